@@ -1,0 +1,133 @@
+import type {
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
+} from "@ai-sdk/provider";
+
+/** A tool call written in a prompt as `/tool <Name> <json>`; `input` is the raw text after the name. */
+export interface ScriptedToolCall {
+  toolName: string;
+  input: string;
+}
+
+/** What one user message asks of the scripted model: tool calls, and lines to answer plainly. */
+export interface ParsedLines {
+  calls: ScriptedToolCall[];
+  plain: string[];
+}
+
+/** What the scripted model says in one step: text first, then the tool calls. */
+export interface ScriptedReply {
+  text: string;
+  calls: ScriptedToolCall[];
+}
+
+const TOOL_LINE = /^\/tool(?:\s+(\S+)(?:\s+(.*))?)?$/;
+const USAGE = "Usage: /tool <Name> <json>";
+const SUMMARY_CHARS = 160;
+
+/**
+ * Splits a prompt text into `/tool <Name> <json>` lines and other non-empty lines, in order.
+ * The input is kept verbatim (even if it is not JSON: the agent loop reports bad arguments);
+ * a missing input means `{}`.
+ */
+export function parseToolLines(text: string): ParsedLines {
+  const calls: ScriptedToolCall[] = [];
+  const plain: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "") continue;
+    const match = TOOL_LINE.exec(line);
+    if (match === null) {
+      plain.push(line);
+    } else if (match[1] === undefined) {
+      plain.push(USAGE);
+    } else {
+      calls.push({ toolName: match[1], input: match[2]?.trim() || "{}" });
+    }
+  }
+  return { calls, plain };
+}
+
+/**
+ * Decides the reply for one step. After a user message: answer its plain lines, then make its
+ * tool calls. After tool results: report them and make no calls, so a turn always ends.
+ */
+export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
+  const last = prompt.at(-1);
+  if (last?.role === "user") {
+    const text = last.content
+      .flatMap((part) => (part.type === "text" ? [part.text] : []))
+      .join("\n");
+    const { calls, plain } = parseToolLines(text);
+    const answer = plain.map((line) => (line === USAGE ? line : `You said: ${line}`)).join("\n");
+    if (answer === "" && calls.length === 0) return { text: "I received an empty prompt.", calls };
+    return { text: answer, calls };
+  }
+  if (last?.role === "tool") {
+    return { text: reportToolResults(trailingToolResults(prompt)), calls: [] };
+  }
+  return { text: "There is nothing for me to answer.", calls: [] };
+}
+
+/** The tool results of the last step, which may be spread over several consecutive tool messages. */
+function trailingToolResults(prompt: LanguageModelV3Prompt): LanguageModelV3ToolResultPart[] {
+  const results: LanguageModelV3ToolResultPart[] = [];
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message?.role !== "tool") break;
+    const parts = message.content.filter((part) => part.type === "tool-result");
+    results.unshift(...parts);
+  }
+  return results;
+}
+
+function reportToolResults(results: LanguageModelV3ToolResultPart[]): string {
+  if (results.length === 0) return "No tool results came back.";
+  return results.map(describeResult).join("\n");
+}
+
+/** One line per result: the tool, and whether it succeeded, failed or was denied. */
+function describeResult(part: LanguageModelV3ToolResultPart): string {
+  const { output, toolName } = part;
+  const text = outputText(output);
+  if (output.type === "execution-denied") {
+    return `${toolName} was denied: "${summarize(output.reason ?? "no reason given")}"`;
+  }
+  const isError = output.type === "error-text" || output.type === "error-json";
+  // A hook denial reaches the model as a tool error; only errors are searched for "denied",
+  // so a successful Read of a file that happens to contain the word is not misreported.
+  if (text.startsWith("Hook denied") || (isError && /denied/i.test(text))) {
+    const reason = text.replace(/^Hook denied:?\s*/, "");
+    return `${toolName} was denied: "${summarize(reason || text)}"`;
+  }
+  if (isError) return `${toolName} failed: ${summarize(text) || "no error message"}`;
+  return `${toolName} succeeded: ${summarize(text) || "(no output)"}`;
+}
+
+/** The text a tool result carries, whatever its output kind. */
+export function outputText(output: LanguageModelV3ToolResultOutput): string {
+  switch (output.type) {
+    case "text":
+    case "error-text":
+      return output.value;
+    case "json":
+    case "error-json":
+      return typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+    case "execution-denied":
+      return output.reason ?? "";
+    case "content":
+      return output.value
+        .map((item) => (item.type === "text" ? item.text : `[${item.type}]`))
+        .join("\n");
+  }
+}
+
+/** The first line, cut to a readable length. */
+function summarize(text: string): string {
+  const lines = text.trim().split(/\r?\n/);
+  const first = lines[0] ?? "";
+  const more = lines.length > 1 ? ` (+${lines.length - 1} more lines)` : "";
+  const cut = first.length > SUMMARY_CHARS ? `${first.slice(0, SUMMARY_CHARS)}…` : first;
+  return cut + more;
+}
