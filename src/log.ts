@@ -1,0 +1,16 @@
+import { pino, type Logger, type LevelWithSilent } from "pino";
+
+export type { Logger };
+
+/** Log levels accepted by `--log-level` and `HOOKGATE_LOG_LEVEL`. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A pino logger writing to fd 2: stdout carries protocol frames only. */
+export function createLogger(level: LevelWithSilent = "info"): Logger {
+  return pino({ name: "hookgate", level }, pino.destination({ fd: 2, sync: false }));
+}
+
+/** A logger that drops everything; for tests and library use without logs. */
+export function silentLogger(): Logger {
+  return pino({ level: "silent" });
+}

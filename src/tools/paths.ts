@@ -1,0 +1,65 @@
+import { lstat, readlink, realpath } from "node:fs/promises";
+import path from "node:path";
+import { ToolError, type ToolContext } from "./types.js";
+
+/** Symlink hops followed by hand before giving up, like the kernel's ELOOP limit. */
+const MAX_SYMLINK_HOPS = 40;
+
+/** True when `p` is `root` itself or lies below it (both absolute and normalised). */
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
+}
+
+/** The errno code of a Node fs error, if it has one. */
+export function errnoCode(err: unknown): string | undefined {
+  return err instanceof Error && "code" in err && typeof err.code === "string"
+    ? err.code
+    : undefined;
+}
+
+/**
+ * The real path of `p` when only a prefix of it exists: the realpath of the longest
+ * existing ancestor with the missing tail appended. Dangling symlinks are followed by
+ * hand, so a link to a not-yet-existing file outside the roots cannot pass as inside.
+ */
+export async function realpathLoose(p: string, hops = 0): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === "ELOOP") throw new ToolError(`Too many levels of symbolic links in ${p}`);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+  }
+  const stat = await lstat(p).catch(() => undefined);
+  if (stat?.isSymbolicLink()) {
+    if (hops >= MAX_SYMLINK_HOPS) throw new ToolError(`Too many levels of symbolic links in ${p}`);
+    const target = await readlink(p);
+    return realpathLoose(path.resolve(path.dirname(p), target), hops + 1);
+  }
+  const parent = path.dirname(p);
+  if (parent === p) return p;
+  return path.join(await realpathLoose(parent, hops), path.basename(p));
+}
+
+/**
+ * Resolves a model-given path (absolute, or relative to `ctx.cwd`) and refuses it
+ * unless its real location lies inside one of `ctx.roots`. Returns the absolute path
+ * as written (normalised, symlinks kept), which is what the client knows the file by.
+ */
+export async function resolveInRoots(
+  given: string,
+  ctx: Pick<ToolContext, "cwd" | "roots">,
+): Promise<string> {
+  if (given.includes("\0")) throw new ToolError("Path contains a NUL character");
+  const absolute = path.resolve(ctx.cwd, given);
+  const real = await realpathLoose(absolute);
+  const realRoots = await Promise.all(ctx.roots.map((root) => realpathLoose(path.resolve(root))));
+  if (realRoots.some((root) => isInside(root, real))) return absolute;
+
+  const where =
+    real === absolute ? `Path ${absolute}` : `Path ${absolute} resolves to ${real}, which`;
+  throw new ToolError(
+    `${where} is outside the workspace (${ctx.cwd}); allowed roots: ${ctx.roots.join(", ")}`,
+  );
+}

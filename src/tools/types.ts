@@ -1,0 +1,49 @@
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { z } from "zod";
+import type { Logger } from "../log.js";
+import type { ClientPort } from "../session/port.js";
+
+/** Everything a tool may touch while it runs. */
+export interface ToolContext {
+  /** Absolute session working directory. */
+  readonly cwd: string;
+  /** Absolute directories the tools may touch: cwd first, then additionalDirectories. */
+  readonly roots: readonly string[];
+  /** Fires on `session/cancel`, `session/close` or connection close. */
+  readonly signal: AbortSignal;
+  readonly client: ClientPort;
+  readonly log: Logger;
+}
+
+/** What a finished tool hands back. */
+export interface ToolResult {
+  /** Shown to the user in the final `tool_call_update`. */
+  readonly content: ToolCallContent[];
+  /** Given to the model as the tool result. */
+  readonly output: string;
+  /** Claude Code's `tool_response` for PostToolUse hooks, and ACP `rawOutput`. */
+  readonly response: unknown;
+}
+
+/** A tool failure the model should see (bad path, old_string not found...). */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+}
+
+/** A built-in tool with Claude Code's name and input shape. */
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  /** Parses the model's arguments; errors become a failed tool call. */
+  readonly inputSchema: Schema;
+  readonly kind: ToolKind;
+  /** Mutating tools ask permission in `default` mode and are refused in `plan` mode. */
+  readonly mutating: boolean;
+  title(input: z.infer<Schema>): string;
+  locations(input: z.infer<Schema>): ToolCallLocation[];
+  /** Runs the tool. Throws ToolError (or any error) on failure; honours ctx.signal. */
+  execute(input: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool whose schema type has been erased, as held in the registry. */
+export type AnyTool = Tool<z.ZodType>;

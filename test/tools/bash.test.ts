@@ -1,0 +1,218 @@
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { bashTool } from "../../src/tools/bash.js";
+import { ToolError } from "../../src/tools/types.js";
+import { FakeClient } from "./fake-client.js";
+import { runTool, tempDir, toolContext } from "./helpers.js";
+
+/** Whether a process still runs; a zombie waiting for its reaper counts as gone. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw err;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+async function waitUntilGone(pid: number, withinMs = 2000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !isAlive(pid);
+}
+
+async function readPid(file: string): Promise<number> {
+  for (let i = 0; i < 250 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+  const pid = Number((await readFile(file, "utf8")).trim());
+  expect(pid).toBeGreaterThan(1);
+  return pid;
+}
+
+const BACKGROUND_SLEEP = "sleep 30 & echo $! > pidfile; wait";
+
+describe("Bash (local process)", () => {
+  it("runs in the session cwd and returns the output", async () => {
+    const cwd = await tempDir();
+    const result = await runTool(bashTool, { command: "pwd; echo hi >&2" }, toolContext(cwd));
+    expect(result.output).toBe(`${cwd}\nhi`);
+    expect(result.response).toEqual({
+      stdout: `${cwd}\n`,
+      stderr: "hi\n",
+      interrupted: false,
+      exitCode: 0,
+    });
+    expect(result.content).toEqual([
+      { type: "content", content: { type: "text", text: `\`\`\`\n${cwd}\nhi\n\`\`\`` } },
+    ]);
+  });
+
+  it("reports a non-zero exit code as a normal result the model can read", async () => {
+    const cwd = await tempDir();
+    const result = await runTool(bashTool, { command: "echo failing; exit 3" }, toolContext(cwd));
+    expect(result.output).toBe("failing\nExit code 3");
+    expect(result.response).toMatchObject({ exitCode: 3, interrupted: false });
+  });
+
+  it("says when there is no output", async () => {
+    const cwd = await tempDir();
+    const result = await runTool(bashTool, { command: "true" }, toolContext(cwd));
+    expect(result.output).toBe("(no output, exit code 0)");
+  });
+
+  it("caps long output and says how much was cut", async () => {
+    const cwd = await tempDir();
+    const result = await runTool(
+      bashTool,
+      { command: "head -c 100000 /dev/zero | tr '\\0' a" },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe(
+      `${"a".repeat(30000)}\n[output truncated: 100000 characters, showing the first 30000]`,
+    );
+  });
+
+  it("kills the whole process group on timeout", async () => {
+    const cwd = await tempDir();
+    const started = Date.now();
+    const attempt = runTool(
+      bashTool,
+      { command: BACKGROUND_SLEEP, timeout: 1000 },
+      toolContext(cwd),
+    );
+    await expect(attempt).rejects.toBeInstanceOf(ToolError);
+    await expect(attempt).rejects.toThrow("Command timed out after 1000 ms");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const pid = await readPid(path.join(cwd, "pidfile"));
+    expect(await waitUntilGone(pid)).toBe(true);
+  });
+
+  it("keeps the output seen before a timeout in the error", async () => {
+    const cwd = await tempDir();
+    await expect(
+      runTool(bashTool, { command: "echo started; sleep 30", timeout: 300 }, toolContext(cwd)),
+    ).rejects.toThrow(/timed out after 300 ms[\s\S]*started/);
+  });
+
+  it("kills the whole process group when the signal fires", async () => {
+    const cwd = await tempDir();
+    const controller = new AbortController();
+    const attempt = runTool(
+      bashTool,
+      { command: BACKGROUND_SLEEP },
+      toolContext(cwd, { signal: controller.signal }),
+    );
+    const pid = await readPid(path.join(cwd, "pidfile"));
+    expect(isAlive(pid)).toBe(true);
+    controller.abort(new Error("cancelled by the user"));
+    await expect(attempt).rejects.toThrow("cancelled by the user");
+    expect(await waitUntilGone(pid)).toBe(true);
+  });
+
+  it("does not start when the signal has already fired", async () => {
+    const cwd = await tempDir();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      runTool(bashTool, { command: "touch ran" }, toolContext(cwd, { signal: controller.signal })),
+    ).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(path.join(cwd, "ran"))).toBe(false);
+  });
+
+  it("does not wait for a background job that keeps the pipes open", async () => {
+    const cwd = await tempDir();
+    const started = Date.now();
+    const result = await runTool(
+      bashTool,
+      { command: "sleep 30 & echo $! > pidfile; echo done" },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe("done");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    process.kill(await readPid(path.join(cwd, "pidfile")), "SIGKILL");
+  });
+
+  it("titles a call with the command itself, not the model's description", () => {
+    expect(bashTool.title({ command: "rm -rf build", description: "List files" })).toBe(
+      "rm -rf build",
+    );
+    expect(bashTool.title({ command: "echo a\necho b" })).toBe("echo a...");
+  });
+
+  it("rejects a timeout above 600000 ms at the schema", () => {
+    expect(bashTool.inputSchema.safeParse({ command: "ls", timeout: 600_001 }).success).toBe(false);
+  });
+});
+
+describe("Bash (client terminal)", () => {
+  it("runs bash -c in a client terminal, reads its output and releases it", async () => {
+    const cwd = await tempDir();
+    const client = new FakeClient({ terminal: true });
+    client.terminalScript = { output: "built\n", exitCode: 2 };
+    const command = "touch ran-locally; make";
+    const result = await runTool(bashTool, { command }, toolContext(cwd, { client }));
+    expect(client.callsTo("createTerminal")).toEqual([
+      {
+        method: "createTerminal",
+        params: { command: "bash", args: ["-c", command], cwd, outputByteLimit: 30000 },
+      },
+    ]);
+    expect(result.output).toBe("built\nExit code 2");
+    expect(result.response).toEqual({
+      stdout: "built\n",
+      stderr: "",
+      interrupted: false,
+      exitCode: 2,
+    });
+    expect(client.terminals[0]?.released).toBe(true);
+    expect(client.terminals[0]?.killed).toBe(false);
+    expect(existsSync(path.join(cwd, "ran-locally"))).toBe(false);
+  });
+
+  it("notes when the client dropped the beginning of the output", async () => {
+    const cwd = await tempDir();
+    const client = new FakeClient({ terminal: true });
+    client.terminalScript = { output: "tail end\n", truncated: true };
+    const result = await runTool(bashTool, { command: "yes" }, toolContext(cwd, { client }));
+    expect(result.output).toContain("its beginning was dropped");
+  });
+
+  it("kills and releases the terminal on timeout", async () => {
+    const cwd = await tempDir();
+    const client = new FakeClient({ terminal: true });
+    client.terminalScript = { output: "waiting\n", hang: true };
+    await expect(
+      runTool(bashTool, { command: "sleep 100", timeout: 200 }, toolContext(cwd, { client })),
+    ).rejects.toThrow(/Command timed out after 200 ms[\s\S]*waiting/);
+    expect(client.terminals[0]?.killed).toBe(true);
+    expect(client.terminals[0]?.released).toBe(true);
+  });
+
+  it("kills and releases the terminal when the signal fires", async () => {
+    const cwd = await tempDir();
+    const client = new FakeClient({ terminal: true });
+    client.terminalScript = { output: "", hang: true };
+    const controller = new AbortController();
+    const attempt = runTool(
+      bashTool,
+      { command: "sleep 100" },
+      toolContext(cwd, { client, signal: controller.signal }),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort(new Error("cancelled"));
+    await expect(attempt).rejects.toThrow("cancelled");
+    expect(client.terminals[0]?.killed).toBe(true);
+    expect(client.terminals[0]?.released).toBe(true);
+  });
+});

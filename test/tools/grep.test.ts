@@ -1,0 +1,138 @@
+import { mkdir, symlink, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { grepTool } from "../../src/tools/grep.js";
+import { ToolError } from "../../src/tools/types.js";
+import { runTool, tempDir, toolContext } from "./helpers.js";
+
+let cwd: string;
+
+async function put(rel: string, text: string | Buffer, ageSeconds = 0): Promise<string> {
+  const file = path.join(cwd, rel);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  const when = Date.now() / 1000 - ageSeconds;
+  await utimes(file, when, when);
+  return file;
+}
+
+beforeEach(async () => {
+  cwd = await tempDir();
+  await put("src/a.ts", "import x from 'y';\nconst TODO = 1;\n// todo: later\n", 100);
+  await put("src/b.ts", "export const todo = 2;\n", 0);
+  await put("docs/readme.md", "nothing to see\n", 50);
+});
+
+describe("Grep", () => {
+  it("lists matching files by default, most recently modified first", async () => {
+    const result = await runTool(grepTool, { pattern: "todo" }, toolContext(cwd));
+    expect(result.output).toBe(
+      `Found 2 files\n${path.join(cwd, "src/b.ts")}\n${path.join(cwd, "src/a.ts")}`,
+    );
+    expect(result.response).toMatchObject({ mode: "files_with_matches", numFiles: 2 });
+  });
+
+  it("shows matching lines with line numbers in content mode", async () => {
+    const result = await runTool(
+      grepTool,
+      { pattern: "todo", output_mode: "content" },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe(
+      `${path.join(cwd, "src/a.ts")}:3:// todo: later\n${path.join(cwd, "src/b.ts")}:1:export const todo = 2;`,
+    );
+  });
+
+  it("leaves line numbers out with -n false", async () => {
+    const result = await runTool(
+      grepTool,
+      { pattern: "later", output_mode: "content", "-n": false },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe(`${path.join(cwd, "src/a.ts")}:// todo: later`);
+  });
+
+  it("counts matching lines per file", async () => {
+    const result = await runTool(
+      grepTool,
+      { pattern: "todo", output_mode: "count", "-i": true },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe(
+      `${path.join(cwd, "src/a.ts")}:2\n${path.join(cwd, "src/b.ts")}:1\n\n` +
+        "Found 3 matching lines across 2 files.",
+    );
+    expect(result.response).toMatchObject({ mode: "count", numMatches: 3, numFiles: 2 });
+  });
+
+  it("ignores case with -i", async () => {
+    const plain = await runTool(grepTool, { pattern: "TODO" }, toolContext(cwd));
+    const folded = await runTool(grepTool, { pattern: "TODO", "-i": true }, toolContext(cwd));
+    expect(plain.response).toMatchObject({ numFiles: 1 });
+    expect(folded.response).toMatchObject({ numFiles: 2 });
+  });
+
+  it("filters files with glob and searches a single file given as path", async () => {
+    const md = await runTool(grepTool, { pattern: "see", glob: "*.md" }, toolContext(cwd));
+    expect(md.output).toBe(`Found 1 file\n${path.join(cwd, "docs/readme.md")}`);
+    const none = await runTool(grepTool, { pattern: "see", glob: "*.ts" }, toolContext(cwd));
+    expect(none.output).toBe("No files found");
+    const one = await runTool(
+      grepTool,
+      { pattern: "const", path: "src/b.ts", output_mode: "content" },
+      toolContext(cwd),
+    );
+    expect(one.output).toBe(`${path.join(cwd, "src/b.ts")}:1:export const todo = 2;`);
+  });
+
+  it("stops at head_limit and says there is more", async () => {
+    await put("many.txt", "hit\n".repeat(10));
+    const result = await runTool(
+      grepTool,
+      { pattern: "hit", path: "many.txt", output_mode: "content", head_limit: 3 },
+      toolContext(cwd),
+    );
+    expect(result.output.split("\n").filter((l) => l.endsWith(":hit"))).toHaveLength(3);
+    expect(result.output).toContain("head_limit");
+  });
+
+  it("skips binary files and says how many", async () => {
+    await put("blob.bin", Buffer.concat([Buffer.from("todo"), Buffer.from([0, 1, 2])]));
+    const result = await runTool(grepTool, { pattern: "todo" }, toolContext(cwd));
+    expect(result.output).not.toContain("blob.bin");
+    expect(result.output).toContain("[Skipped 1 file: binary or larger than 5 MB]");
+  });
+
+  it("names an invalid regular expression", async () => {
+    const attempt = runTool(grepTool, { pattern: "foo(" }, toolContext(cwd));
+    await expect(attempt).rejects.toBeInstanceOf(ToolError);
+    await expect(attempt).rejects.toThrow(/Invalid regular expression "foo\(":/);
+  });
+
+  it("accepts ripgrep-style escapes that unicode mode would reject", async () => {
+    await put("dash.txt", "a-b\n");
+    const result = await runTool(grepTool, { pattern: "a\\-b" }, toolContext(cwd));
+    expect(result.output).toContain("dash.txt");
+  });
+
+  it("refuses a path outside the workspace", async () => {
+    const outside = await tempDir();
+    await expect(
+      runTool(grepTool, { pattern: "x", path: outside }, toolContext(cwd)),
+    ).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+describe("Grep and symlinks", () => {
+  it("does not read a symlinked file that points out of the workspace", async () => {
+    const outside = await tempDir();
+    await writeFile(path.join(outside, "secret.txt"), "todo: leak\n");
+    await symlink(path.join(outside, "secret.txt"), path.join(cwd, "leak.txt"));
+    const result = await runTool(
+      grepTool,
+      { pattern: "leak", output_mode: "content" },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe("No matches found");
+  });
+});
