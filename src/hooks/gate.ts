@@ -1,0 +1,312 @@
+import type { z } from "zod";
+import type { Logger } from "../log.js";
+import type { HookInputFor } from "./input.js";
+import { blocks, classifyError, classifyReply, denyReason, type Outcome } from "./outcome.js";
+import type { Callback } from "./registry.js";
+import { HookAbort, type HookTransport } from "./transport.js";
+
+/** Per-callback record attached to `tool_call_update` as `_meta.hooks`. */
+export interface OutcomeReport {
+  hookCallbackId: string;
+  outcome: Outcome["label"];
+  durationMs: number;
+}
+
+const clearanceToken = Symbol("clearance");
+
+/**
+ * Proof that a tool call passed the PreToolUse gate. Only this module can make one, and
+ * tool execution requires one, so no tool runs without a gate decision for that call.
+ */
+export class Clearance {
+  private constructor(
+    token: symbol,
+    readonly toolUseId: string,
+    readonly toolName: string,
+    /** The validated input, after any `updatedInput`. */
+    readonly input: unknown,
+    /** `allow` skips the permission request, `ask` forces one, `default` leaves it to the mode. */
+    readonly permission: "allow" | "ask" | "default",
+    readonly additionalContext: string | undefined,
+  ) {
+    if (token !== clearanceToken) throw new Error("a Clearance comes only from the gate");
+  }
+
+  /** @internal */
+  static issue(
+    toolUseId: string,
+    toolName: string,
+    input: unknown,
+    permission: Clearance["permission"],
+    additionalContext: string | undefined,
+  ): Clearance {
+    return new Clearance(clearanceToken, toolUseId, toolName, input, permission, additionalContext);
+  }
+}
+
+/** The gate's answer for one tool call. */
+export type Verdict = (
+  | { kind: "pass"; clearance: Clearance; reports: OutcomeReport[]; systemMessages: string[] }
+  | {
+      kind: "denied";
+      callbackId: string;
+      reason: string;
+      reports: OutcomeReport[];
+      systemMessages: string[];
+    }
+  | { kind: "cancelled"; reports: OutcomeReport[] }
+) & {
+  /** Gate start to decision, in milliseconds (fractional); 0 when no callback matched. */
+  gateMs?: number;
+};
+
+/** One tool call to put through the gate. */
+export interface GateCall {
+  readonly sessionId: string;
+  readonly toolUseId: string;
+  readonly toolName: string;
+  readonly input: Record<string, unknown>;
+  /** The tool's input schema, to re-validate `updatedInput`. */
+  readonly schema: z.ZodType;
+  readonly callbacks: readonly Callback[];
+  /** Builds the HookInput; called at most once, and only when there are callbacks. */
+  readonly buildInput: () => HookInputFor<"PreToolUse">;
+}
+
+export interface GateOptions {
+  readonly transport: HookTransport;
+  readonly log: Logger;
+  /** Benchmark-only: dispatch callbacks one after another to measure the concurrency win. */
+  readonly serial?: boolean;
+}
+
+/**
+ * Runs the PreToolUse gate: every matching callback at once, each bounded by its own
+ * timeout; the first blocking outcome decides at once and cancels the rest.
+ */
+export async function runGate(
+  call: GateCall,
+  signal: AbortSignal,
+  opts: GateOptions,
+): Promise<Verdict> {
+  if (call.callbacks.length === 0 || signal.aborted) return decide(call, signal, opts);
+  const started = performance.now();
+  const verdict = await decide(call, signal, opts);
+  verdict.gateMs = ms(performance.now() - started);
+  return verdict;
+}
+
+async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): Promise<Verdict> {
+  if (signal.aborted) return { kind: "cancelled", reports: [] };
+  if (call.callbacks.length === 0) {
+    return {
+      kind: "pass",
+      clearance: Clearance.issue(call.toolUseId, call.toolName, call.input, "default", undefined),
+      reports: [],
+      systemMessages: [],
+    };
+  }
+  const input = call.buildInput();
+  const decided = new AbortController();
+  const started = performance.now();
+  const outcomes: (Outcome | undefined)[] = call.callbacks.map(() => undefined);
+
+  const first = await new Promise<Outcome | "cancelled" | undefined>((resolve) => {
+    let pending = call.callbacks.length;
+    const onCancel = () => resolve("cancelled");
+    signal.addEventListener("abort", onCancel, { once: true });
+    const settle = (i: number, outcome: Outcome) => {
+      outcomes[i] = outcome;
+      logOutcome(opts.log, call, outcome);
+      // First deny wins: waiting for the rest would let a hung hook delay a block.
+      if (blocks(outcome)) resolve(outcome);
+      else if (--pending === 0) resolve(undefined);
+      if (pending === 0 || blocks(outcome)) signal.removeEventListener("abort", onCancel);
+    };
+    const ask = (cb: Callback, i: number) =>
+      askCallback(cb, call, input, signal, decided.signal, opts.transport).then((o) =>
+        settle(i, o),
+      );
+    if (opts.serial) {
+      void call.callbacks.reduce<Promise<void>>(
+        (prev, cb, i) => prev.then(() => ask(cb, i)),
+        Promise.resolve(),
+      );
+    } else {
+      call.callbacks.forEach(ask);
+    }
+  });
+
+  decided.abort(new HookAbort("decided", "the gate was already decided"));
+  const elapsed = ms(performance.now() - started);
+  const reports = call.callbacks.map((cb, i) => {
+    const o = outcomes[i];
+    return {
+      hookCallbackId: cb.id,
+      outcome: o?.label ?? "cancelled",
+      durationMs: o ? ms(o.durationMs) : elapsed,
+    };
+  });
+  const systemMessages = collect(outcomes, (o) => o.systemMessage);
+
+  if (first === "cancelled") return { kind: "cancelled", reports };
+  if (first) {
+    opts.log.info(
+      {
+        sessionId: call.sessionId,
+        hookCallbackId: first.callback.id,
+        tool: call.toolName,
+        durationMs: ms(first.durationMs),
+      },
+      "hook denied tool call",
+    );
+    return {
+      kind: "denied",
+      callbackId: first.callback.id,
+      reason: denyReason(first),
+      reports,
+      systemMessages,
+    };
+  }
+  return merge(
+    call,
+    outcomes.filter((o): o is Outcome => o !== undefined),
+    reports,
+    systemMessages,
+    opts.log,
+  );
+}
+
+/** Sends one `_hooks/run`, bounded by its timeout, the turn's signal and the gate's decision. */
+async function askCallback(
+  cb: Callback,
+  call: GateCall,
+  input: HookInputFor<"PreToolUse">,
+  turn: AbortSignal,
+  decided: AbortSignal,
+  transport: HookTransport,
+): Promise<Outcome> {
+  const controller = new AbortController();
+  const started = performance.now();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new HookAbort(
+          "timeout",
+          `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
+        ),
+      ),
+    cb.timeoutMs,
+  );
+  const onTurn = () => controller.abort(new HookAbort("cancelled", `the turn was cancelled`));
+  const onDecided = () => controller.abort(decided.reason);
+  turn.addEventListener("abort", onTurn, { once: true });
+  decided.addEventListener("abort", onDecided, { once: true });
+  try {
+    if (turn.aborted) onTurn();
+    if (decided.aborted) onDecided();
+    const raw = await transport.run(
+      { sessionId: call.sessionId, hookCallbackId: cb.id, toolUseId: call.toolUseId, input },
+      controller.signal,
+    );
+    return classifyReply(cb, raw, performance.now() - started);
+  } catch (error) {
+    return classifyError(cb, error, controller.signal, performance.now() - started);
+  } finally {
+    clearTimeout(timer);
+    turn.removeEventListener("abort", onTurn);
+    decided.removeEventListener("abort", onDecided);
+  }
+}
+
+/**
+ * With no deny: applies `updatedInput` in registration order (re-validating each step,
+ * an invalid one making its callback malformed), then ask > allow > continue.
+ */
+function merge(
+  call: GateCall,
+  outcomes: Outcome[],
+  reports: OutcomeReport[],
+  systemMessages: string[],
+  log: Logger,
+): Verdict {
+  let input: unknown = call.input;
+  for (const [i, o] of outcomes.entries()) {
+    if (o.label !== "proceeded" || !o.updatedInput) continue;
+    const candidate = call.schema.safeParse({
+      ...(input as Record<string, unknown>),
+      ...o.updatedInput,
+    });
+    if (candidate.success) {
+      input = candidate.data;
+      continue;
+    }
+    o.label = "malformed";
+    o.failure = `updatedInput does not fit ${call.toolName}'s input: ${candidate.error.issues[0]?.message ?? "invalid"}`;
+    const report = reports[i];
+    if (report) report.outcome = "malformed";
+    logOutcome(log, call, o);
+    if (o.callback.failClosed) {
+      return {
+        kind: "denied",
+        callbackId: o.callback.id,
+        reason: denyReason(o),
+        reports,
+        systemMessages,
+      };
+    }
+  }
+  const valid = outcomes.filter((o) => o.label === "proceeded");
+  // A rewritten call never skips the user: `allow` counts only for the input as the model sent it.
+  const rewritten = input !== call.input;
+  const permission = valid.some((o) => o.decision === "ask")
+    ? "ask"
+    : valid.some((o) => o.decision === "allow") && !rewritten
+      ? "allow"
+      : "default";
+  const context = collect(valid, (o) => o.additionalContext);
+  return {
+    kind: "pass",
+    clearance: Clearance.issue(
+      call.toolUseId,
+      call.toolName,
+      input,
+      permission,
+      context.length > 0 ? context.join("\n") : undefined,
+    ),
+    reports,
+    systemMessages,
+  };
+}
+
+/** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */
+function ms(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function collect(
+  outcomes: readonly (Outcome | undefined)[],
+  pick: (o: Outcome) => string | undefined,
+): string[] {
+  const out: string[] = [];
+  for (const o of outcomes) {
+    const v = o && pick(o);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+function logOutcome(log: Logger, call: GateCall, o: Outcome): void {
+  if (o.label === "proceeded" || o.label === "denied") return;
+  log.warn(
+    {
+      sessionId: call.sessionId,
+      hookCallbackId: o.callback.id,
+      tool: call.toolName,
+      durationMs: ms(o.durationMs),
+      outcome: o.label,
+      failure: o.failure,
+    },
+    `hook ${o.callback.id} ${o.label} on ${call.toolName}`,
+  );
+}

@@ -1,0 +1,69 @@
+import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
+import type { Logger } from "../log.js";
+import type { ClientAbilities, ClientPort, ClientTerminal } from "../session/port.js";
+
+/** The ACP client of one session, over the agent's connection context. */
+export class AcpClientPort implements ClientPort {
+  constructor(
+    private readonly client: AgentContext,
+    private readonly sessionId: string,
+    readonly abilities: ClientAbilities,
+    private readonly log: Logger,
+  ) {}
+
+  async update(update: SessionUpdate): Promise<void> {
+    try {
+      await this.client.notify(methods.client.session.update, {
+        sessionId: this.sessionId,
+        update,
+      });
+    } catch (error) {
+      this.log.warn({ err: error, sessionUpdate: update.sessionUpdate }, "session/update not sent");
+    }
+  }
+
+  requestPermission(params: Parameters<ClientPort["requestPermission"]>[0], signal: AbortSignal) {
+    return this.client.request(
+      methods.client.session.requestPermission,
+      { sessionId: this.sessionId, ...params },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+
+  readTextFile(params: Parameters<ClientPort["readTextFile"]>[0], signal: AbortSignal) {
+    return this.client.request(
+      methods.client.fs.readTextFile,
+      { sessionId: this.sessionId, ...params },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+
+  async writeTextFile(params: Parameters<ClientPort["writeTextFile"]>[0], signal: AbortSignal) {
+    await this.client.request(
+      methods.client.fs.writeTextFile,
+      { sessionId: this.sessionId, ...params },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+
+  async createTerminal(
+    params: Parameters<ClientPort["createTerminal"]>[0],
+    signal: AbortSignal,
+  ): Promise<ClientTerminal> {
+    const handle = await this.client.createTerminal(
+      { sessionId: this.sessionId, ...params },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+    return {
+      id: handle.id,
+      currentOutput: () => handle.currentOutput(),
+      waitForExit: () => handle.waitForExit(),
+      kill: async () => {
+        await handle.kill();
+      },
+      release: async () => {
+        await handle.release();
+      },
+    };
+  }
+}

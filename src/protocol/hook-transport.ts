@@ -1,0 +1,43 @@
+import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
+import {
+  HookTransportError,
+  type EventNotice,
+  type HookTransport,
+  type RunRequest,
+} from "../hooks/transport.js";
+import type { Logger } from "../log.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hooks-wire.js";
+
+/** `_hooks/run` and `_hooks/event` over one ACP connection. */
+export class AcpHookTransport implements HookTransport {
+  constructor(
+    private readonly client: AgentContext,
+    private readonly log: Logger,
+  ) {}
+
+  async run(request: RunRequest, signal: AbortSignal): Promise<unknown> {
+    try {
+      return await this.client.request(HOOK_RUN_METHOD, request, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (error instanceof RequestError) {
+        throw new HookTransportError(`JSON-RPC error ${error.code}: ${error.message}`, error.code);
+      }
+      throw new HookTransportError(
+        `request failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  event(notice: EventNotice): void {
+    this.client.notify(HOOK_EVENT_METHOD, notice).catch((error: unknown) => {
+      this.log.warn(
+        { err: error, sessionId: notice.sessionId, hookCallbackId: notice.hookCallbackId },
+        `${HOOK_EVENT_METHOD} not sent`,
+      );
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Logger } from "../log.js";
+import type { ToolContext } from "../tools/types.js";
+import { modeState, type ModeId } from "./modes.js";
+import { PermissionMemory } from "./permission.js";
+import type { ClientPort } from "./port.js";
+import { runTurn } from "./turn.js";
+
+/** A second prompt arrived while one is running in the same session. */
+export class SessionBusyError extends Error {}
+
+export interface SessionSettings {
+  readonly id: string;
+  readonly cwd: string;
+  readonly roots: readonly string[];
+  readonly client: ClientPort;
+  readonly model: LanguageModel;
+  readonly tools: ToolSet;
+  readonly system: (session: SessionActor) => string | undefined;
+  readonly maxRounds: number;
+  readonly describeError: (error: unknown) => string;
+  readonly log: Logger;
+  readonly createdAt: Date;
+  /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
+  readonly hooks: (session: SessionActor) => SessionHooks;
+}
+
+/**
+ * One ACP session: one prompt at a time, cancellable, with its mode, history,
+ * remembered permissions and hooks.
+ */
+export class SessionActor {
+  mode: ModeId = "default";
+  updatedAt: Date;
+  title: string | undefined;
+  private readonly history: ModelMessage[] = [];
+  private readonly permissions = new PermissionMemory();
+  private current: { controller: AbortController; done: Promise<StopReason> } | undefined;
+  private closed = false;
+  readonly hooks: SessionHooks;
+
+  constructor(readonly settings: SessionSettings) {
+    this.updatedAt = settings.createdAt;
+    this.hooks = settings.hooks(this);
+  }
+
+  get id(): string {
+    return this.settings.id;
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Runs one prompt turn. Throws SessionBusyError while another is running. */
+  async prompt(prompt: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.current || this.closed) throw new SessionBusyError(this.closed ? "closed" : "busy");
+    const controller = new AbortController();
+    const { settings } = this;
+    const toolContext: ToolContext = {
+      cwd: settings.cwd,
+      roots: settings.roots,
+      signal: controller.signal,
+      client: settings.client,
+      log: settings.log,
+    };
+    this.title ??= firstLine(prompt);
+    const done = runTurn(
+      prompt,
+      {
+        client: settings.client,
+        hooks: this.hooks,
+        permissions: this.permissions,
+        mode: () => this.mode,
+        toolContext,
+        log: settings.log,
+        model: settings.model,
+        tools: settings.tools,
+        system: () => settings.system(this),
+        history: this.history,
+        maxRounds: settings.maxRounds,
+        describeError: settings.describeError,
+      },
+      controller.signal,
+    );
+    this.current = { controller, done };
+    let stopReason: StopReason = "cancelled";
+    try {
+      stopReason = await done;
+      return stopReason;
+    } finally {
+      this.current = undefined;
+      this.updatedAt = new Date();
+      this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
+    }
+  }
+
+  /** Aborts the running turn, if any; the prompt then answers `cancelled`. */
+  cancel(): void {
+    this.current?.controller.abort(new Error("cancelled by the client"));
+  }
+
+  /** Switches mode and tells the client. */
+  async setMode(mode: ModeId): Promise<void> {
+    this.mode = mode;
+    await this.settings.client.update({
+      sessionUpdate: "current_mode_update",
+      currentModeId: mode,
+    });
+  }
+
+  modes() {
+    return modeState(this.mode);
+  }
+
+  /** Cancels the running turn, waits for it to settle, and ends the session. */
+  async close(reason: string): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = this.current?.done;
+    this.cancel();
+    await running?.catch(() => undefined);
+    this.hooks.emit("SessionEnd", () => ({ reason }));
+  }
+}
+
+function firstLine(prompt: readonly ContentBlock[]): string | undefined {
+  for (const block of prompt) {
+    if (block.type === "text") {
+      const line = block.text.trim().split("\n")[0]?.slice(0, 80);
+      if (line) return line;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+import type { SessionModeState } from "@agentclientprotocol/sdk";
+
+/** Session modes, named as Claude Code's permission modes. */
+export const MODE_IDS = ["default", "acceptEdits", "bypassPermissions", "plan"] as const;
+export type ModeId = (typeof MODE_IDS)[number];
+
+const MODES: SessionModeState["availableModes"] = [
+  { id: "default", name: "Default", description: "Ask before running Bash, Write or Edit" },
+  { id: "acceptEdits", name: "Accept edits", description: "Edit files freely; ask before Bash" },
+  { id: "bypassPermissions", name: "Bypass permissions", description: "Never ask" },
+  { id: "plan", name: "Plan", description: "Read-only: tools that change things are refused" },
+];
+
+export function isModeId(id: string): id is ModeId {
+  return (MODE_IDS as readonly string[]).includes(id);
+}
+
+export function modeState(current: ModeId): SessionModeState {
+  return { currentModeId: current, availableModes: MODES };
+}
+
+/** What a mode does with a tool call before any hook says otherwise. */
+export function modePolicy(
+  mode: ModeId,
+  tool: { mutating: boolean; kind: string },
+): "allow" | "ask" | "refuse" {
+  if (!tool.mutating) return "allow";
+  switch (mode) {
+    case "default":
+      return "ask";
+    case "acceptEdits":
+      return tool.kind === "execute" ? "ask" : "allow";
+    case "bypassPermissions":
+      return "allow";
+    case "plan":
+      return "refuse";
+  }
+}

@@ -1,0 +1,211 @@
+import type { ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { Verdict } from "../hooks/gate.js";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Logger } from "../log.js";
+import { toolByName } from "../tools/index.js";
+import type { AnyTool, ToolContext } from "../tools/types.js";
+import { executeCleared } from "./execute.js";
+import { modePolicy, type ModeId } from "./modes.js";
+import type { PermissionMemory } from "./permission.js";
+import type { ClientPort } from "./port.js";
+
+/** A tool call as the model asked for it; `input` may be unparsed JSON text. */
+export interface ModelToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+}
+
+/** What the gate reported, carried on every later `tool_call_update`. */
+type GateMeta = Pick<Verdict, "reports" | "gateMs">;
+
+/** What the model is told about one tool call. */
+export interface ToolCallResult {
+  readonly output: string;
+  readonly isError: boolean;
+}
+
+/** The session state a tool call needs. */
+export interface ToolCallEnv {
+  readonly client: ClientPort;
+  readonly hooks: SessionHooks;
+  readonly permissions: PermissionMemory;
+  readonly mode: () => ModeId;
+  readonly toolContext: ToolContext;
+  readonly log: Logger;
+}
+
+const text = (t: string): ToolCallContent[] => [
+  { type: "content", content: { type: "text", text: t } },
+];
+
+function parseArguments(
+  input: unknown,
+): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (typeof input !== "string") return { ok: true, value: input };
+  try {
+    return { ok: true, value: input.trim() === "" ? {} : JSON.parse(input) };
+  } catch (error) {
+    return { ok: false, error: `arguments are not valid JSON (${errorText(error)})` };
+  }
+}
+
+/**
+ * Takes one model tool call through report, validation, the PreToolUse gate, the
+ * permission step and execution, telling the client at each step.
+ */
+export async function runToolCall(
+  call: ModelToolCall,
+  env: ToolCallEnv,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const { client, hooks } = env;
+  const id = call.toolCallId;
+  const tool = toolByName(call.toolName);
+  const args = parseArguments(call.input);
+  const parsed = tool && args.ok ? tool.inputSchema.safeParse(args.value) : undefined;
+  const rawInput = args.ok ? args.value : call.input;
+
+  await client.update({
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title: tool && parsed?.success ? tool.title(parsed.data) : call.toolName,
+    kind: tool?.kind ?? "other",
+    status: "pending",
+    rawInput,
+    locations: tool && parsed?.success ? tool.locations(parsed.data) : [],
+  });
+
+  let gate: GateMeta = { reports: [] };
+  const fail = async (message: string, shown = message): Promise<ToolCallResult> => {
+    await update(client, { toolCallId: id, status: "failed", content: text(shown) }, gate);
+    return { output: message, isError: true };
+  };
+
+  if (!tool) return fail(`Unknown tool ${call.toolName}.`);
+  if (!args.ok) return fail(`Invalid input for ${tool.name}: ${args.error}.`);
+  if (parsed === undefined || !parsed.success) {
+    const issues = parsed ? parsed.error.issues : [];
+    const detail = issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
+    return fail(`Invalid input for ${tool.name}: ${detail}.`);
+  }
+
+  const validInput = asRecord(parsed.data);
+  const verdict = await hooks.gate(id, tool.name, validInput, tool.inputSchema, signal);
+  gate = verdict;
+  if (verdict.kind === "cancelled") return fail("Cancelled before the tool ran.");
+  for (const message of verdict.systemMessages) {
+    await client.update({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `${message}\n` },
+    });
+  }
+  if (verdict.kind === "denied") {
+    return fail(
+      `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
+      `Hook denied: ${verdict.reason}`,
+    );
+  }
+  const { clearance } = verdict;
+  const toolCall: ToolCallUpdate = {
+    toolCallId: id,
+    title: tool.title(clearance.input),
+    rawInput: clearance.input,
+    locations: tool.locations(clearance.input),
+  };
+  // A hook rewrote the input: show the user what will actually run.
+  if (clearance.input !== validInput) await update(client, toolCall, gate);
+
+  const permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
+  if (permission !== "allowed") {
+    if (permission === "cancelled") return fail("Cancelled before the tool ran.");
+    return fail(permission);
+  }
+
+  await update(client, { toolCallId: id, status: "in_progress" }, gate);
+  const input = clearance.input;
+  try {
+    const result = await executeCleared(tool, clearance, env.toolContext);
+    if (signal.aborted) return fail("Cancelled while the tool was running.");
+    await update(
+      client,
+      { toolCallId: id, status: "completed", content: result.content, rawOutput: result.response },
+      gate,
+    );
+    hooks.emit(
+      "PostToolUse",
+      () => ({
+        tool_name: tool.name,
+        tool_input: input,
+        tool_use_id: id,
+        tool_response: result.response,
+      }),
+      tool.name,
+    );
+    const context = clearance.additionalContext;
+    return { output: context ? `${result.output}\n\n${context}` : result.output, isError: false };
+  } catch (error) {
+    const message = signal.aborted ? "Cancelled while the tool was running." : errorText(error);
+    hooks.emit(
+      "PostToolUseFailure",
+      () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, error: message }),
+      tool.name,
+    );
+    return fail(message);
+  }
+}
+
+/** The permission step: mode policy, then the hook's allow/ask, then the user. */
+async function decidePermission(
+  tool: AnyTool,
+  hook: "allow" | "ask" | "default",
+  toolCall: ToolCallUpdate,
+  env: ToolCallEnv,
+  signal: AbortSignal,
+): Promise<"allowed" | "cancelled" | string> {
+  const policy = modePolicy(env.mode(), tool);
+  if (policy === "refuse") {
+    return `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`;
+  }
+  const remembered = env.permissions.recall(tool.name);
+  // `ask` forces a request in any mode; a hook cannot launder a call past the user.
+  const mustAsk =
+    hook === "ask" || (hook === "default" && policy === "ask" && remembered === undefined);
+  if (!mustAsk) {
+    if (hook !== "allow" && policy === "ask" && remembered === "rejected") {
+      return `The user rejected ${tool.name} calls for this session.`;
+    }
+    return "allowed";
+  }
+  env.hooks.emit(
+    "PermissionRequest",
+    () => ({
+      tool_name: tool.name,
+      tool_input: toolCall.rawInput,
+      tool_use_id: toolCall.toolCallId,
+    }),
+    tool.name,
+  );
+  const answer = await env.permissions.ask(env.client, tool.name, toolCall, signal);
+  if (answer === "rejected") return `The user rejected this ${tool.name} call.`;
+  return answer;
+}
+
+/** Every update after the gate carries what each hook did, and the gate's own time. */
+function update(client: ClientPort, fields: ToolCallUpdate, gate: GateMeta): Promise<void> {
+  const meta =
+    gate.gateMs === undefined
+      ? { hooks: gate.reports }
+      : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+  return client.update({ sessionUpdate: "tool_call_update", ...fields, _meta: meta });
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value))
+    : {};
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,104 @@
+import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import { runStep, type StepFinish } from "../model/step.js";
+import type { ClientPort } from "./port.js";
+import { runToolCall, type ToolCallEnv } from "./tool-call.js";
+
+/** What one prompt turn needs from its session. */
+export interface TurnEnv extends ToolCallEnv {
+  readonly model: LanguageModel;
+  readonly tools: ToolSet;
+  readonly system: () => string | undefined;
+  /** The conversation so far; the turn appends to it. */
+  readonly history: ModelMessage[];
+  readonly maxRounds: number;
+  /** Turns a model failure into one line telling the user what to fix. */
+  readonly describeError: (error: unknown) => string;
+}
+
+/** Joins a prompt's text (and resource links / embedded text) into what the model reads. */
+export function promptText(prompt: readonly ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of prompt) {
+    if (block.type === "text") parts.push(block.text);
+    else if (block.type === "resource_link") parts.push(`[${block.name}](${block.uri})`);
+    else if (block.type === "resource" && "text" in block.resource) {
+      parts.push(`<file uri="${block.resource.uri}">\n${block.resource.text}\n</file>`);
+    }
+  }
+  return parts.join("\n");
+}
+
+/**
+ * One prompt turn: model steps and tool calls until the model stops, the round bound is
+ * hit, or the signal fires. A cancelled turn answers `cancelled`, never an error.
+ */
+export async function runTurn(
+  prompt: readonly ContentBlock[],
+  env: TurnEnv,
+  signal: AbortSignal,
+): Promise<StopReason> {
+  const text = promptText(prompt);
+  env.hooks.emit("UserPromptSubmit", () => ({ prompt: text }));
+  env.history.push({ role: "user", content: text });
+  for (let round = 0; round < env.maxRounds; round++) {
+    if (signal.aborted) return "cancelled";
+    let step;
+    try {
+      step = await runStep(
+        { model: env.model, system: env.system(), messages: env.history, tools: env.tools, signal },
+        {
+          onText: (delta) => void say(env.client, "agent_message_chunk", delta),
+          onReasoning: (delta) => void say(env.client, "agent_thought_chunk", delta),
+        },
+      );
+    } catch (error) {
+      if (signal.aborted) return "cancelled";
+      // A model failure ends the turn with a message the user can act on, not an RPC error.
+      env.log.warn({ err: error }, "model step failed");
+      await say(env.client, "agent_message_chunk", `\n${env.describeError(error)}\n`);
+      return "end_turn";
+    }
+    env.history.push({
+      role: "assistant",
+      content: [
+        ...(step.text ? [{ type: "text" as const, text: step.text }] : []),
+        ...step.toolCalls.map((c) => ({ type: "tool-call" as const, ...c })),
+      ],
+    });
+    if (step.toolCalls.length === 0) return stopReasonFor(step.finish);
+
+    const results = [];
+    for (const call of step.toolCalls) {
+      // Every call gets a result, so the history stays well-formed after a cancel.
+      const result = signal.aborted
+        ? { output: "Cancelled before the tool ran.", isError: true }
+        : await runToolCall(call, env, signal);
+      results.push({
+        type: "tool-result" as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: result.isError
+          ? { type: "error-text" as const, value: result.output }
+          : { type: "text" as const, value: result.output },
+      });
+    }
+    env.history.push({ role: "tool", content: results });
+    if (signal.aborted) return "cancelled";
+  }
+  return "max_turn_requests";
+}
+
+function stopReasonFor(finish: StepFinish): StopReason {
+  if (finish === "length") return "max_tokens";
+  if (finish === "content-filter") return "refusal";
+  return "end_turn";
+}
+
+function say(
+  client: ClientPort,
+  kind: "agent_message_chunk" | "agent_thought_chunk",
+  text: string,
+) {
+  return client.update({ sessionUpdate: kind, content: { type: "text", text } });
+}

@@ -1,0 +1,192 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  client,
+  methods,
+  type ClientApp,
+  type NewSessionResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import { createScriptedModel } from "../../src/model/scripted.js";
+import { createAgentApp, type AgentOptions } from "../../src/protocol/app.js";
+import {
+  HOOK_EVENT_METHOD,
+  HOOK_RUN_METHOD,
+  hookEventParamsSchema,
+  hookRunParamsSchema,
+  hookRunResultSchema,
+  type HookEventParams,
+  type HookRunParams,
+} from "../../src/protocol/hooks-wire.js";
+import { silentLogger } from "../../src/log.js";
+import {
+  connectInProcess,
+  connectStdio,
+  initialize,
+  setExtensionValidators,
+  type Harness,
+  type StdioOptions,
+} from "../helpers/harness.js";
+import { resultKey } from "../helpers/schema.js";
+
+const zodCheck = (schema: z.ZodType) => (value: unknown) => {
+  const r = schema.safeParse(value);
+  return r.success
+    ? undefined
+    : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+};
+
+// Our extension frames are checked against their own wire schemas, like ACP frames.
+setExtensionValidators({
+  [HOOK_RUN_METHOD]: zodCheck(hookRunParamsSchema),
+  [HOOK_EVENT_METHOD]: zodCheck(hookEventParamsSchema),
+  [resultKey(HOOK_RUN_METHOD)]: zodCheck(hookRunResultSchema),
+});
+
+export type HookHandler = (params: HookRunParams, signal: AbortSignal) => unknown;
+
+/** How the test client behaves. */
+export interface ClientScript {
+  /** Answer to `session/request_permission` (default: allow once). */
+  permission?: (
+    req: RequestPermissionRequest,
+    signal: AbortSignal,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** Advertise and serve `fs/*` (on the real disk, recording each call). */
+  fs?: boolean;
+  /** `_hooks/run` handlers by callback id; when absent the client has no `_hooks/run` handler. */
+  hooks?: Record<string, HookHandler>;
+}
+
+/** What the test client saw. */
+export interface ClientRecord {
+  permissions: RequestPermissionRequest[];
+  fsWrites: { path: string; content: string }[];
+  fsReads: string[];
+  hookRuns: { params: HookRunParams; at: number }[];
+  events: HookEventParams[];
+}
+
+export const allowOnce = (): RequestPermissionResponse => ({
+  outcome: { outcome: "selected", optionId: "allow_once" },
+});
+export const rejectOnce = (): RequestPermissionResponse => ({
+  outcome: { outcome: "selected", optionId: "reject_once" },
+});
+
+/** Builds an ACP client app that follows the script and records what it saw. */
+export function testClient(script: ClientScript = {}): { app: ClientApp; seen: ClientRecord } {
+  const seen: ClientRecord = {
+    permissions: [],
+    fsWrites: [],
+    fsReads: [],
+    hookRuns: [],
+    events: [],
+  };
+  let app = client({ name: "test-client" })
+    .onNotification(methods.client.session.update, () => {})
+    .onRequest(methods.client.session.requestPermission, ({ params, signal }) => {
+      seen.permissions.push(params);
+      return (script.permission ?? allowOnce)(params, signal);
+    })
+    .onNotification(HOOK_EVENT_METHOD, hookEventParamsSchema, ({ params }) => {
+      seen.events.push(params);
+    });
+  if (script.fs) {
+    app = app
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+        seen.fsWrites.push({ path: params.path, content: params.content });
+        writeFileSync(params.path, params.content);
+        return {};
+      })
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+        seen.fsReads.push(params.path);
+        return { content: readFileSync(params.path, "utf8") };
+      });
+  }
+  const hooks = script.hooks;
+  if (hooks) {
+    app = app.onRequest(HOOK_RUN_METHOD, hookRunParamsSchema, async ({ params, signal }) => {
+      seen.hookRuns.push({ params, at: performance.now() });
+      const handler = hooks[params.hookCallbackId];
+      if (!handler) throw new Error(`no handler for ${params.hookCallbackId}`);
+      return (await handler(params, signal)) ?? null;
+    });
+  }
+  return { app, seen };
+}
+
+/** A fresh temporary workspace directory. */
+export function workspace(): string {
+  return mkdtempSync(join(tmpdir(), "hookgate-test-"));
+}
+
+/** A connected, initialized client with helpers for the common steps. */
+export interface Session {
+  h: Harness;
+  seen: ClientRecord;
+  cwd: string;
+  newSession(meta?: Record<string, unknown>, cwd?: string): Promise<NewSessionResponse>;
+  prompt(sessionId: string, text: string): Promise<StopReason>;
+}
+
+function helpers(h: Harness, seen: ClientRecord, cwd: string): Session {
+  return {
+    h,
+    seen,
+    cwd,
+    newSession: (meta, dir = cwd) =>
+      h.agent.request(methods.agent.session.new, {
+        cwd: dir,
+        mcpServers: [],
+        ...(meta && { _meta: meta }),
+      }),
+    prompt: async (sessionId, text) =>
+      (
+        await h.agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text }],
+        })
+      ).stopReason,
+  };
+}
+
+/** Starts the agent in-process with the scripted model and an initialized test client. */
+export async function startInProcess(
+  script: ClientScript = {},
+  agent: Partial<AgentOptions> = {},
+): Promise<Session> {
+  const { app, seen } = testClient(script);
+  const h = connectInProcess(
+    createAgentApp({ log: silentLogger(), model: createScriptedModel(), ...agent }),
+    app,
+  );
+  await initialize(h, {
+    fs: { readTextFile: !!script.fs, writeTextFile: !!script.fs },
+    terminal: false,
+  });
+  return helpers(h, seen, workspace());
+}
+
+/** Starts the real `hookgate` binary over stdio with an initialized test client. */
+export async function startStdio(
+  script: ClientScript = {},
+  opts: StdioOptions = {},
+): Promise<Session> {
+  const { app, seen } = testClient(script);
+  const h = connectStdio(app, { args: ["--log-level", "warn"], ...opts });
+  await initialize(h, {
+    fs: { readTextFile: !!script.fs, writeTextFile: !!script.fs },
+    terminal: false,
+  });
+  return helpers(h, seen, workspace());
+}
+
+/** `/tool <Name> <json>` prompt line for the scripted model. */
+export function toolLine(name: string, input: unknown): string {
+  return `/tool ${name} ${JSON.stringify(input)}`;
+}

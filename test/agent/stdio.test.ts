@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { methods } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { startStdio, toolLine, type Session } from "./setup.js";
+
+let s: Session | undefined;
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+});
+
+describe("the real hookgate binary over stdio", () => {
+  it("runs a gated turn end to end: a deny blocks, an allowed call runs, observers see it", async () => {
+    s = await startStdio({
+      hooks: {
+        "no-rm": (p) =>
+          JSON.stringify(p.input).includes("rm -rf")
+            ? { decision: "deny", reason: "no rm -rf" }
+            : {},
+      },
+    });
+    const { sessionId } = await s.newSession({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["no-rm"], timeout: 5 }],
+        PostToolUse: [{ hookCallbackIds: ["ui"] }],
+        Stop: [{ hookCallbackIds: ["ui"] }],
+      },
+    });
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const victim = join(s.cwd, "victim");
+    const made = join(s.cwd, "made");
+    const stop = await s.prompt(
+      sessionId,
+      [
+        toolLine("Bash", { command: `mkdir ${victim}` }),
+        toolLine("Bash", { command: `rm -rf ${victim} && touch ${made}` }),
+      ].join("\n"),
+    );
+    expect(stop).toBe("end_turn");
+    expect(existsSync(victim)).toBe(true);
+    expect(existsSync(made)).toBe(false);
+    const statuses = s.h
+      .sessionUpdates(sessionId)
+      .flatMap((u) =>
+        u.sessionUpdate === "tool_call_update" &&
+        (u.status === "completed" || u.status === "failed")
+          ? [u.status]
+          : [],
+      );
+    expect(statuses).toEqual(["completed", "failed"]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["PostToolUse", "Stop"]);
+  });
+
+  it("the client disconnecting mid-gate does not crash the agent, and nothing runs", async () => {
+    let reached!: () => void;
+    const reachedP = new Promise<void>((r) => (reached = r));
+    s = await startStdio({ hooks: { hang: () => (reached(), new Promise(() => {})) } });
+    const { sessionId } = await s.newSession({
+      hooks: { PreToolUse: [{ hookCallbackIds: ["hang"] }] },
+    });
+    const file = join(s.cwd, "never");
+    const prompt = s
+      .prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }))
+      .catch(() => "gone");
+    await reachedP;
+    const child = s.h.child;
+    const exited = new Promise<number | null>((r) => child?.once("exit", (code) => r(code)));
+    await s.h.close();
+    s = undefined;
+    expect(await exited).toBe(0);
+    expect(await prompt).toBe("gone");
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it("stdout carries protocol frames only, logs go to stderr", async () => {
+    s = await startStdio({}, { args: ["--log-level", "debug"] });
+    await s.newSession();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.h.stderr()).toMatch(/session created/);
+    expect(s.h.violations()).toEqual([]);
+  });
+});

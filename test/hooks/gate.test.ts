@@ -1,0 +1,277 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { runGate, type GateCall } from "../../src/hooks/gate.js";
+import { buildHookInput } from "../../src/hooks/input.js";
+import type { Callback } from "../../src/hooks/registry.js";
+import {
+  HookTransportError,
+  type HookTransport,
+  type RunRequest,
+} from "../../src/hooks/transport.js";
+import { silentLogger } from "../../src/log.js";
+
+type Reply = (req: RunRequest, signal: AbortSignal) => Promise<unknown>;
+
+/** A transport whose replies are scripted per callback id; records what it was sent. */
+function fakeTransport(replies: Record<string, Reply>) {
+  const sent: { id: string; at: number; signal: AbortSignal }[] = [];
+  const transport: HookTransport = {
+    run(req, signal) {
+      sent.push({ id: req.hookCallbackId, at: Date.now(), signal });
+      const reply = replies[req.hookCallbackId];
+      if (!reply) return Promise.reject(new Error(`no reply for ${req.hookCallbackId}`));
+      // Like the SDK with stopWaitingOnCancel: an abort rejects with the signal's reason.
+      return new Promise((resolve, reject) => {
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        reply(req, signal).then(resolve, reject);
+      });
+    },
+    event() {},
+  };
+  return { transport, sent };
+}
+
+const never: Reply = () => new Promise(() => {});
+const after =
+  (ms: number, value: unknown): Reply =>
+  () =>
+    new Promise((r) => setTimeout(() => r(value), ms));
+const now =
+  (value: unknown): Reply =>
+  () =>
+    Promise.resolve(value);
+
+const schema = z.object({ command: z.string(), timeout: z.number().optional() });
+
+function cb(id: string, timeoutMs = 30_000, failClosed = false): Callback {
+  return { id, timeoutMs, failClosed };
+}
+
+function call(
+  callbacks: Callback[],
+  input: Record<string, unknown> = { command: "rm -rf /" },
+): GateCall {
+  return {
+    sessionId: "s1",
+    toolUseId: "t1",
+    toolName: "Bash",
+    input,
+    schema,
+    callbacks,
+    buildInput: () =>
+      buildHookInput(
+        { session_id: "s1", transcript_path: "", cwd: "/w", permission_mode: "default" },
+        "PreToolUse",
+        { tool_name: "Bash", tool_input: input, tool_use_id: "t1" },
+        16384,
+      ),
+  };
+}
+
+const opts = (transport: HookTransport) => ({ transport, log: silentLogger() });
+const labels = (v: { reports: { hookCallbackId: string; outcome: string }[] }) =>
+  Object.fromEntries(v.reports.map((r) => [r.hookCallbackId, r.outcome]));
+
+describe("the PreToolUse gate", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("no callbacks: passes at once without building an input", async () => {
+    const buildInput = vi.fn();
+    const { transport } = fakeTransport({});
+    const v = await runGate(
+      { ...call([]), buildInput },
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v.kind).toBe("pass");
+    expect(buildInput).not.toHaveBeenCalled();
+  });
+
+  it("a deny from one callback wins while a sibling is still hanging, and the sibling is cancelled", async () => {
+    const { transport, sent } = fakeTransport({
+      hang: never,
+      deny: after(10, { decision: "deny", reason: "no rm -rf" }),
+    });
+    const pending = runGate(
+      call([cb("hang", 20_000), cb("deny")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(10);
+    const v = await pending;
+    expect(v).toMatchObject({ kind: "denied", callbackId: "deny", reason: "no rm -rf" });
+    expect(labels(v)).toEqual({ hang: "cancelled", deny: "denied" });
+    expect(sent.find((s) => s.id === "hang")?.signal.aborted).toBe(true);
+  });
+
+  it("sends every callback at once", async () => {
+    const { transport, sent } = fakeTransport({
+      a: after(400, {}),
+      b: after(400, {}),
+      c: after(400, {}),
+    });
+    const pending = runGate(
+      call([cb("a"), cb("b"), cb("c")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map((s) => s.id)).toEqual(["a", "b", "c"]);
+    await vi.advanceTimersByTimeAsync(400);
+    const v = await pending;
+    expect(v.kind).toBe("pass");
+    expect(new Set(sent.map((s) => s.at)).size).toBe(1);
+  });
+
+  it("a callback that never answers times out and fails open, labelled timed_out", async () => {
+    const { transport, sent } = fakeTransport({ slow: never });
+    const pending = runGate(call([cb("slow", 300)]), new AbortController().signal, opts(transport));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(sent[0]?.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const v = await pending;
+    expect(v.kind).toBe("pass");
+    expect(labels(v)).toEqual({ slow: "timed_out" });
+    expect(sent[0]?.signal.aborted).toBe(true);
+  });
+
+  it("the same timeout with onFailure deny blocks, naming the callback and the failure", async () => {
+    const { transport } = fakeTransport({ slow: never });
+    const pending = runGate(
+      call([cb("slow", 300, true)]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(300);
+    const v = await pending;
+    expect(v.kind).toBe("denied");
+    if (v.kind !== "denied") return;
+    expect(v.reason).toMatch(
+      /hook slow failed \(timed_out: hook slow timed out after 300 ms on Bash\)/,
+    );
+    expect(labels(v)).toEqual({ slow: "timed_out" });
+  });
+
+  it("each callback has its own timeout budget", async () => {
+    const { transport } = fakeTransport({ short: never, long: after(900, { decision: "deny" }) });
+    const pending = runGate(
+      call([cb("short", 100), cb("long", 1000)]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(900);
+    const v = await pending;
+    expect(v.kind).toBe("denied");
+    expect(labels(v)).toEqual({ short: "timed_out", long: "denied" });
+  });
+
+  it.each([
+    [
+      "a JSON-RPC error",
+      () =>
+        Promise.reject(new HookTransportError("JSON-RPC error -32601: Method not found", -32601)),
+      "transport_error",
+    ],
+    ["a non-string decision", now({ decision: 42 }), "malformed"],
+    ["a non-object reply", now("yes"), "malformed"],
+    ["an unknown decision", now({ decision: "maybe_later" }), "unknown_decision"],
+  ] as const)("%s fails open and is labelled %s", async (_what, reply, label) => {
+    const { transport } = fakeTransport({ x: reply as Reply });
+    const v = await runGate(call([cb("x")]), new AbortController().signal, opts(transport));
+    expect(v.kind).toBe("pass");
+    expect(labels(v)).toEqual({ x: label });
+  });
+
+  it("null and {} mean continue", async () => {
+    const { transport } = fakeTransport({ a: now(null), b: now({}) });
+    const v = await runGate(
+      call([cb("a"), cb("b")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v.kind === "pass" && v.clearance.permission).toBe("default");
+    expect(labels(v)).toEqual({ a: "proceeded", b: "proceeded" });
+  });
+
+  it("ask beats allow beats continue", async () => {
+    const { transport } = fakeTransport({
+      a: now({ decision: "allow" }),
+      b: now({ decision: "ask" }),
+      c: now({}),
+    });
+    const v = await runGate(
+      call([cb("a"), cb("b"), cb("c")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v.kind === "pass" && v.clearance.permission).toBe("ask");
+    const v2 = await runGate(
+      call([cb("a"), cb("c")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v2.kind === "pass" && v2.clearance.permission).toBe("allow");
+  });
+
+  it("updatedInput applies in registration order, not finish order, and is re-validated", async () => {
+    const { transport } = fakeTransport({
+      first: after(50, { updatedInput: { command: "echo first" } }),
+      second: now({ updatedInput: { command: "echo second", timeout: 5 } }),
+      bad: now({ updatedInput: { timeout: "soon" } }),
+    });
+    const pending = runGate(
+      call([cb("first"), cb("second"), cb("bad")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(50);
+    const v = await pending;
+    expect(v.kind).toBe("pass");
+    if (v.kind !== "pass") return;
+    expect(v.clearance.input).toEqual({ command: "echo second", timeout: 5 });
+    expect(labels(v)).toEqual({ first: "proceeded", second: "proceeded", bad: "malformed" });
+  });
+
+  it("additionalContext joins in registration order; systemMessages are collected", async () => {
+    const { transport } = fakeTransport({
+      a: after(20, { additionalContext: "A", systemMessage: "from a" }),
+      b: now({ additionalContext: "B" }),
+    });
+    const pending = runGate(
+      call([cb("a"), cb("b")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(20);
+    const v = await pending;
+    expect(v.kind === "pass" && v.clearance.additionalContext).toBe("A\nB");
+    expect(v.kind === "pass" && v.systemMessages).toEqual(["from a"]);
+  });
+
+  it("cancelling the turn while the gate is pending answers cancelled and aborts the requests", async () => {
+    const { transport, sent } = fakeTransport({ a: never, b: never });
+    const turn = new AbortController();
+    const pending = runGate(call([cb("a"), cb("b")]), turn.signal, opts(transport));
+    await vi.advanceTimersByTimeAsync(5);
+    turn.abort();
+    const v = await pending;
+    expect(v.kind).toBe("cancelled");
+    expect(sent.every((s) => s.signal.aborted)).toBe(true);
+    expect(labels(v)).toEqual({ a: "cancelled", b: "cancelled" });
+  });
+
+  it("serial dispatch (benchmark switch) sends one after another", async () => {
+    const { transport, sent } = fakeTransport({ a: after(100, {}), b: after(100, {}) });
+    const pending = runGate(call([cb("a"), cb("b")]), new AbortController().signal, {
+      ...opts(transport),
+      serial: true,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map((s) => s.id)).toEqual(["a"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent.map((s) => s.id)).toEqual(["a", "b"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await pending).kind).toBe("pass");
+  });
+});
