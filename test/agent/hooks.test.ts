@@ -372,3 +372,62 @@ describe("the PreToolUse gate over ACP", () => {
     expect(existsSync(join(s.cwd, "write-ran"))).toBe(false);
   });
 });
+
+describe("session lifecycle events and isolation", () => {
+  it("SessionEnd goes out on session/close, after the turn's Stop", async () => {
+    const { sessionId, s } = await withSession(
+      {},
+      { Stop: [{ hookCallbackIds: ["ui"] }], SessionEnd: [{ hookCallbackIds: ["ui"] }] },
+    );
+    await s.prompt(sessionId, "hello");
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(
+      s.seen.events.map((e) => [
+        e.input.hook_event_name,
+        "reason" in e.input ? e.input.reason : undefined,
+      ]),
+    ).toEqual([
+      ["Stop", undefined],
+      ["SessionEnd", "close"],
+    ]);
+  });
+
+  it("one client disconnecting mid-gate leaves another connection's session working", async () => {
+    let reached!: () => void;
+    const reachedP = new Promise<void>((r) => (reached = r));
+    const a = await startInProcess({ hooks: { hang: () => (reached(), new Promise(() => {})) } });
+    const b = await startInProcess({ hooks: { ok: () => ({}) } });
+    s = b;
+    const sa = await a.newSession({ hooks: { PreToolUse: [{ hookCallbackIds: ["hang"] }] } });
+    const sb = await b.newSession({ hooks: { PreToolUse: [{ hookCallbackIds: ["ok"] }] } });
+    await b.h.agent.request(methods.agent.session.setMode, {
+      sessionId: sb.sessionId,
+      modeId: "bypassPermissions",
+    });
+    const fileA = join(a.cwd, "a");
+    const pa = a
+      .prompt(sa.sessionId, toolLine("Write", { file_path: fileA, content: "x" }))
+      .catch(() => "gone");
+    await reachedP;
+    await a.h.close();
+    expect(await pa).toBe("gone");
+    const fileB = join(b.cwd, "b");
+    expect(
+      await b.prompt(sb.sessionId, toolLine("Write", { file_path: fileB, content: "y" })),
+    ).toBe("end_turn");
+    expect(existsSync(fileA)).toBe(false);
+    expect(readFileSync(fileB, "utf8")).toBe("y");
+  });
+
+  it("a turn is bounded by maxRounds and then stops with max_turn_requests", async () => {
+    s = await startInProcess({}, { maxRounds: 1 });
+    const { sessionId } = await s.newSession();
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    expect(await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }))).toBe("max_turn_requests");
+    expect(await s.prompt(sessionId, "just text")).toBe("end_turn");
+  });
+});

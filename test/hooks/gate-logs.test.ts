@@ -1,0 +1,78 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runGate } from "../../src/hooks/gate.js";
+import { buildHookInput } from "../../src/hooks/input.js";
+import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split("\n"))
+        if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: "info" }, stream), lines };
+}
+
+describe("gate logging", () => {
+  it("logs one warn line per failed callback and one info line per deny, with session, callback, tool and duration", async () => {
+    const transport: HookTransport = {
+      run: (req) => {
+        if (req.hookCallbackId === "broken")
+          return Promise.reject(
+            new HookTransportError("JSON-RPC error -32601: Method not found", -32601),
+          );
+        if (req.hookCallbackId === "odd") return Promise.resolve({ decision: "perhaps" });
+        if (req.hookCallbackId === "fine") return Promise.resolve({});
+        return new Promise((r) => setTimeout(() => r({ decision: "deny", reason: "no" }), 20));
+      },
+      event() {},
+    };
+    const { log, lines } = capture();
+    const input = { command: "ls" };
+    const verdict = await runGate(
+      {
+        sessionId: "s1",
+        toolUseId: "t1",
+        toolName: "Bash",
+        input,
+        schema: z.object({ command: z.string() }),
+        callbacks: ["broken", "odd", "fine", "deny"].map((id) => ({
+          id,
+          timeoutMs: 1000,
+          failClosed: false,
+        })),
+        buildInput: () =>
+          buildHookInput(
+            { session_id: "s1", transcript_path: "", cwd: "/w", permission_mode: "default" },
+            "PreToolUse",
+            { tool_name: "Bash", tool_input: input, tool_use_id: "t1" },
+            16384,
+          ),
+      },
+      new AbortController().signal,
+      { transport, log },
+    );
+    expect(verdict.kind).toBe("denied");
+    await new Promise((r) => setTimeout(r, 20));
+    const warns = lines.filter((l) => l.level === 40);
+    const infos = lines.filter((l) => l.level === 30);
+    expect(warns.map((w) => [w.hookCallbackId, w.outcome])).toEqual([
+      ["broken", "transport_error"],
+      ["odd", "unknown_decision"],
+    ]);
+    for (const w of warns)
+      expect(w).toMatchObject({ sessionId: "s1", tool: "Bash", durationMs: expect.any(Number) });
+    expect(infos).toHaveLength(1);
+    expect(infos[0]).toMatchObject({
+      sessionId: "s1",
+      hookCallbackId: "deny",
+      tool: "Bash",
+      durationMs: expect.any(Number),
+    });
+  });
+});
