@@ -125,7 +125,10 @@ export async function runToolCall(
   await update(client, { toolCallId: id, status: "in_progress" }, gate);
   const input = clearance.input;
   try {
-    const result = await executeCleared(tool, clearance, env.toolContext);
+    const result = await executeCleared(tool, clearance, {
+      ...env.toolContext,
+      showContent: (content) => update(client, { toolCallId: id, content }, gate),
+    });
     if (signal.aborted) return fail("Cancelled while the tool was running.");
     await update(
       client,

@@ -13,6 +13,8 @@ export interface CommandOutcome {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /** The client terminal it ran in, kept in the call's content so the IDE can show it. */
+  readonly terminalId?: string;
 }
 
 /**
@@ -36,7 +38,12 @@ export function commandResult(outcome: CommandOutcome, timeoutMs: number): ToolR
   const output =
     [body, status].filter((part) => part !== "").join("\n") || "(no output, exit code 0)";
   return {
-    content: [textContent(fenced(output))],
+    content: [
+      ...(outcome.terminalId
+        ? [{ type: "terminal" as const, terminalId: outcome.terminalId }]
+        : []),
+      textContent(fenced(output)),
+    ],
     output,
     response: {
       stdout: outcome.stdout,

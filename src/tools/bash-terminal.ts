@@ -53,6 +53,7 @@ export async function runInTerminal(
     ctx.signal,
   );
   try {
+    await ctx.showContent?.([{ type: "terminal", terminalId: terminal.id }]);
     const ending = await waitForEnding(terminal, timeoutMs, ctx.signal);
     if (ending.kind !== "exited") {
       await terminal.kill().catch((err: unknown) => {
@@ -78,6 +79,7 @@ export async function runInTerminal(
       exitCode: status.exitCode ?? null,
       signal: status.signal ?? null,
       timedOut: ending.kind === "timeout",
+      terminalId: terminal.id,
     };
   } finally {
     await terminal.release().catch((err: unknown) => {

@@ -13,6 +13,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly client: ClientPort;
   readonly log: Logger;
+  /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
+  readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }
 
 /** What a finished tool hands back. */

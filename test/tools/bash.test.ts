@@ -180,6 +180,22 @@ describe("Bash (client terminal)", () => {
     expect(existsSync(path.join(cwd, "ran-locally"))).toBe(false);
   });
 
+  it("shows the live terminal in the tool call while it runs, and keeps it in the result", async () => {
+    const cwd = await tempDir();
+    const client = new FakeClient({ terminal: true });
+    client.terminalScript = { output: "ok\n", exitCode: 0 };
+    const shown: unknown[] = [];
+    const ctx = {
+      ...toolContext(cwd, { client }),
+      showContent: async (c: unknown) => void shown.push(c),
+    };
+    const result = await runTool(bashTool, { command: "true" }, ctx);
+    const terminalId = client.terminals[0]?.id;
+    expect(terminalId).toBeDefined();
+    expect(shown).toEqual([[{ type: "terminal", terminalId }]]);
+    expect(result.content[0]).toEqual({ type: "terminal", terminalId });
+  });
+
   it("notes when the client dropped the beginning of the output", async () => {
     const cwd = await tempDir();
     const client = new FakeClient({ terminal: true });
