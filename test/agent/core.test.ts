@@ -1,20 +1,18 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  methods,
-  RequestError,
-  type SessionUpdate,
-  type ToolCallUpdate,
-} from "@agentclientprotocol/sdk";
+import { methods, RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/model/scripted.js";
 import { createAgentApp } from "../../src/protocol/app.js";
 import { silentLogger } from "../../src/log.js";
 import { connectInProcess } from "../helpers/harness.js";
 import {
+  finishedCalls,
+  pendingPermission,
   rejectOnce,
   startInProcess,
   testClient,
+  textOf,
   toolLine,
   workspace,
   type Session,
@@ -26,19 +24,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const toolUpdates = (updates: SessionUpdate[]) =>
-  updates.filter(
-    (u): u is Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> =>
-      u.sessionUpdate === "tool_call_update",
-  );
-const finalUpdate = (updates: SessionUpdate[]): ToolCallUpdate | undefined =>
-  toolUpdates(updates)
-    .filter((u) => u.status === "completed" || u.status === "failed")
-    .at(-1);
-const textOf = (u: ToolCallUpdate | undefined) =>
-  (u?.content ?? [])
-    .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
-    .join("");
+const finalUpdate = (updates: SessionUpdate[]) => finishedCalls(updates).at(-1);
 
 async function rpcError(p: Promise<unknown>): Promise<RequestError> {
   try {
@@ -152,37 +138,23 @@ describe("agent core over ACP", () => {
   });
 
   it("cancel during a pending permission answers cancelled and runs nothing", async () => {
-    let asked!: () => void;
-    const askedP = new Promise<void>((r) => (asked = r));
-    s = await startInProcess({
-      permission: (_req, signal) =>
-        new Promise((resolve) => {
-          asked();
-          signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } }));
-        }),
-    });
+    const pending = pendingPermission();
+    s = await startInProcess({ permission: pending.permission });
     const { sessionId } = await s.newSession();
     const file = join(s.cwd, "never.txt");
     const prompt = s.prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }));
-    await askedP;
+    await pending.asked;
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
     expect(existsSync(file)).toBe(false);
   });
 
   it("a second prompt while one runs gets a clear JSON-RPC error", async () => {
-    let asked!: () => void;
-    const askedP = new Promise<void>((r) => (asked = r));
-    s = await startInProcess({
-      permission: (_req, signal) =>
-        new Promise((resolve) => {
-          asked();
-          signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } }));
-        }),
-    });
+    const pending = pendingPermission();
+    s = await startInProcess({ permission: pending.permission });
     const { sessionId } = await s.newSession();
     const first = s.prompt(sessionId, toolLine("Bash", { command: "true" }));
-    await askedP;
+    await pending.asked;
     const err = await rpcError(s.prompt(sessionId, "again"));
     expect(err.code).toBe(-32600);
     expect(err.message).toMatch(/already running a prompt/);
@@ -220,9 +192,7 @@ describe("agent core over ACP", () => {
       ].join("\n"),
     );
     expect(stop).toBe("end_turn");
-    const finals = toolUpdates(s.h.sessionUpdates(sessionId)).filter(
-      (u) => u.status === "failed" || u.status === "completed",
-    );
+    const finals = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(finals.map((u) => u.status)).toEqual(["failed", "failed", "completed"]);
     expect(textOf(finals[0])).toMatch(/Invalid input for Write/);
     expect(textOf(finals[1])).toMatch(/not valid JSON/);

@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  methods,
-  RequestError,
-  type SessionUpdate,
-  type ToolCallUpdate,
-} from "@agentclientprotocol/sdk";
+import { methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/tools/index.js";
-import { startInProcess, toolLine, type ClientScript, type Session } from "./setup.js";
+import {
+  finishedCalls,
+  startInProcess,
+  textOf,
+  toolLine,
+  type ClientScript,
+  type Session,
+} from "./setup.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -16,16 +18,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-type Update = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-const finals = (updates: SessionUpdate[]): Update[] =>
-  updates.filter(
-    (u): u is Update =>
-      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
-  );
-const textOf = (u: ToolCallUpdate | undefined) =>
-  (u?.content ?? [])
-    .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
-    .join("");
+const finals = finishedCalls;
 const hooksMeta = (u: ToolCallUpdate | undefined) =>
   (u?._meta as { hooks?: { hookCallbackId: string; outcome: string }[] } | undefined)?.hooks;
 const outcomes = (u: ToolCallUpdate | undefined) =>

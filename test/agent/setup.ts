@@ -8,7 +8,9 @@ import {
   type NewSessionResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionUpdate,
   type StopReason,
+  type ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { createScriptedModel } from "../../src/model/scripted.js";
@@ -189,4 +191,42 @@ export async function startStdio(
 /** `/tool <Name> <json>` prompt line for the scripted model. */
 export function toolLine(name: string, input: unknown): string {
   return `/tool ${name} ${JSON.stringify(input)}`;
+}
+
+/** A `tool_call_update` as it arrives in `session/update`. */
+export type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+
+/** The final (`completed` or `failed`) update of each tool call, in order. */
+export function finishedCalls(updates: SessionUpdate[]): ToolUpdate[] {
+  return updates.filter(
+    (u): u is ToolUpdate =>
+      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+  );
+}
+
+/** The text content of a tool call update. */
+export function textOf(u: ToolCallUpdate | undefined): string {
+  return (u?.content ?? [])
+    .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
+    .join("");
+}
+
+/**
+ * A permission answer that waits until the request is cancelled; `asked` resolves when the
+ * agent has asked, so a test can act while the request is pending.
+ */
+export function pendingPermission(): {
+  permission: ClientScript["permission"];
+  asked: Promise<void>;
+} {
+  let asked!: () => void;
+  const askedP = new Promise<void>((r) => (asked = r));
+  return {
+    asked: askedP,
+    permission: (_req, signal) =>
+      new Promise((resolve) => {
+        asked();
+        signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } }));
+      }),
+  };
 }
