@@ -1,0 +1,187 @@
+import {
+  contentText,
+  type HookCallRecord,
+  type HookEventRecord,
+  type PermissionRecord,
+  type TimelineEntry,
+} from "./timeline.js";
+import type { HookInput } from "./types.js";
+
+/** ANSI styles, or none: {@link formatTimeline} and the demo write through one of these. */
+export interface Styles {
+  readonly dim: (s: string) => string;
+  readonly bold: (s: string) => string;
+  readonly red: (s: string) => string;
+  readonly green: (s: string) => string;
+  readonly yellow: (s: string) => string;
+  readonly cyan: (s: string) => string;
+}
+
+const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+const same = (s: string) => s;
+
+/** Colour styles when `color` is true, identity functions otherwise. */
+export function styles(color: boolean): Styles {
+  if (!color) return { dim: same, bold: same, red: same, green: same, yellow: same, cyan: same };
+  return {
+    dim: ansi(2, 22),
+    bold: ansi(1, 22),
+    red: ansi(31, 39),
+    green: ansi(32, 39),
+    yellow: ansi(33, 39),
+    cyan: ansi(36, 39),
+  };
+}
+
+/** A line of tool output or message text cut to fit one terminal line. */
+export function oneLine(text: string, max = 72): string {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("```"));
+  const first = lines[0] ?? "";
+  const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return lines.length > 1 ? `${cut} (+${lines.length - 1} lines)` : cut;
+}
+
+const ms = (n: number | undefined) =>
+  n === undefined ? "?" : `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
+
+/**
+ * Renders a recorded run as one line per thing the client saw, in arrival order: tool
+ * calls and their updates, each gate callback's reply with the agent's outcome label and
+ * latency, permission requests and answers, observer events, agent text, the stop reason.
+ */
+export function formatTimeline(
+  entries: readonly TimelineEntry[],
+  options: { readonly color?: boolean } = {},
+): string {
+  const s = styles(options.color ?? false);
+  const lines: string[] = [];
+  const titles = new Map<string, string>();
+  const gated = new Set<string>();
+  let text = "";
+  let textAt = 0;
+  const flushText = () => {
+    for (const line of text.split("\n").filter((l) => l.trim() !== "")) {
+      lines.push(row(s, textAt, "agent", oneLine(line, 120)));
+    }
+    text = "";
+  };
+  for (const entry of entries) {
+    if (entry.type === "update" && entry.update.sessionUpdate === "agent_message_chunk") {
+      if (text === "") textAt = entry.at;
+      if (entry.update.content.type === "text") text += entry.update.content.text;
+      continue;
+    }
+    flushText();
+    if (entry.type !== "update") {
+      lines.push(row(s, entry.at, entry.type === "hook" ? "gate" : entry.type, describe(entry, s)));
+      continue;
+    }
+    const u = entry.update;
+    if (u.sessionUpdate === "tool_call") titles.set(u.toolCallId, u.title);
+    if (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") {
+      lines.push(row(s, entry.at, "update", s.dim(u.sessionUpdate)));
+      continue;
+    }
+    const gate = gated.has(u.toolCallId) ? undefined : gateMs(u._meta);
+    if (gate !== undefined) gated.add(u.toolCallId);
+    const title = titles.get(u.toolCallId) ?? "";
+    const status = u.status ?? "updated";
+    const paint = status === "failed" ? s.red : status === "completed" ? s.green : same;
+    const parts = [
+      s.dim(u.toolCallId),
+      title === "" ? "" : s.bold(title),
+      paint(status),
+      u.content ? oneLine(contentText(u.content)) : "",
+      gate === undefined ? "" : s.dim(`(gate decided in ${ms(gate)})`),
+    ];
+    lines.push(row(s, entry.at, "tool", parts.filter((p) => p !== "").join("  ")));
+  }
+  flushText();
+  return lines.join("\n");
+}
+
+function row(s: Styles, at: number, kind: string, text: string): string {
+  return `${s.dim(`${Math.round(at).toString().padStart(6)} ms`)}  ${kind.padEnd(10)} ${text}`;
+}
+
+function describe(entry: Exclude<TimelineEntry, { type: "update" }>, s: Styles): string {
+  switch (entry.type) {
+    case "hook":
+      return describeHook(entry.call, s);
+    case "event":
+      return describeEvent(entry.event, s);
+    case "permission":
+      return describePermission(entry.permission, s);
+    case "error":
+      return s.red(`${entry.error.hookCallbackId}: ${entry.error.message}`);
+    case "stop":
+      return `session/prompt answered ${s.bold(`stopReason ${entry.stopReason}`)}`;
+  }
+}
+
+function gateMs(meta: unknown): number | undefined {
+  if (typeof meta !== "object" || meta === null || !("hooksGateMs" in meta)) return undefined;
+  return typeof meta.hooksGateMs === "number" ? meta.hooksGateMs : undefined;
+}
+
+function describeHook(call: HookCallRecord, s: Styles): string {
+  const reply = call.reply;
+  const answer = call.cancelled
+    ? "(cancelled by the agent)"
+    : call.error !== undefined
+      ? `threw: ${call.error}`
+      : reply === undefined
+        ? "(no reply)"
+        : `${reply?.decision ?? "continue"}${reply?.reason ? ` "${reply.reason}"` : ""}`;
+  const outcome = call.outcome ?? "(no outcome reported)";
+  const paint = outcome === "denied" ? s.red : outcome === "proceeded" ? s.green : s.yellow;
+  const paintAnswer =
+    reply?.decision === "deny" ? s.red : reply?.decision === "ask" ? s.yellow : same;
+  return [
+    s.dim(call.toolUseId),
+    s.cyan(call.hookCallbackId),
+    `answered ${paintAnswer(answer)}`,
+    `${s.dim("→")} ${paint(outcome)} ${s.dim(`in ${ms(call.durationMs)}`)}`,
+  ].join("  ");
+}
+
+function describeEvent(event: HookEventRecord, s: Styles): string {
+  const failed = event.error === undefined ? "" : s.red(`  observer threw: ${event.error}`);
+  return `${s.bold(event.event)}${eventDetail(event.input)} ${s.dim(`→ ${event.hookCallbackId}`)}${failed}`;
+}
+
+function eventDetail(input: HookInput): string {
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+    case "PermissionRequest":
+    case "PostToolUse":
+      return ` ${input.tool_name} ${input.tool_use_id}`;
+    case "PostToolUseFailure":
+      return ` ${input.tool_name} ${input.tool_use_id}: ${oneLine(input.error, 60)}`;
+    case "UserPromptSubmit": {
+      const n = input.prompt.split("\n").length;
+      return ` (${n} line${n === 1 ? "" : "s"})`;
+    }
+    case "Stop":
+      return ` (${input.stop_reason})`;
+    case "SessionStart":
+      return ` (${input.source})`;
+    case "SessionEnd":
+      return ` (${input.reason})`;
+    case "Notification":
+      return ` ${oneLine(input.message, 60)}`;
+    case "PreCompact":
+      return ` (${input.trigger})`;
+  }
+}
+
+function describePermission(p: PermissionRecord, s: Styles): string {
+  const outcome = p.response.outcome;
+  const answer = outcome.outcome === "cancelled" ? "cancelled" : outcome.optionId;
+  const paint = answer.startsWith("allow") ? s.green : s.red;
+  const { toolCall } = p.request;
+  return `${s.dim(toolCall.toolCallId)}  ${s.bold(toolCall.title ?? "")}  the user answered ${paint(answer)}`;
+}

@@ -1,0 +1,195 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  client,
+  methods,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { spawnHookgate, type SpawnOptions } from "./agent-process.js";
+import { HookRouter } from "./router.js";
+import { TimelineRecorder, type Recording } from "./timeline.js";
+import type { HookErrorInfo, HooksConfig } from "./types.js";
+
+/** Answers `session/request_permission` for a recorded run. */
+export type PermissionAnswer =
+  | "allow"
+  | "reject"
+  | ((
+      request: RequestPermissionRequest,
+      signal: AbortSignal,
+    ) => RequestPermissionResponse | Promise<RequestPermissionResponse>);
+
+/** One recorded run: a fresh agent process, one session, one prompt. */
+export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage"> {
+  /** The session's hooks (the `hooks` option of `session/new`). */
+  readonly hooks?: HooksConfig;
+  /** The prompt; with the default scripted model each `/tool <Name> <json>` line is a tool call. */
+  readonly prompt: string | readonly string[];
+  /** The session's working directory (the agent process runs there too); default: a fresh temporary directory. */
+  readonly cwd?: string;
+  /** Session mode to switch to before the prompt (the agent starts in `default`). */
+  readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan";
+  /** How the client answers permission requests; default `"allow"` (allow once). */
+  readonly permission?: PermissionAnswer;
+  /** The agent's `--model`; default `scripted` (offline, deterministic), whatever the environment says. */
+  readonly model?: string;
+  /** The agent's `--log-level` (its stderr is in the timeline); default `warn`. */
+  readonly logLevel?: string;
+  /** Bound on the whole run, in ms; default 30 000. */
+  readonly timeoutMs?: number;
+  /** Also told of every error the hook router reports (they are recorded either way). */
+  readonly onError?: (error: unknown, info: HookErrorInfo) => void;
+}
+
+/** What the client saw during the run, in order, plus how it ended. */
+export interface Timeline extends Recording {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly stopReason: StopReason;
+  /** The agent's own text replies, concatenated. */
+  readonly agentText: string;
+  /** The agent's logs. */
+  readonly stderr: string;
+  /** The agent process's exit code after the client closed stdin (0 when it exits cleanly). */
+  readonly exitCode: number | null;
+}
+
+/** A `/tool <Name> <json>` prompt line for the scripted model. */
+export function toolLine(name: string, input: Record<string, unknown>): string {
+  return `/tool ${name} ${JSON.stringify(input)}`;
+}
+
+/** A fresh temporary directory holding `files` (relative path to content). */
+export function makeWorkspace(files: Readonly<Record<string, string>> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), "hookgate-"));
+  for (const [path, content] of Object.entries(files)) {
+    const target = join(root, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  return root;
+}
+
+const ALLOW: RequestPermissionResponse = {
+  outcome: { outcome: "selected", optionId: "allow_once" },
+};
+const REJECT: RequestPermissionResponse = {
+  outcome: { outcome: "selected", optionId: "reject_once" },
+};
+
+/**
+ * Starts the real `hookgate` binary over stdio with {@link HookRouter} wired in, opens a
+ * session with `hooks`, runs `prompt`, closes the session and the process, and returns
+ * everything the client saw: session updates, each hook call with the agent's outcome label
+ * and latency, observer events, permission requests, and the stop reason.
+ */
+export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> {
+  const recorder = new TimelineRecorder();
+  const router = new HookRouter({
+    trace: (trace) => recorder.trace(trace),
+    onError: (error, info) => {
+      recorder.error(error, info);
+      options.onError?.(error, info);
+    },
+  });
+  const answer = options.permission ?? "allow";
+  const app = router.install(
+    client({ name: "hookgate-kit" })
+      .onNotification(methods.client.session.update, ({ params }) => recorder.update(params.update))
+      .onRequest(
+        methods.client.session.requestPermission,
+        async ({ params, signal, requestId }) => {
+          const response =
+            answer === "allow"
+              ? ALLOW
+              : answer === "reject"
+                ? REJECT
+                : await answer(params, signal);
+          recorder.permission(requestId, params, response);
+          return response;
+        },
+      ),
+  );
+  const cwd = options.cwd ?? makeWorkspace();
+  const agent = spawnHookgate(app, {
+    cwd,
+    env: options.env,
+    agentPath: options.agentPath,
+    args: [
+      ...["--model", options.model ?? "scripted"],
+      ...["--log-level", options.logLevel ?? "warn"],
+      ...(options.args ?? []),
+    ],
+    onMessage: (direction, message) =>
+      direction === "incoming" ? recorder.incoming(message) : recorder.outgoing(message),
+  });
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`spawnAgent: the run did not finish within ${timeoutMs} ms\n${agent.stderr()}`),
+        ),
+      timeoutMs,
+    );
+  });
+  const run = async () => {
+    const ctx = agent.connection.agent;
+    await ctx.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
+    const registration = router.register(options.hooks ?? {});
+    const { sessionId } = await ctx.request(methods.agent.session.new, {
+      cwd,
+      mcpServers: [],
+      _meta: registration.meta,
+    });
+    if (options.mode)
+      await ctx.request(methods.agent.session.setMode, { sessionId, modeId: options.mode });
+    const text = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
+    const { stopReason } = await ctx.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
+    recorder.stop(stopReason);
+    // Closing the session flushes what the turn sent (SessionEnd goes out before the reply).
+    await ctx.request(methods.agent.session.close, { sessionId });
+    await router.idle();
+    return { sessionId, stopReason };
+  };
+  try {
+    const { sessionId, stopReason } = await Promise.race([run(), deadline]);
+    const exitCode = await agent.close();
+    return {
+      sessionId,
+      cwd,
+      stopReason,
+      agentText: agentText(recorder),
+      stderr: agent.stderr(),
+      exitCode,
+      entries: recorder.entries,
+      updates: recorder.updates,
+      hookCalls: recorder.hookCalls,
+      events: recorder.events,
+      permissions: recorder.permissions,
+      toolCalls: recorder.toolCalls,
+      errors: recorder.errors,
+    };
+  } finally {
+    clearTimeout(timer);
+    await agent.close();
+  }
+}
+
+function agentText(recording: Recording): string {
+  return recording.updates
+    .map((u) =>
+      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
+    )
+    .join("");
+}

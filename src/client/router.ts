@@ -1,0 +1,253 @@
+import { RequestError, type ClientApp, type JsonRpcId } from "@agentclientprotocol/sdk";
+import {
+  HOOK_EVENT_METHOD,
+  HOOK_RUN_METHOD,
+  hookEventParamsSchema,
+  hookRunParamsSchema,
+} from "../protocol/hooks-wire.js";
+import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
+import { checkResult, errorText, firstIssue, idsOf, untilAborted } from "./run.js";
+import type {
+  HookContext,
+  HookErrorInfo,
+  HookEventName,
+  HookSettlement,
+  HooksConfig,
+  HookTrace,
+  RunReply,
+  WireHooks,
+} from "./types.js";
+
+/** How a {@link HookRouter} reports and records what its callbacks do. */
+export interface HookRouterOptions {
+  /**
+   * Told when a callback throws or returns an invalid result, and when the agent calls an
+   * id this router does not know. Whatever it does, the connection carries on. Default: a
+   * process warning (code `HOOKGATE_HOOK_ERROR`).
+   */
+  readonly onError?: (error: unknown, info: HookErrorInfo) => void;
+  /** Sees every callback invocation as it starts (the test kit records timelines with it). */
+  readonly trace?: (trace: HookTrace) => void;
+}
+
+/** The hooks of one session, ready to send: pass `meta` as `_meta` of `session/new`. */
+export interface Registration {
+  /** Prefix of this registration's callback ids, unique within its router. */
+  readonly label: string;
+  /** The `_meta.hooks` value. */
+  readonly hooks: WireHooks;
+  /** `{ hooks }`, to pass as (or spread into) `session/new` `_meta`. */
+  readonly meta: { readonly hooks: WireHooks };
+  readonly callbackIds: readonly string[];
+  /** Forgets these callbacks (after `session/close`); later calls for them are errors. */
+  dispose(): void;
+}
+
+type Call = (context: HookContext) => Promise<RunReply>;
+
+/**
+ * Routes the agent's `_hooks/run` requests and `_hooks/event` notifications to the callbacks
+ * of each registration. One router serves one connection and any number of sessions: each
+ * registration's ids carry its own label, so sessions never reach each other's callbacks.
+ */
+export class HookRouter {
+  private readonly entries = new Map<string, CallbackEntry>();
+  private readonly labels = new Set<string>();
+  private readonly running = new Set<Promise<HookSettlement>>();
+  private counter = 0;
+
+  constructor(private readonly options: HookRouterOptions = {}) {}
+
+  /**
+   * Validates a hooks option (throws {@link HookConfigError} naming the path) and assigns its
+   * callback ids. Register once per session; the default label is `r1`, `r2`...
+   */
+  register(hooks: HooksConfig, options: { readonly label?: string } = {}): Registration {
+    const label = options.label ?? this.nextLabel();
+    checkLabel(label);
+    if (this.labels.has(label)) throw new HookConfigError(`label ${label} is already registered`);
+    const compiled = compileHooks(hooks, label);
+    if (options.label === undefined) this.counter = Number(label.slice(1));
+    this.labels.add(label);
+    for (const entry of compiled.entries) this.entries.set(entry.id, entry);
+    const callbackIds = compiled.entries.map((e) => e.id);
+    return {
+      label,
+      hooks: compiled.wire,
+      meta: { hooks: compiled.wire },
+      callbackIds,
+      dispose: () => {
+        for (const id of callbackIds) this.entries.delete(id);
+        this.labels.delete(label);
+      },
+    };
+  }
+
+  /** Adds the `_hooks/run` and `_hooks/event` handlers to a client app, and returns it. */
+  install(app: ClientApp): ClientApp {
+    // Params are validated inside the handlers, so that failures reach onError.
+    const raw = (params: unknown) => params;
+    return app
+      .onRequest(HOOK_RUN_METHOD, raw, ({ params, signal, requestId }) =>
+        this.run(params, signal, requestId),
+      )
+      .onNotification(HOOK_EVENT_METHOD, raw, ({ params, signal }) => this.event(params, signal));
+  }
+
+  /** Resolves once no callback is running, observers included. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  private nextLabel(): string {
+    let n = this.counter + 1;
+    while (this.labels.has(`r${n}`)) n++;
+    return `r${n}`;
+  }
+
+  private async run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RunReply> {
+    const parsed = hookRunParamsSchema.loose().safeParse(params);
+    if (!parsed.success) {
+      const message = `${HOOK_RUN_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
+      const info = { ...idsOf(params), kind: "run", phase: "dispatch", event: undefined } as const;
+      throw this.reported(RequestError.invalidParams({}, message), info);
+    }
+    const { sessionId, hookCallbackId, toolUseId, input } = parsed.data;
+    const info = {
+      kind: "run",
+      phase: "dispatch",
+      hookCallbackId,
+      sessionId,
+      event: "PreToolUse",
+    } as const;
+    const entry = this.find(hookCallbackId, "PreToolUse");
+    if (entry instanceof Error) throw this.reported(entry, info);
+    const prepared = entry.prepare(input);
+    if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
+
+    const context = { signal, sessionId, toolUseId };
+    const call: Call = (ctx) =>
+      untilAborted(
+        Promise.resolve().then(() => prepared.call(ctx)),
+        signal,
+      ).then((value) => checkResult(hookCallbackId, value));
+    const settlement = await this.start(
+      "run",
+      requestId,
+      prepared.input,
+      context,
+      hookCallbackId,
+      call,
+    );
+    if (settlement.ok) return settlement.result;
+    // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
+    if (settlement.cancelled) throw signal.reason;
+    this.report(settlement.error, { ...info, phase: "callback" });
+    throw RequestError.internalError(
+      { hookCallbackId },
+      `hook ${hookCallbackId} failed: ${errorText(settlement.error)}`,
+    );
+  }
+
+  private event(params: unknown, signal: AbortSignal): void {
+    const parsed = hookEventParamsSchema.loose().safeParse(params);
+    if (!parsed.success) {
+      const message = `${HOOK_EVENT_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
+      const info = {
+        ...idsOf(params),
+        kind: "event",
+        phase: "dispatch",
+        event: undefined,
+      } as const;
+      return this.report(new Error(message), info);
+    }
+    const { sessionId, hookCallbackId, input } = parsed.data;
+    const event = input.hook_event_name;
+    const info = { kind: "event", phase: "dispatch", hookCallbackId, sessionId, event } as const;
+    const entry = this.find(hookCallbackId, event);
+    if (entry instanceof Error) return this.report(entry, info);
+    const prepared = entry.prepare(input);
+    if (!prepared.ok) return this.report(new Error(prepared.error), info);
+
+    const toolUseId = "tool_use_id" in prepared.input ? prepared.input.tool_use_id : undefined;
+    const call: Call = async (ctx) => {
+      await prepared.call(ctx);
+      return null;
+    };
+    // Not awaited: an observer must not hold up the messages behind it.
+    void this.start(
+      "event",
+      undefined,
+      prepared.input,
+      { signal, sessionId, toolUseId },
+      hookCallbackId,
+      call,
+    ).then((settlement) => {
+      if (!settlement.ok) this.report(settlement.error, { ...info, phase: "callback" });
+    });
+  }
+
+  /** Runs one callback and traces it; the returned promise never rejects. */
+  private start(
+    kind: HookTrace["kind"],
+    requestId: JsonRpcId | undefined,
+    input: HookTrace["input"],
+    context: HookContext,
+    hookCallbackId: string,
+    call: Call,
+  ): Promise<HookSettlement> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    const settled: Promise<HookSettlement> = Promise.resolve()
+      .then(() => call(context))
+      .then(
+        (result) => ({ ok: true, result, ms: elapsed() }),
+        (error: unknown) => {
+          const cancelled = kind === "run" && context.signal.aborted;
+          return { ok: false, error, cancelled, ms: elapsed() };
+        },
+      );
+    this.running.add(settled);
+    void settled.then(() => this.running.delete(settled));
+    const { sessionId, toolUseId } = context;
+    this.options.trace?.({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+    return settled;
+  }
+
+  /** The callback registered as `id` for `event`, or the error to answer with. */
+  private find(id: string, event: HookEventName): CallbackEntry | RequestError {
+    const entry = this.entries.get(id);
+    if (!entry) {
+      return RequestError.invalidParams(
+        { hookCallbackId: id },
+        `no callback is registered as ${id}`,
+      );
+    }
+    if (entry.event !== event) {
+      const message = `callback ${id} is registered for ${entry.event}, not ${event}`;
+      return RequestError.invalidParams({ hookCallbackId: id }, message);
+    }
+    return entry;
+  }
+
+  private reported<T>(error: T, info: HookErrorInfo): T {
+    this.report(error, info);
+    return error;
+  }
+
+  private report(error: unknown, info: HookErrorInfo): void {
+    try {
+      if (this.options.onError) this.options.onError(error, info);
+      else warn(error, info);
+    } catch {
+      // A failing error reporter must not take the connection down.
+    }
+  }
+}
+
+function warn(error: unknown, info: HookErrorInfo): void {
+  const method = info.kind === "run" ? HOOK_RUN_METHOD : HOOK_EVENT_METHOD;
+  process.emitWarning(`${method} ${info.hookCallbackId}: ${errorText(error)}`, {
+    code: "HOOKGATE_HOOK_ERROR",
+  });
+}

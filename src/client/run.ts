@@ -1,0 +1,53 @@
+import type { z } from "zod";
+import { hookRunResultSchema, type HookRunResult } from "../protocol/hooks-wire.js";
+
+/** A gate callback returned something that is not a `_hooks/run` result. */
+export class HookResultError extends Error {
+  override readonly name = "HookResultError";
+}
+
+/** The first issue of a zod error, as `path: message`. */
+export function firstIssue(error: z.ZodError, prefix = ""): string {
+  const issue = error.issues[0];
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter((p) => p !== "").join(".");
+  return `${path === "" ? "" : `${path}: `}${issue?.message ?? "invalid"}`;
+}
+
+/** `hookCallbackId` and `sessionId` of params that failed validation, for the error report. */
+export function idsOf(params: unknown): { hookCallbackId: string; sessionId: string | undefined } {
+  const get = (key: string): string | undefined => {
+    if (typeof params !== "object" || params === null || !(key in params)) return undefined;
+    const value: unknown = Reflect.get(params, key);
+    return typeof value === "string" ? value : undefined;
+  };
+  return { hookCallbackId: get("hookCallbackId") ?? "(none)", sessionId: get("sessionId") };
+}
+
+/**
+ * Checks a gate callback's return value before it is sent, loosely: the shape must be a
+ * `_hooks/run` result, but extra fields and decisions this version does not know pass (the
+ * agent labels those `unknown_decision`). Nothing returned means continue.
+ */
+export function checkResult(hookCallbackId: string, value: unknown): HookRunResult {
+  if (value === undefined || value === null) return null;
+  // The object branch of the union, so that the error names the bad field.
+  const parsed = hookRunResultSchema.options[1].safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new HookResultError(
+    `hook ${hookCallbackId} returned an invalid result (${firstIssue(parsed.error)})`,
+  );
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it fires. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

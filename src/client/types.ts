@@ -1,0 +1,119 @@
+import type { JsonRpcId } from "@agentclientprotocol/sdk";
+import type { HookEventName } from "../hooks/events.js";
+import type { HookInput, HookInputFor } from "../hooks/input.js";
+import type { OutcomeLabel } from "../hooks/outcome.js";
+import type { HookDecision, HookRegistration, HookRunResult } from "../protocol/hooks-wire.js";
+
+export type { HookEventName, HookInput, HookInputFor, HookDecision };
+
+/** The label the agent gives each gate callback's reply (DESIGN §2.4), as in `_meta.hooks`. */
+export type HookOutcome = OutcomeLabel;
+
+/** The `_meta.hooks` object sent in `session/new`: event name to hook groups. */
+export type WireHooks = HookRegistration;
+
+/**
+ * A `_hooks/run` result as sent: a {@link PreToolUseResult} checked loosely, so `decision` may
+ * be a string this version does not know; `null` means continue.
+ */
+export type RunReply = HookRunResult;
+
+/** Events a client can only observe (everything but the PreToolUse gate). */
+export type ObserverEvent = Exclude<HookEventName, "PreToolUse">;
+
+/** What a callback gets besides its input. */
+export interface HookContext {
+  /**
+   * For a gate: fires when the agent sends `$/cancel_request` (the group's timeout passed,
+   * another callback denied first, or the turn was cancelled). For an observer: fires when
+   * the connection closes.
+   */
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+  /** The tool call this is about; `undefined` for events without one. */
+  readonly toolUseId: string | undefined;
+}
+
+/** What a PreToolUse callback answers; `{}`, `null` or nothing means continue. */
+export interface PreToolUseResult {
+  /** `deny` blocks the call, `ask` forces a permission request, `allow` skips it. */
+  decision?: HookDecision;
+  /** Shown to the user and the model when the call is denied. */
+  reason?: string;
+  /** Shown to the user as an agent message. */
+  systemMessage?: string;
+  /** Shallowly merged into the tool input; the result still goes through permission. */
+  updatedInput?: Record<string, unknown>;
+  /** Given to the model with the tool's result. */
+  additionalContext?: string;
+}
+
+/** What a callback for event E may return. */
+export type HookResult<E extends HookEventName> = E extends "PreToolUse"
+  ? PreToolUseResult | null | undefined | void
+  : void;
+
+/**
+ * A hook callback, as in the Claude Agent SDK's `hooks` option. A gate callback that throws
+ * becomes a JSON-RPC error reply, which the agent labels `transport_error` and fails open
+ * unless its group says `onFailure: "deny"`.
+ */
+export type HookCallback<E extends HookEventName> = (
+  input: HookInputFor<E>,
+  context: HookContext,
+) => HookResult<E> | Promise<HookResult<E>>;
+
+export type PreToolUseCallback = HookCallback<"PreToolUse">;
+
+/** One group of callbacks for event E, as in `session/new` `_meta.hooks.<E>[i]`. */
+export interface HookGroupConfig<E extends HookEventName> {
+  /** Tool-name matcher with Claude Code's semantics; ignored for events without a tool. */
+  readonly matcher?: string;
+  /** Seconds each callback may take (0 < t <= 300, agent default 30). */
+  readonly timeout?: number;
+  /** `"deny"` makes a failing PreToolUse callback block the call (fail closed). */
+  readonly onFailure?: "allow" | "deny";
+  /** Called in registration order; a named function lends its name to the callback id. */
+  readonly hooks: readonly HookCallback<E>[];
+}
+
+/** The `hooks` option: event name to groups, like the Claude Agent SDK's. */
+export type HooksConfig = { readonly [E in HookEventName]?: readonly HookGroupConfig<E>[] };
+
+/** Where a reported error came from. */
+export interface HookErrorInfo {
+  /** `run` for a `_hooks/run` request, `event` for a `_hooks/event` notification. */
+  readonly kind: "run" | "event";
+  /**
+   * `dispatch`: the agent's message could not be routed (unknown id, invalid params or
+   * input); no callback ran. `callback`: the callback threw or returned an invalid result.
+   */
+  readonly phase: "dispatch" | "callback";
+  readonly hookCallbackId: string;
+  readonly sessionId: string | undefined;
+  readonly event: HookEventName | undefined;
+}
+
+/** One callback invocation, for recorders (the test kit, a UI's activity log). */
+export interface HookTrace {
+  readonly kind: "run" | "event";
+  /** The `_hooks/run` request's JSON-RPC id; `undefined` for events. */
+  readonly requestId: JsonRpcId | undefined;
+  readonly hookCallbackId: string;
+  readonly sessionId: string;
+  readonly toolUseId: string | undefined;
+  readonly input: HookInput;
+  /** Settles when the callback does; never rejects. */
+  readonly settled: Promise<HookSettlement>;
+}
+
+/** How a traced callback ended, and its own running time (not the round trip). */
+export type HookSettlement =
+  | { readonly ok: true; readonly result: RunReply; readonly ms: number }
+  | {
+      readonly ok: false;
+      readonly error: unknown;
+      /** The agent cancelled the request before the callback settled. */
+      readonly cancelled: boolean;
+      readonly ms: number;
+    };

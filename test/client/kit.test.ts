@@ -1,0 +1,172 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  formatTimeline,
+  makeWorkspace,
+  spawnAgent,
+  toolLine,
+  type HookInput,
+} from "../../src/client/index.js";
+
+/** Start of an ANSI escape sequence. */
+const ESC = "\u001b[";
+
+describe("spawnAgent: the recorded timeline of a real run", () => {
+  it("records updates, each gate call with its outcome and latency, permissions, events and the stop reason, in wire order", async () => {
+    const cwd = makeWorkspace();
+    const ui = (_input: HookInput) => {};
+    const run = await spawnAgent({
+      cwd,
+      hooks: {
+        PreToolUse: [
+          { matcher: "Write", hooks: [() => ({ decision: "ask", reason: "check writes" })] },
+        ],
+        UserPromptSubmit: [{ hooks: [ui] }],
+        PermissionRequest: [{ hooks: [ui] }],
+        PostToolUse: [{ hooks: [ui] }],
+        Stop: [{ hooks: [ui] }],
+        SessionEnd: [{ hooks: [ui] }],
+      },
+      mode: "acceptEdits", // Write needs no permission here, so the gate's `ask` is what asks
+      prompt: [toolLine("Write", { file_path: join(cwd, "a.txt"), content: "a" })],
+    });
+
+    expect(run.stopReason).toBe("end_turn");
+    expect(run.exitCode).toBe(0);
+    expect(existsSync(join(cwd, "a.txt"))).toBe(true);
+    const [call] = run.hookCalls;
+    expect(call).toMatchObject({
+      hookCallbackId: "r1/PreToolUse:0:0",
+      toolName: "Write",
+      reply: { decision: "ask" },
+      outcome: "proceeded",
+      cancelled: false,
+    });
+    expect(call?.durationMs).toBeGreaterThan(0);
+    expect(call?.callbackMs).toBeGreaterThanOrEqual(0);
+    expect(run.toolCalls).toMatchObject([
+      {
+        status: "completed",
+        kind: "edit",
+        hooks: [{ hookCallbackId: "r1/PreToolUse:0:0", outcome: "proceeded" }],
+      },
+    ]);
+    expect(run.toolCalls[0]?.gateMs).toBeGreaterThan(0);
+    expect(run.permissions).toHaveLength(1);
+    expect(run.events.map((e) => e.event)).toEqual([
+      "UserPromptSubmit",
+      "PermissionRequest",
+      "PostToolUse",
+      "Stop",
+      "SessionEnd",
+    ]);
+    expect(run.agentText).toMatch(/Write succeeded/);
+
+    const kinds = run.entries.map((e) =>
+      e.type === "update" ? e.update.sessionUpdate : e.type === "event" ? e.event.event : e.type,
+    );
+    expect(kinds.filter((k) => k !== "agent_message_chunk")).toEqual([
+      "current_mode_update",
+      "UserPromptSubmit",
+      "tool_call",
+      "hook",
+      "PermissionRequest",
+      "permission",
+      "tool_call_update",
+      "tool_call_update",
+      "PostToolUse",
+      "Stop",
+      "stop",
+      "SessionEnd",
+    ]);
+    const times = run.entries.map((e) => e.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it("answers permission requests as told, and records a throwing gate as a transport_error it reported", async () => {
+    const cwd = makeWorkspace();
+    const run = await spawnAgent({
+      cwd,
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              function broken() {
+                throw new Error("boom");
+              },
+            ],
+          },
+        ],
+      },
+      permission: "reject",
+      prompt: [toolLine("Bash", { command: "touch made" })],
+    });
+    expect(run.toolCalls[0]).toMatchObject({
+      status: "failed",
+      text: "The user rejected this Bash call.",
+    });
+    expect(run.hookCalls[0]).toMatchObject({ error: "boom", outcome: "transport_error" });
+    expect(run.errors).toMatchObject([
+      {
+        kind: "run",
+        phase: "callback",
+        hookCallbackId: "r1/PreToolUse:0:0:broken",
+        message: "boom",
+      },
+    ]);
+    expect(existsSync(join(cwd, "made"))).toBe(false);
+  });
+
+  it("renders a timeline: one plain line per thing the client saw, colour only when asked", async () => {
+    const run = await spawnAgent({
+      hooks: { PreToolUse: [{ hooks: [() => ({ decision: "deny", reason: "not today" })] }] },
+      prompt: [toolLine("Bash", { command: "true" })],
+    });
+    const plain = formatTimeline(run.entries);
+    expect(plain).not.toContain(ESC);
+    expect(plain).toMatch(
+      /gate +scripted-call-1 +r1\/PreToolUse:0:0 +answered deny "not today" +→ denied in [\d.]+ ms/,
+    );
+    expect(plain).toMatch(/tool +scripted-call-1 +true +failed +Hook denied: not today/);
+    expect(plain).toMatch(/stop +session\/prompt answered stopReason end_turn/);
+    expect(formatTimeline(run.entries, { color: true })).toContain(`${ESC}31mdenied${ESC}39m`);
+  });
+
+  it("gives up after timeoutMs with the reason, and leaves no agent running", async () => {
+    const mark = `kit-${process.pid}-${Date.now()}`;
+    const started = performance.now();
+    const error = await spawnAgent({
+      hooks: {
+        PreToolUse: [
+          {
+            timeout: 60,
+            hooks: [
+              (_i, { signal }) => new Promise((r) => signal.addEventListener("abort", () => r({}))),
+            ],
+          },
+        ],
+      },
+      prompt: [toolLine("Bash", { command: "true" })],
+      timeoutMs: 1_000,
+      env: { HOOKGATE_TEST_MARK: mark },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^spawnAgent: the run did not finish within 1000 ms/);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(processesMarked(mark)).toEqual([]);
+  });
+});
+
+/** Live processes whose environment carries `mark` (Linux /proc; elsewhere, none can be seen). */
+function processesMarked(mark: string): string[] {
+  if (!existsSync("/proc/self/environ")) return [];
+  return readdirSync("/proc").filter((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/environ`, "utf8").includes(`HOOKGATE_TEST_MARK=${mark}`);
+    } catch {
+      return false;
+    }
+  });
+}
