@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
@@ -12,25 +13,27 @@ Usage:
   hookgate demo             run the demo: an IDE-like client, a gate that denies rm -rf
 
 Options:
-  --model <spec>            scripted (default, offline) or provider:model-id
+  --model <spec>            scripted (default, offline) or provider:model-id, where provider is
+                            openai-compatible, openai or anthropic
+  --base-url <url>          the API's base URL (required for openai-compatible,
+                            e.g. http://localhost:11434/v1 for Ollama)
+  --config <file>           JSON config file with the same settings; flags override it
+  --max-retries <n>         retries of a request that failed with 429, 5xx or a network error (default 2)
+  --context-window <tokens> the model's context window, for usage_update (default: known models only)
+  --max-output-tokens <n>   cap on the tokens the model writes per step
   --log-level <level>       ${LOG_LEVELS.join("|")} (default info; env HOOKGATE_LOG_LEVEL)
   --max-rounds <n>          model/tool rounds per turn before max_turn_requests (default 50)
   --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in hook inputs (default 16384)
   -h, --help                show this help
   -v, --version             print the version
+
+API keys come from the environment only: OPENAI_API_KEY, ANTHROPIC_API_KEY, HOOKGATE_API_KEY
+(openai-compatible servers that need one), or the variable named by apiKeyEnv in the config.
 `;
 
 function fail(message: string): never {
   process.stderr.write(`hookgate: ${message}\n`);
   process.exit(2);
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    fail(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -40,7 +43,12 @@ async function main(argv: string[]): Promise<void> {
       args: argv,
       allowPositionals: true,
       options: {
-        model: { type: "string", default: "scripted" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        config: { type: "string" },
+        "max-retries": { type: "string" },
+        "context-window": { type: "string" },
+        "max-output-tokens": { type: "string" },
         "log-level": { type: "string" },
         "max-rounds": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
@@ -67,29 +75,38 @@ async function main(argv: string[]): Promise<void> {
   }
   if (positionals.length > 0) fail(`unknown command ${positionals[0]}\n\n${HELP}`);
 
-  const level = values["log-level"] ?? process.env.HOOKGATE_LOG_LEVEL ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    fail(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
-  }
-  const log = createLogger(level as (typeof LOG_LEVELS)[number]);
+  let settings;
+  let log;
   let model;
   try {
-    model = resolveModel({ model: values.model });
+    const file = values.config === undefined ? {} : loadConfigFile(values.config);
+    const flags = flagLayer({
+      model: values.model,
+      baseUrl: values["base-url"],
+      maxRetries: values["max-retries"],
+      contextWindow: values["context-window"],
+      maxOutputTokens: values["max-output-tokens"],
+      logLevel: values["log-level"],
+      maxRounds: values["max-rounds"],
+      maxHookValueBytes: values["max-hook-value-bytes"],
+    });
+    settings = mergeSettings(file, flags);
+    log = createLogger(settings.logLevel);
+    model = resolveModel(settings, { log });
   } catch (error) {
-    if (error instanceof ModelConfigError) fail(error.message);
+    if (error instanceof ConfigError || error instanceof ModelConfigError) fail(error.message);
     throw error;
   }
   const connection = serveStdio({
     log,
-    model,
-    maxRounds: positiveInt("max-rounds", values["max-rounds"], 50),
-    maxHookValueBytes: positiveInt(
-      "max-hook-value-bytes",
-      values["max-hook-value-bytes"],
-      16 * 1024,
-    ),
+    model: model.model,
+    describeError: model.describeError,
+    ...(model.system && { system: model.system }),
+    maxRounds: settings.maxRounds,
+    maxHookValueBytes: settings.maxHookValueBytes,
   });
-  log.info({ version: VERSION, model: values.model }, "hookgate serving ACP on stdio");
+  // Where the model lives and whether a key is set; never the key itself.
+  log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");
   await connection.closed;
   log.info("client disconnected; exiting");
   log.flush();

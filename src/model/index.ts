@@ -1,19 +1,122 @@
 import type { LanguageModel } from "ai";
+import type { Logger } from "../log.js";
+import { builtinTools } from "../tools/index.js";
+import { describeModelError } from "./describe-error.js";
+import { withProfile, type ProviderOptions } from "./profile.js";
+import { ModelConfigError, PROVIDERS, providerModel, type ProviderId } from "./providers.js";
 import { createScriptedModel } from "./scripted.js";
+import { systemPrompt } from "./system-prompt.js";
 
-/** Settings that pick and reach a model. */
+export { ModelConfigError, PROVIDERS, type ProviderId } from "./providers.js";
+export type { ProviderOptions } from "./profile.js";
+
+/** Settings that pick and reach a model. Keys are not settings: they come from the environment. */
 export interface ModelSettings {
   /** `scripted`, or `provider:model-id`. */
   readonly model: string;
+  readonly baseUrl?: string | undefined;
+  /** The environment variable holding the key, instead of the provider's usual one. */
+  readonly apiKeyEnv?: string | undefined;
+  /** Retries of a request that failed with 429, 5xx or a network error (default 2). */
+  readonly maxRetries?: number | undefined;
+  readonly maxOutputTokens?: number | undefined;
+  /** Context window in tokens; overrides the built-in table of known models. */
+  readonly contextWindow?: number | undefined;
+  readonly providerOptions?: ProviderOptions | undefined;
 }
 
-/** Thrown for a model spec the user must fix; the CLI prints it and exits 2. */
-export class ModelConfigError extends Error {}
+/** A session as the system prompt sees it; SessionActor fits. */
+export interface PromptSession {
+  readonly settings: { readonly cwd: string; readonly roots: readonly string[] };
+  readonly mode: string;
+}
 
-/** Resolves `--model` to a LanguageModel. */
-export function resolveModel(settings: ModelSettings): LanguageModel {
-  if (settings.model === "scripted") return createScriptedModel();
-  throw new ModelConfigError(
-    `unknown model ${JSON.stringify(settings.model)}: use "scripted" or provider:model-id`,
+/** The parts of the agent's options that depend on the model. */
+export interface ModelOptions {
+  readonly model: LanguageModel;
+  readonly describeError: (error: unknown) => string;
+  readonly system?: (session: PromptSession) => string;
+  /** What to log about the model at startup: no keys, only where it is. */
+  readonly describe: Record<string, unknown>;
+}
+
+/** Splits `provider:model-id` at the first colon (model ids such as `qwen3:8b` keep theirs). */
+export function parseModelSpec(
+  spec: string,
+): { provider: "scripted" } | { provider: ProviderId; modelId: string } {
+  if (spec === "scripted") return { provider: "scripted" };
+  const colon = spec.indexOf(":");
+  const provider = spec.slice(0, colon);
+  const modelId = spec.slice(colon + 1);
+  if (colon <= 0 || modelId === "" || !isProvider(provider)) {
+    throw new ModelConfigError(
+      `unknown model ${JSON.stringify(spec)}: use "scripted" or provider:model-id with provider one of ${PROVIDERS.join(", ")}`,
+    );
+  }
+  return { provider, modelId };
+}
+
+function isProvider(name: string): name is ProviderId {
+  return (PROVIDERS as readonly string[]).includes(name);
+}
+
+/**
+ * Resolves the model settings to a LanguageModel, a provider-aware error describer and a
+ * system prompt. Throws ModelConfigError for settings the user must fix.
+ */
+export function resolveModel(
+  settings: ModelSettings,
+  deps: { env?: NodeJS.ProcessEnv; log?: Logger } = {},
+): ModelOptions {
+  if (deps.log) routeSdkWarnings(deps.log);
+  const spec = parseModelSpec(settings.model);
+  const profile = {
+    maxRetries: settings.maxRetries,
+    maxOutputTokens: settings.maxOutputTokens,
+    providerOptions: settings.providerOptions,
+  };
+  if (spec.provider === "scripted") {
+    const model = withProfile(createScriptedModel(), {
+      ...profile,
+      contextWindow: settings.contextWindow,
+    });
+    return {
+      model,
+      describeError: (error) =>
+        `The model failed: ${error instanceof Error ? error.message : String(error)}`,
+      describe: { model: "scripted" },
+    };
+  }
+  const resolved = providerModel(
+    { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv },
+    deps.env,
   );
+  const contextWindow = settings.contextWindow ?? resolved.knownContextWindow;
+  const { target } = resolved;
+  return {
+    model: withProfile(resolved.model, { ...profile, contextWindow }),
+    describeError: describeModelError(target, [resolved.secret]),
+    system: (session) =>
+      systemPrompt({
+        cwd: session.settings.cwd,
+        roots: session.settings.roots,
+        mode: session.mode,
+        tools: builtinTools,
+        now: new Date(),
+      }),
+    describe: {
+      provider: target.provider,
+      model: target.modelId,
+      baseUrl: target.baseUrl,
+      keyVariable: target.keyVariable,
+      keySet: resolved.secret !== undefined,
+      contextWindow,
+    },
+  };
+}
+
+/** Sends the AI SDK's warnings (unsupported settings and the like) to the log, not stdout. */
+function routeSdkWarnings(log: Logger): void {
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) =>
+    log.warn({ provider, model, warnings }, "model provider warnings");
 }

@@ -8,6 +8,15 @@ import {
 } from "ai";
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
+import { profileOf } from "./profile.js";
+
+/** The stream ended before the model said why it stopped: the connection was cut. */
+export class StreamCutError extends Error {
+  constructor() {
+    super("the model's response stream ended before the model finished");
+    this.name = "StreamCutError";
+  }
+}
 
 /** A tool call the model asked for in one step. */
 export interface StepToolCall {
@@ -25,6 +34,11 @@ export interface StepResult {
   readonly toolCalls: StepToolCall[];
   readonly finish: StepFinish;
   readonly usage: { inputTokens?: number | undefined; outputTokens?: number | undefined };
+  /**
+   * The step as history: the assistant message with its reasoning (and the provider's
+   * signatures on it, which Anthropic needs back), text and tool calls.
+   */
+  readonly messages: ModelMessage[];
 }
 
 export interface StepCallbacks {
@@ -40,6 +54,10 @@ export interface StepOptions {
   readonly signal: AbortSignal;
   readonly maxRetries?: number;
 }
+
+// stdout carries protocol frames: the SDK must never print warnings there. resolveModel
+// routes them to the log; until then, and in library use, they are dropped.
+globalThis.AI_SDK_LOG_WARNINGS ??= false;
 
 const toolSets = new WeakMap<readonly AnyTool[], ToolSet>();
 
@@ -62,35 +80,45 @@ export function toolSetFor(tools: readonly AnyTool[]): ToolSet {
   return set;
 }
 
-/** Runs one model step, streaming text and reasoning out as they arrive. */
+/**
+ * Runs one model step, streaming text and reasoning out as they arrive. Retries of a
+ * failed request (429, 5xx, network) are the AI SDK's, bounded by the model's profile.
+ */
 export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<StepResult> {
+  const profile = profileOf(opts.model);
   const result = streamText({
     model: opts.model,
     ...(opts.system !== undefined && { system: opts.system }),
     messages: opts.messages,
     tools: opts.tools,
     abortSignal: opts.signal,
-    maxRetries: opts.maxRetries ?? 2,
+    maxRetries: opts.maxRetries ?? profile.maxRetries ?? 2,
+    ...(profile.maxOutputTokens !== undefined && { maxOutputTokens: profile.maxOutputTokens }),
+    ...(profile.providerOptions !== undefined && {
+      providerOptions: profile.providerOptions,
+    }),
+    // Errors come back through the stream; the SDK's default handler would print them.
     onError: () => {},
   });
   let text = "";
   const toolCalls: StepToolCall[] = [];
-  let finish: StepFinish = "other";
+  let finished: { finish: StepFinish; raw: string | undefined } | undefined;
   let usage: StepResult["usage"] = {};
   for await (const part of result.fullStream) {
     switch (part.type) {
       case "text-delta":
+        if (part.text === "") break;
         text += part.text;
         on.onText(part.text);
         break;
       case "reasoning-delta":
-        on.onReasoning(part.text);
+        if (part.text !== "") on.onReasoning(part.text);
         break;
       case "tool-call":
         toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
         break;
       case "finish-step":
-        finish = part.finishReason;
+        finished = { finish: part.finishReason, raw: part.rawFinishReason };
         usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
         break;
       case "error":
@@ -101,5 +129,12 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
         break;
     }
   }
-  return { text, toolCalls, finish, usage };
+  // A stream that closed cleanly but early leaves no finish reason behind.
+  if (!finished || (finished.finish === "other" && finished.raw === undefined)) {
+    throw new StreamCutError();
+  }
+  // Tool results come from the session, not from the SDK: keep only what the model said.
+  const { messages } = await result.response;
+  const said = messages.filter((m) => m.role === "assistant");
+  return { text, toolCalls, finish: finished.finish, usage, messages: said };
 }

@@ -1,5 +1,7 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import { contextUsage } from "../model/context-window.js";
+import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "./port.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
@@ -55,17 +57,15 @@ export async function runTurn(
     } catch (error) {
       if (signal.aborted) return "cancelled";
       // A model failure ends the turn with a message the user can act on, not an RPC error.
-      env.log.warn({ err: error }, "model step failed");
-      await say(env.client, "agent_message_chunk", `\n${env.describeError(error)}\n`);
+      const message = env.describeError(error);
+      env.log.warn({ error: errorSummary(error), message }, "model step failed");
+      await say(env.client, "agent_message_chunk", `\n${message}\n`);
       return "end_turn";
     }
-    env.history.push({
-      role: "assistant",
-      content: [
-        ...(step.text ? [{ type: "text" as const, text: step.text }] : []),
-        ...step.toolCalls.map((c) => ({ type: "tool-call" as const, ...c })),
-      ],
-    });
+    // The SDK's own assistant message keeps reasoning signatures a provider needs back.
+    env.history.push(...step.messages);
+    const usage = contextUsage(env.model, step.usage);
+    if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) return stopReasonFor(step.finish);
 
     const results = [];

@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { LOG_LEVELS } from "./log.js";
+import type { ModelSettings } from "./model/index.js";
+
+/** A setting the user must fix; the message names the file (or flag) and the field. */
+export class ConfigError extends Error {}
+
+const DEFAULT_MAX_ROUNDS = 50;
+const DEFAULT_MAX_HOOK_VALUE_BYTES = 16 * 1024;
+
+/** The config file (`--config`, JSON). Every field is optional; flags override it. */
+export const configFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  model: z.string().min(1).optional(),
+  baseUrl: z
+    .url({
+      protocol: /^https?$/,
+      message: "must be an http(s) URL, e.g. http://localhost:11434/v1",
+    })
+    .optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")
+    .optional(),
+  maxRetries: z.int().min(0).max(10).optional(),
+  maxOutputTokens: z.int().positive().optional(),
+  contextWindow: z.int().positive().optional(),
+  providerOptions: z.record(z.string(), z.record(z.string(), z.json())).optional(),
+  maxRounds: z.int().positive().optional(),
+  maxHookValueBytes: z.int().positive().optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+});
+
+/** One layer of settings: the config file or the flags. */
+export type ConfigLayer = z.infer<typeof configFileSchema>;
+
+/** Everything the CLI needs to start the agent. */
+export interface Settings extends ModelSettings {
+  readonly maxRounds: number;
+  readonly maxHookValueBytes: number;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+}
+
+// Keys belong in the environment: a config file gets copied, committed and shared.
+const KEY_FIELDS = ["apiKey", "api_key", "key", "token", "authToken"];
+
+/** Reads and validates a config file; errors name the file and the field. */
+export function loadConfigFile(path: string): ConfigLayer {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read config ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    const keyField = KEY_FIELDS.find((field) => field in raw);
+    if (keyField) {
+      throw new ConfigError(
+        `${path}: ${keyField}: API keys are not read from files; set the environment variable (apiKeyEnv names which one)`,
+      );
+    }
+  }
+  const parsed = configFileSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ConfigError(`${path}: ${issues(parsed.error, (p) => p || "(top level)")}`);
+  return parsed.data;
+}
+
+/** Command-line flags as strings, by config field name. */
+export type FlagValues = Partial<
+  Record<Exclude<keyof ConfigLayer, "providerOptions" | "$schema">, string>
+>;
+
+const NUMERIC = new Set([
+  "maxRetries",
+  "maxOutputTokens",
+  "contextWindow",
+  "maxRounds",
+  "maxHookValueBytes",
+]);
+
+/** Validates flag values with the config file's rules; errors name the flag. */
+export function flagLayer(flags: FlagValues): ConfigLayer {
+  const raw: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(flags)) {
+    if (value === undefined) continue;
+    // `Number("")` is 0 and would pass as a count; keep such text for the schema to reject.
+    raw[field] = NUMERIC.has(field) && value.trim() !== "" ? Number(value) : value;
+  }
+  const parsed = configFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(issues(parsed.error, (p) => `--${kebab(p)}`));
+  return parsed.data;
+}
+
+/**
+ * Merges the layers: flags over environment over config file over defaults. Only the log
+ * level has an environment variable (`HOOKGATE_LOG_LEVEL`); keys are never merged here.
+ */
+export function mergeSettings(
+  file: ConfigLayer,
+  flags: ConfigLayer,
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
+  const envLevel = env.HOOKGATE_LOG_LEVEL;
+  let logLevel = flags.logLevel ?? file.logLevel ?? "info";
+  if (flags.logLevel === undefined && envLevel) {
+    const parsed = configFileSchema.shape.logLevel.safeParse(envLevel);
+    if (!parsed.success || parsed.data === undefined) {
+      throw new ConfigError(
+        `HOOKGATE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(envLevel)}`,
+      );
+    }
+    logLevel = parsed.data;
+  }
+  const pick = <K extends keyof ConfigLayer>(key: K) => flags[key] ?? file[key];
+  return {
+    model: pick("model") ?? "scripted",
+    baseUrl: pick("baseUrl"),
+    apiKeyEnv: pick("apiKeyEnv"),
+    maxRetries: pick("maxRetries"),
+    maxOutputTokens: pick("maxOutputTokens"),
+    contextWindow: pick("contextWindow"),
+    providerOptions: file.providerOptions,
+    maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
+    maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_HOOK_VALUE_BYTES,
+    logLevel,
+  };
+}
+
+function issues(error: z.ZodError, where: (path: string) => string): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map(String).join(".");
+      if (issue.code === "unrecognized_keys") {
+        return `${where(path)}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+      }
+      return `${where(path)}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+function kebab(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

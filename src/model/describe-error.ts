@@ -1,0 +1,150 @@
+import { APICallError, InvalidResponseDataError } from "@ai-sdk/provider";
+import { RetryError } from "ai";
+import { MissingApiKeyError } from "./missing-key.js";
+import type { ModelTarget } from "./providers.js";
+import { StreamCutError } from "./step.js";
+
+const DETAIL_CHARS = 300;
+
+/**
+ * Turns a failed model step into one line telling the user what to fix, naming the
+ * service, the model and the setting involved. `secrets` are scrubbed from the result.
+ */
+export function describeModelError(
+  target: ModelTarget,
+  secrets: readonly (string | undefined)[] = [],
+): (error: unknown) => string {
+  return (error) => scrub(describe(target, error), secrets);
+}
+
+function describe(target: ModelTarget, thrown: unknown): string {
+  const { service, baseUrl, modelId, keyVariable } = target;
+  const { error, attempts } = unwrapRetries(thrown);
+  const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+
+  if (error instanceof MissingApiKeyError) {
+    return `${error.variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`;
+  }
+  if (isStreamCut(error)) {
+    return `The response from ${service} was cut off mid-stream; the reply above is incomplete. Send the prompt again.`;
+  }
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const detail = `${status ?? "error"}: ${oneLine(error.message)}`;
+    if (status === undefined) {
+      return `Cannot connect to ${baseUrl} (${networkReason(error)})${after}: is the server running? Check --base-url.`;
+    }
+    if (status === 401) {
+      return keyVariable
+        ? `${service} rejected the API key (${detail}): check ${keyVariable}.`
+        : `${service} asks for an API key (${detail}): set HOOKGATE_API_KEY, or apiKeyEnv in the config.`;
+    }
+    if (status === 403) {
+      return `${service} refused access to model ${modelId} (${detail})${keyVariable ? `: check that the key in ${keyVariable} may use it` : ""}.`;
+    }
+    if (status === 404) {
+      return `model ${modelId} not found at ${baseUrl} (${detail}). Check the model id and --base-url.`;
+    }
+    if (status === 429) {
+      return `${service} is rate-limiting requests (${detail})${after}. Wait a little, then send the prompt again.`;
+    }
+    if (status >= 500) {
+      return `${service} had a server error (${detail})${after}. Try again later.`;
+    }
+    return `${service} rejected the request for model ${modelId} (${detail}).`;
+  }
+  const reported = errorObject(error);
+  if (reported) {
+    return `${service} reported an error mid-response (${reported}). Send the prompt again.`;
+  }
+  return `The model failed: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+}
+
+/** The last error behind the AI SDK's retries, and how many attempts were made. */
+function unwrapRetries(error: unknown): { error: unknown; attempts: number } {
+  if (RetryError.isInstance(error))
+    return { error: error.lastError, attempts: error.errors.length };
+  return { error, attempts: 1 };
+}
+
+function isStreamCut(error: unknown): boolean {
+  if (error instanceof StreamCutError) return true;
+  // The provider noticed a clean end of stream without a finish reason.
+  if (InvalidResponseDataError.isInstance(error))
+    return /ended without a finish reason/.test(error.message);
+  // The socket closed while the SDK was reading a 200 response's body.
+  return APICallError.isInstance(error) && error.statusCode === 200;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  ETIMEDOUT: "timed out",
+  ECONNRESET: "connection reset",
+  EHOSTUNREACH: "host unreachable",
+};
+
+function networkReason(error: APICallError): string {
+  const code = errnoCode(error.cause);
+  return (
+    (code && NETWORK_REASONS[code]) ??
+    oneLine(error.message.replace(/^Cannot connect to API: /, ""))
+  );
+}
+
+/** The errno code somewhere in a fetch failure's cause chain (undici nests them). */
+function errnoCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== "object" || error === null) return undefined;
+  if ("code" in error && typeof error.code === "string" && error.code in NETWORK_REASONS)
+    return error.code;
+  if ("errors" in error && Array.isArray(error.errors)) {
+    for (const inner of error.errors) {
+      const code = errnoCode(inner, depth + 1);
+      if (code) return code;
+    }
+  }
+  return "cause" in error ? errnoCode(error.cause, depth + 1) : undefined;
+}
+
+/** An error a provider sent inside the stream, e.g. Anthropic's `{ type, message }`. */
+function errorObject(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || error instanceof Error) return undefined;
+  const message =
+    "message" in error && typeof error.message === "string" ? error.message : undefined;
+  if (!message) return undefined;
+  const type = "type" in error && typeof error.type === "string" ? `${error.type}: ` : "";
+  return `${type}${oneLine(message)}`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > DETAIL_CHARS ? `${flat.slice(0, DETAIL_CHARS)}…` : flat;
+}
+
+function scrub(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join("[redacted]");
+  }
+  return out;
+}
+
+/**
+ * A compact view of a model error for the logs: no message (a server may echo request
+ * details), no request body, no headers. The user-facing line, scrubbed, goes beside it.
+ */
+export function errorSummary(thrown: unknown): Record<string, unknown> {
+  const { error, attempts } = unwrapRetries(thrown);
+  if (APICallError.isInstance(error)) {
+    return {
+      name: error.name,
+      statusCode: error.statusCode,
+      url: error.url,
+      attempts,
+      code: errnoCode(error.cause),
+    };
+  }
+  if (error instanceof Error) return { name: error.name, attempts };
+  return { name: typeof error, attempts };
+}

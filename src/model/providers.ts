@@ -1,0 +1,136 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { knownContextWindow } from "./context-window.js";
+import { MissingKeyModel } from "./missing-key.js";
+
+/** The real providers `--model provider:model-id` can name. */
+export const PROVIDERS = ["openai-compatible", "openai", "anthropic"] as const;
+export type ProviderId = (typeof PROVIDERS)[number];
+
+/** Thrown for settings the user must fix before the agent can start. */
+export class ModelConfigError extends Error {}
+
+/** What picks and reaches a provider model. Keys are not here: they come from the environment. */
+export interface ProviderSettings {
+  readonly provider: ProviderId;
+  readonly modelId: string;
+  readonly baseUrl?: string | undefined;
+  /** The environment variable holding the key, instead of the provider's usual one. */
+  readonly apiKeyEnv?: string | undefined;
+}
+
+/** Where a model lives, for messages to the user. Never holds the key itself. */
+export interface ModelTarget {
+  readonly provider: ProviderId;
+  readonly modelId: string;
+  /** How messages name the service: "OpenAI", "Anthropic", or the compatible server's URL. */
+  readonly service: string;
+  readonly baseUrl: string;
+  /** The environment variable the key is read from (undefined: no key was asked for). */
+  readonly keyVariable: string | undefined;
+}
+
+export interface ProviderModel {
+  readonly model: LanguageModelV3;
+  readonly target: ModelTarget;
+  /** The key in use, so messages can be scrubbed of it; never log this. */
+  readonly secret: string | undefined;
+  /** The provider's documented context window for this model id, if known. */
+  readonly knownContextWindow: number | undefined;
+}
+
+const DEFAULT_KEY_VARIABLE: Record<ProviderId, string> = {
+  "openai-compatible": "HOOKGATE_API_KEY",
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+};
+
+/** Builds the AI SDK model for a provider, reading its key from `env`. */
+export function providerModel(
+  settings: ProviderSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): ProviderModel {
+  const { provider, modelId } = settings;
+  const keyVariable = settings.apiKeyEnv ?? DEFAULT_KEY_VARIABLE[provider];
+  const secret = env[keyVariable] || undefined;
+  const baseUrl = trimSlash(settings.baseUrl ?? defaultBaseUrl(provider, env));
+  if (hasCredentials(baseUrl)) {
+    throw new ModelConfigError(
+      "the base URL must not contain a user:password part: keys come from the environment",
+    );
+  }
+  const target: ModelTarget = {
+    provider,
+    modelId,
+    service: provider === "openai" ? "OpenAI" : provider === "anthropic" ? "Anthropic" : baseUrl,
+    baseUrl,
+    // A compatible server may need no key (Ollama, LM Studio); only a named variable is required.
+    keyVariable:
+      provider !== "openai-compatible" || settings.apiKeyEnv || secret ? keyVariable : undefined,
+  };
+  const keyRequired = provider !== "openai-compatible" || settings.apiKeyEnv !== undefined;
+  const known =
+    provider === "openai-compatible" ? undefined : knownContextWindow(provider, modelId);
+  if (secret === undefined && keyRequired) {
+    const model = new MissingKeyModel(`${provider}.chat`, modelId, keyVariable);
+    return { model, target, secret, knownContextWindow: known };
+  }
+  return {
+    model: build(provider, modelId, baseUrl, secret),
+    target,
+    secret,
+    knownContextWindow: known,
+  };
+}
+
+function build(
+  provider: ProviderId,
+  modelId: string,
+  baseURL: string,
+  apiKey: string | undefined,
+): LanguageModelV3 {
+  switch (provider) {
+    case "openai-compatible":
+      // stream_options.include_usage: Ollama, LM Studio, vLLM, llama.cpp and OpenRouter honour it.
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL,
+        ...(apiKey !== undefined && { apiKey }),
+        includeUsage: true,
+      }).chatModel(modelId);
+    case "openai":
+      // Chat Completions: one wire format with the compatible servers, and every chat model has it.
+      return createOpenAI({ baseURL, ...(apiKey !== undefined && { apiKey }) }).chat(modelId);
+    case "anthropic":
+      return createAnthropic({ baseURL, ...(apiKey !== undefined && { apiKey }) })(modelId);
+  }
+}
+
+function defaultBaseUrl(provider: ProviderId, env: NodeJS.ProcessEnv): string {
+  switch (provider) {
+    case "openai":
+      return env.OPENAI_BASE_URL || "https://api.openai.com/v1";
+    case "anthropic":
+      return env.ANTHROPIC_BASE_URL || "https://api.anthropic.com/v1";
+    case "openai-compatible":
+      throw new ModelConfigError(
+        "openai-compatible needs --base-url (or baseUrl in the config), e.g. http://localhost:11434/v1 for Ollama",
+      );
+  }
+}
+
+// fetch refuses such URLs anyway, and its error would echo the password.
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

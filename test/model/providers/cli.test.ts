@@ -1,0 +1,139 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startStdio, type Session } from "../../agent/setup.js";
+import { BUILT_CLI } from "../../helpers/harness.js";
+import { ReplayServer } from "./replay-server.js";
+import { chunks, stream } from "./setup.js";
+
+const KEY = "hg-secret-key-that-must-not-leak-4711";
+
+let server: ReplayServer;
+let s: Session | undefined;
+beforeEach(async () => {
+  server = await ReplayServer.start();
+});
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  await server.close();
+});
+
+function configFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "hookgate-cli-")), "hookgate.json");
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+/** Runs the binary to completion, for startup failures. */
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [BUILT_CLI, ...args], {
+    env: { ...process.env, ...env },
+    input: "",
+    encoding: "utf8",
+    timeout: 10_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("the hookgate binary with a real model provider", () => {
+  it("--config supplies the settings, flags override them, the key comes from the environment and is never logged", async () => {
+    const config = configFile({
+      model: "openai-compatible:from-the-file",
+      baseUrl: "http://127.0.0.1:9/v1",
+      maxRetries: 0,
+      contextWindow: 8192,
+    });
+    server.queue(stream("openai", "text"));
+    s = await startStdio(
+      {},
+      {
+        args: [
+          "--config",
+          config,
+          "--model",
+          "openai-compatible:from-the-flag",
+          "--base-url",
+          server.url,
+          "--log-level",
+          "trace",
+        ],
+        env: { HOOKGATE_API_KEY: KEY },
+      },
+    );
+    const { sessionId } = await s.newSession();
+    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(chunks(updates, "agent_message_chunk")).toBe("Hello! I'm replaying a recorded stream.");
+    expect(updates).toContainEqual({ sessionUpdate: "usage_update", used: 1834 + 9, size: 8192 });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.requests[0]?.body).toMatchObject({ model: "from-the-flag" });
+    expect(s.h.stderr()).toContain('"keySet":true');
+    expect(s.h.stderr()).toContain('"keyVariable":"HOOKGATE_API_KEY"');
+    expect(s.h.stderr()).not.toContain(KEY);
+    expect(s.h.violations()).toEqual([]);
+  });
+
+  it("a failing provider never crashes the process: errors become messages and the next prompt works", async () => {
+    server.queue({
+      status: 401,
+      json: { error: { message: `bad key ${KEY}`, type: "invalid_request_error" } },
+    });
+    server.queue(stream("openai", "text"));
+    s = await startStdio(
+      {},
+      {
+        args: ["--model", "openai:gpt-4o-mini", "--base-url", server.url],
+        env: { OPENAI_API_KEY: KEY },
+      },
+    );
+    const { sessionId } = await s.newSession();
+    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
+    // Even a server that echoes the key back does not get it shown or logged.
+    expect(said).toContain(
+      "OpenAI rejected the API key (401: bad key [redacted]): check OPENAI_API_KEY.",
+    );
+    expect(await s.prompt(sessionId, "again")).toBe("end_turn");
+    expect(s.h.child?.exitCode).toBeNull();
+    expect(s.h.stderr()).not.toContain(KEY);
+  });
+
+  it("a missing key keeps the agent up and tells the user at the first prompt", async () => {
+    s = await startStdio(
+      {},
+      {
+        args: ["--model", "anthropic:claude-sonnet-4-5", "--base-url", server.url],
+        env: { ANTHROPIC_API_KEY: undefined },
+      },
+    );
+    const { sessionId } = await s.newSession();
+    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "ANTHROPIC_API_KEY is not set",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses to start on a bad config, naming the file and the field (exit 2, nothing on stdout)", () => {
+    const config = configFile({ model: "openai:gpt-4o", maxRetries: "three" });
+    const result = runCli(["--config", config]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(new RegExp(`^hookgate: ${config}: maxRetries: `));
+  });
+
+  it("refuses to start on openai-compatible without a base URL, or an unknown provider", () => {
+    const noUrl = runCli(["--model", "openai-compatible:llama3"]);
+    expect(noUrl.status).toBe(2);
+    expect(noUrl.stderr).toContain("openai-compatible needs --base-url");
+    const unknown = runCli(["--model", "gemini:pro"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown model "gemini:pro"');
+    const badFlag = runCli(["--max-retries=-3"]);
+    expect(badFlag.status).toBe(2);
+    expect(badFlag.stderr).toMatch(/^hookgate: --max-retries: /);
+  });
+});

@@ -1,0 +1,152 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "../../../src/config.js";
+import { ModelConfigError, parseModelSpec, resolveModel } from "../../../src/model/index.js";
+
+function configFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "hookgate-config-")), "hookgate.json");
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+const errorOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("the config file", () => {
+  it("reads every setting", () => {
+    const layer = {
+      model: "openai-compatible:qwen3:8b",
+      baseUrl: "http://localhost:11434/v1",
+      apiKeyEnv: "OLLAMA_KEY",
+      maxRetries: 4,
+      maxOutputTokens: 4096,
+      contextWindow: 32768,
+      providerOptions: { "openai-compatible": { reasoningEffort: "low" } },
+      maxRounds: 20,
+      maxHookValueBytes: 4096,
+      logLevel: "debug",
+    };
+    expect(loadConfigFile(configFile(layer))).toEqual(layer);
+  });
+
+  it("names the file and the field of a bad value", () => {
+    const path = configFile({ model: "openai:gpt-4o", maxRetries: -1 });
+    expect(errorOf(() => loadConfigFile(path))).toMatch(new RegExp(`^${path}: maxRetries: .*>=0`));
+  });
+
+  it("names an unknown field (a typo is not silently ignored)", () => {
+    const path = configFile({ modle: "openai:gpt-4o" });
+    expect(errorOf(() => loadConfigFile(path))).toBe(`${path}: (top level): unknown field modle`);
+  });
+
+  it("refuses an API key in the file and says where keys go", () => {
+    const path = configFile({ model: "openai:gpt-4o", apiKey: "sk-should-not-be-here" });
+    const message = errorOf(() => loadConfigFile(path));
+    expect(message).toBe(
+      `${path}: apiKey: API keys are not read from files; set the environment variable (apiKeyEnv names which one)`,
+    );
+    expect(message).not.toContain("sk-should-not-be-here");
+  });
+
+  it("rejects a base URL that is not http(s) and a log level it does not know", () => {
+    const path = configFile({ baseUrl: "localhost:11434", logLevel: "loud" });
+    const message = errorOf(() => loadConfigFile(path));
+    expect(message).toContain(`${path}: baseUrl: `);
+    expect(message).toContain("logLevel: ");
+  });
+
+  it("reports invalid JSON and a missing file with the path", () => {
+    const bad = configFile("{ model: openai }");
+    expect(errorOf(() => loadConfigFile(bad))).toMatch(new RegExp(`^${bad}: not valid JSON`));
+    expect(errorOf(() => loadConfigFile("/nonexistent/hookgate.json"))).toMatch(
+      /^cannot read config \/nonexistent\/hookgate\.json: ENOENT/,
+    );
+  });
+});
+
+describe("flags and precedence", () => {
+  it("flag errors name the flag", () => {
+    expect(errorOf(() => flagLayer({ maxRetries: "lots" }))).toMatch(/^--max-retries: /);
+    expect(errorOf(() => flagLayer({ contextWindow: "" }))).toMatch(/^--context-window: /);
+    expect(errorOf(() => flagLayer({ baseUrl: "nope" }))).toMatch(/^--base-url: /);
+  });
+
+  it("flags override the file, HOOKGATE_LOG_LEVEL sits between them, defaults fill the rest", () => {
+    const file = {
+      model: "openai:gpt-4o",
+      baseUrl: "http://file.example/v1",
+      maxRetries: 5,
+      logLevel: "error" as const,
+    };
+    const flags = flagLayer({ model: "anthropic:claude-sonnet-4-5", maxRetries: "1" });
+    expect(mergeSettings(file, flags, { HOOKGATE_LOG_LEVEL: "debug" })).toEqual({
+      model: "anthropic:claude-sonnet-4-5",
+      baseUrl: "http://file.example/v1",
+      apiKeyEnv: undefined,
+      maxRetries: 1,
+      maxOutputTokens: undefined,
+      contextWindow: undefined,
+      providerOptions: undefined,
+      maxRounds: 50,
+      maxHookValueBytes: 16384,
+      logLevel: "debug",
+    });
+    expect(mergeSettings(file, {}, {}).logLevel).toBe("error");
+    expect(
+      mergeSettings(file, flagLayer({ logLevel: "warn" }), { HOOKGATE_LOG_LEVEL: "debug" })
+        .logLevel,
+    ).toBe("warn");
+    expect(mergeSettings({}, {}, {}).model).toBe("scripted");
+    expect(() => mergeSettings({}, {}, { HOOKGATE_LOG_LEVEL: "loud" })).toThrow(
+      /HOOKGATE_LOG_LEVEL must be one of/,
+    );
+  });
+});
+
+describe("model specs", () => {
+  it("splits at the first colon, so model ids keep their own", () => {
+    expect(parseModelSpec("openai-compatible:qwen3:8b")).toEqual({
+      provider: "openai-compatible",
+      modelId: "qwen3:8b",
+    });
+    expect(parseModelSpec("openai-compatible:openai/gpt-4o:free")).toEqual({
+      provider: "openai-compatible",
+      modelId: "openai/gpt-4o:free",
+    });
+    expect(parseModelSpec("scripted")).toEqual({ provider: "scripted" });
+  });
+
+  it("rejects unknown providers and empty model ids", () => {
+    expect(() => parseModelSpec("gemini:pro")).toThrow(ModelConfigError);
+    expect(() => parseModelSpec("openai:")).toThrow(
+      /provider one of openai-compatible, openai, anthropic/,
+    );
+    expect(() => parseModelSpec("gpt-4o")).toThrow(ModelConfigError);
+  });
+
+  it("openai-compatible without a base URL says how to give one", () => {
+    expect(() => resolveModel({ model: "openai-compatible:llama3" }, { env: {} })).toThrow(
+      "openai-compatible needs --base-url (or baseUrl in the config), e.g. http://localhost:11434/v1 for Ollama",
+    );
+  });
+
+  it("refuses a base URL with a password in it, without repeating the password", () => {
+    const resolve = () =>
+      resolveModel(
+        { model: "openai:gpt-4o", baseUrl: "https://me:hunter22@proxy.example/v1" },
+        { env: {} },
+      );
+    expect(resolve).toThrow(ModelConfigError);
+    expect(resolve).toThrow(/must not contain a user:password part/);
+    expect(resolve).not.toThrow(/hunter22/);
+  });
+});

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Session } from "../../agent/setup.js";
+import { fixture, ReplayServer } from "./replay-server.js";
+import {
+  chunks,
+  errorReply,
+  PROVIDER_CASES,
+  startAgent,
+  stream,
+  type ProviderCase,
+} from "./setup.js";
+
+let server: ReplayServer;
+let s: Session | undefined;
+beforeEach(async () => {
+  server = await ReplayServer.start();
+});
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  await server.close();
+});
+
+const byName = (name: string): ProviderCase => {
+  const found = PROVIDER_CASES.find((c) => c.name === name);
+  if (!found) throw new Error(`no provider case ${name}`);
+  return found;
+};
+
+/** Runs one prompt and returns what the agent said and the stop reason. */
+async function promptOnce(
+  c: ProviderCase,
+  settings: Parameters<typeof startAgent>[2] = {},
+  env?: NodeJS.ProcessEnv,
+): Promise<{ stop: string; said: string }> {
+  s = await startAgent(c, settings.baseUrl ?? server.url, settings, {}, env);
+  const { sessionId } = await s.newSession();
+  const stop = await s.prompt(sessionId, "hi");
+  return { stop, said: chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk").trim() };
+}
+
+describe("model errors end the prompt with one message saying what to fix", () => {
+  it.each([
+    ["openai", "OPENAI_API_KEY"],
+    ["anthropic", "ANTHROPIC_API_KEY"],
+  ])("%s without its key: names %s and sends nothing", async (name, variable) => {
+    const { stop, said } = await promptOnce(byName(name), {}, {});
+    expect(stop).toBe("end_turn");
+    expect(said).toBe(
+      `${variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("openai-compatible needs no key, and sends no Authorization header without one", async () => {
+    server.queue(stream("openai", "text"));
+    const { said } = await promptOnce(byName("openai-compatible"), {}, {});
+    expect(said).toBe("Hello! I'm replaying a recorded stream.");
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("openai-compatible with apiKeyEnv reads that variable, and names it when it is unset", async () => {
+    const c = byName("openai-compatible");
+    server.queue(stream("openai", "text"));
+    await promptOnce(c, { apiKeyEnv: "OPENROUTER_API_KEY" }, { OPENROUTER_API_KEY: "or-test-key" });
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer or-test-key");
+    await s?.h.close();
+    const { said } = await promptOnce(c, { apiKeyEnv: "OPENROUTER_API_KEY" }, {});
+    expect(said).toMatch(/^OPENROUTER_API_KEY is not set: /);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 401 from a keyless compatible server asks for HOOKGATE_API_KEY", async () => {
+    server.queue(errorReply("openai", 401));
+    const { said } = await promptOnce(byName("openai-compatible"), {}, {});
+    expect(said).toMatch(
+      new RegExp(
+        `^${server.url} asks for an API key \\(401: .*\\): set HOOKGATE_API_KEY, or apiKeyEnv in the config\\.$`,
+      ),
+    );
+  });
+
+  it("a 404 names the model and the base URL", async () => {
+    server.queue(errorReply("openai", 404));
+    const { said } = await promptOnce({
+      ...byName("openai-compatible"),
+      model: "openai-compatible:llama3",
+    });
+    expect(said).toBe(
+      `model llama3 not found at ${server.url} (404: model "llama3" not found, try pulling it first). Check the model id and --base-url.`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(PROVIDER_CASES)(
+    "$name: a 5xx is retried, bounded by maxRetries, then reported",
+    async (c) => {
+      server.queue(...Array.from({ length: 5 }, () => errorReply(c, 503, { "retry-after": "0" })));
+      const { stop, said } = await promptOnce(c, { maxRetries: 2 });
+      expect(stop).toBe("end_turn");
+      expect(server.requests).toHaveLength(3);
+      expect(said).toMatch(/ had a server error \(503: .*\) after 3 attempts\. Try again later\.$/);
+    },
+  );
+
+  it("a 503 followed by a good stream is invisible to the user", async () => {
+    server.queue(errorReply("anthropic", 503, { "retry-after": "0" }), stream("anthropic", "text"));
+    const { said } = await promptOnce(byName("anthropic"));
+    expect(said).toBe("Hello! I'm replaying a recorded stream.");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("connection refused names the base URL and asks whether the server runs", async () => {
+    const gone = await ReplayServer.start();
+    const url = gone.url;
+    await gone.close();
+    const { stop, said } = await promptOnce(byName("openai-compatible"), {
+      baseUrl: url,
+      maxRetries: 0,
+    });
+    expect(stop).toBe("end_turn");
+    expect(said).toBe(
+      `Cannot connect to ${url} (connection refused): is the server running? Check --base-url.`,
+    );
+  });
+
+  it.each(PROVIDER_CASES)(
+    "$name: a stream that ends cleanly but early is reported as cut off",
+    async (c) => {
+      server.queue({
+        sse: fixture(`${c.wire}/text.sse`),
+        endAfter: c.wire === "anthropic" ? 5 : 3,
+      });
+      const { stop, said } = await promptOnce(c);
+      expect(stop).toBe("end_turn");
+      expect(said).toMatch(
+        /^Hello! I'm replaying a\nThe response from .* was cut off mid-stream; the reply above is incomplete\. Send the prompt again\.$/,
+      );
+    },
+  );
+
+  it("an error event inside an Anthropic stream is shown with its type", async () => {
+    server.queue(stream("anthropic", "overloaded"));
+    const { said } = await promptOnce(byName("anthropic"));
+    expect(said).toBe(
+      "Anthropic reported an error mid-response (overloaded_error: Overloaded). Send the prompt again.",
+    );
+  });
+});

@@ -1,0 +1,120 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Session } from "../../agent/setup.js";
+import { ReplayServer } from "./replay-server.js";
+import { chunks, PROVIDER_CASES, startAgent, stream, type ProviderCase } from "./setup.js";
+
+let server: ReplayServer;
+let s: Session | undefined;
+beforeEach(async () => {
+  server = await ReplayServer.start();
+});
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  await server.close();
+});
+
+const byName = (name: string): ProviderCase => {
+  const found = PROVIDER_CASES.find((c) => c.name === name);
+  if (!found) throw new Error(`no provider case ${name}`);
+  return found;
+};
+const usageUpdates = (updates: SessionUpdate[]) =>
+  updates.flatMap((u) =>
+    u.sessionUpdate === "usage_update" ? [{ used: u.used, size: u.size }] : [],
+  );
+
+async function run(c: ProviderCase, settings: Parameters<typeof startAgent>[2] = {}, text = "hi") {
+  s = await startAgent(c, server.url, settings);
+  const { sessionId } = await s.newSession();
+  writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+  const stop = await s.prompt(sessionId, text);
+  return { stop, updates: s.h.sessionUpdates(sessionId) };
+}
+
+describe.each(PROVIDER_CASES)("$name: how a step's finish becomes the stop reason", (c) => {
+  it("a length stop answers max_tokens, keeping the text so far", async () => {
+    server.queue(stream(c, "length"));
+    const { stop, updates } = await run(c);
+    expect(stop).toBe("max_tokens");
+    expect(chunks(updates, "agent_message_chunk")).toBe("The full list starts with alpha, beta,");
+  });
+
+  it("a refusal answers refusal, and the refusal text reaches the client", async () => {
+    server.queue(stream(c, "refusal"));
+    const { stop, updates } = await run(c);
+    expect(stop).toBe("refusal");
+    expect(chunks(updates, "agent_message_chunk")).toBe("I can't help with that.");
+  });
+});
+
+describe("reasoning", () => {
+  it("an OpenAI-compatible server's streamed reasoning becomes agent_thought_chunk", async () => {
+    server.queue(stream("openai", "reasoning"));
+    const { updates } = await run(byName("openai-compatible"), {}, "What is 6 times 7?");
+    expect(chunks(updates, "agent_thought_chunk")).toBe("The user asks for 6 times 7.");
+    expect(chunks(updates, "agent_message_chunk")).toBe("6 × 7 = 42.");
+    const kinds = updates.map((u) => u.sessionUpdate).filter((k) => k.endsWith("_chunk"));
+    expect(kinds.indexOf("agent_thought_chunk")).toBeLessThan(kinds.indexOf("agent_message_chunk"));
+  });
+});
+
+describe("usage_update after each step", () => {
+  it("is sent with the configured context window: the step's prompt plus its output", async () => {
+    server.queue(stream("openai", "one-tool.1"), stream("openai", "one-tool.2"));
+    const { updates } = await run(byName("openai-compatible"), { contextWindow: 32_768 });
+    expect(usageUpdates(updates)).toEqual([
+      { used: 1840 + 24, size: 32_768 },
+      { used: 1901 + 10, size: 32_768 },
+    ]);
+  });
+
+  it("is not sent when the context window is unknown (a compatible server's model)", async () => {
+    server.queue(stream("openai", "text"));
+    const { updates } = await run(byName("openai-compatible"));
+    expect(usageUpdates(updates)).toEqual([]);
+  });
+
+  it("uses the documented window of a well-known model", async () => {
+    server.queue(stream("anthropic", "text"));
+    const anthropic = await run(byName("anthropic"));
+    expect(usageUpdates(anthropic.updates)).toEqual([{ used: 2105 + 12, size: 200_000 }]);
+    await s?.h.close();
+    server.queue(stream("openai", "text"));
+    const openai = await run(byName("openai"));
+    expect(usageUpdates(openai.updates)).toEqual([{ used: 1834 + 9, size: 128_000 }]);
+  });
+
+  it("a configured window overrides the table", async () => {
+    server.queue(stream("anthropic", "text"));
+    const { updates } = await run(byName("anthropic"), { contextWindow: 1_000_000 });
+    expect(usageUpdates(updates)).toEqual([{ used: 2105 + 12, size: 1_000_000 }]);
+  });
+});
+
+describe("call settings reach the request", () => {
+  it("maxOutputTokens and providerOptions (Anthropic extended thinking)", async () => {
+    server.queue(stream("anthropic", "text"));
+    await run(byName("anthropic"), {
+      maxOutputTokens: 1024,
+      providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 2048 } } },
+    });
+    expect(server.requests[0]?.body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      max_tokens: 1024 + 2048,
+    });
+  });
+
+  it("maxOutputTokens on an OpenAI-compatible server", async () => {
+    server.queue(stream("openai", "text"));
+    await run(byName("openai-compatible"), { maxOutputTokens: 512 });
+    expect(server.requests[0]?.body).toMatchObject({
+      max_tokens: 512,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+});
