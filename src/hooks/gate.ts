@@ -1,9 +1,10 @@
 import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { HookInputFor } from "./input.js";
-import { blocks, classifyError, classifyReply, denyReason, type Outcome } from "./outcome.js";
+import { classifyError, classifyReply, denyReason, type Outcome } from "./outcome.js";
+import { raceCallbacks } from "./race.js";
 import type { Callback } from "./registry.js";
-import { HookAbort, type HookTransport } from "./transport.js";
+import type { HookTransport } from "./transport.js";
 
 /** Per-callback record attached to `tool_call_update` as `_meta.hooks`. */
 export interface OutcomeReport {
@@ -107,37 +108,27 @@ async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): P
     };
   }
   const input = call.buildInput();
-  const decided = new AbortController();
   const started = performance.now();
   const outcomes: (Outcome | undefined)[] = call.callbacks.map(() => undefined);
-
-  const first = await new Promise<Outcome | "cancelled" | undefined>((resolve) => {
-    let pending = call.callbacks.length;
-    const onCancel = () => resolve("cancelled");
-    signal.addEventListener("abort", onCancel, { once: true });
-    const settle = (i: number, outcome: Outcome) => {
-      outcomes[i] = outcome;
-      logOutcome(opts.log, call, outcome);
-      // First deny wins: waiting for the rest would let a hung hook delay a block.
-      if (blocks(outcome)) resolve(outcome);
-      else if (--pending === 0) resolve(undefined);
-      if (pending === 0 || blocks(outcome)) signal.removeEventListener("abort", onCancel);
-    };
-    const ask = (cb: Callback, i: number) =>
-      askCallback(cb, call, input, signal, decided.signal, opts.transport).then((o) =>
-        settle(i, o),
-      );
-    if (opts.serial) {
-      void call.callbacks.reduce<Promise<void>>(
-        (prev, cb, i) => prev.then(() => ask(cb, i)),
-        Promise.resolve(),
-      );
-    } else {
-      call.callbacks.forEach(ask);
-    }
+  const { transport, log } = opts;
+  const first = await raceCallbacks(call.callbacks, outcomes, signal, {
+    serial: opts.serial ?? false,
+    onSettle: (o) => logOutcome(log, call, o),
+    timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
+    ask: async (cb, cbSignal) => {
+      const asked = performance.now();
+      try {
+        const raw = await transport.run(
+          { sessionId: call.sessionId, hookCallbackId: cb.id, toolUseId: call.toolUseId, input },
+          cbSignal,
+        );
+        return classifyReply(cb, raw, performance.now() - asked);
+      } catch (error) {
+        return classifyError(cb, error, cbSignal, performance.now() - asked);
+      }
+    },
   });
 
-  decided.abort(new HookAbort("decided", "the gate was already decided"));
   const elapsed = ms(performance.now() - started);
   const reports = call.callbacks.map((cb, i) => {
     const o = outcomes[i];
@@ -175,48 +166,6 @@ async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): P
     systemMessages,
     opts.log,
   );
-}
-
-/** Sends one `_hooks/run`, bounded by its timeout, the turn's signal and the gate's decision. */
-async function askCallback(
-  cb: Callback,
-  call: GateCall,
-  input: HookInputFor<"PreToolUse">,
-  turn: AbortSignal,
-  decided: AbortSignal,
-  transport: HookTransport,
-): Promise<Outcome> {
-  const controller = new AbortController();
-  const started = performance.now();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new HookAbort(
-          "timeout",
-          `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
-        ),
-      ),
-    cb.timeoutMs,
-  );
-  const onTurn = () => controller.abort(new HookAbort("cancelled", `the turn was cancelled`));
-  const onDecided = () => controller.abort(decided.reason);
-  turn.addEventListener("abort", onTurn, { once: true });
-  decided.addEventListener("abort", onDecided, { once: true });
-  try {
-    if (turn.aborted) onTurn();
-    if (decided.aborted) onDecided();
-    const raw = await transport.run(
-      { sessionId: call.sessionId, hookCallbackId: cb.id, toolUseId: call.toolUseId, input },
-      controller.signal,
-    );
-    return classifyReply(cb, raw, performance.now() - started);
-  } catch (error) {
-    return classifyError(cb, error, controller.signal, performance.now() - started);
-  } finally {
-    clearTimeout(timer);
-    turn.removeEventListener("abort", onTurn);
-    decided.removeEventListener("abort", onDecided);
-  }
 }
 
 /**

@@ -54,6 +54,10 @@ function isKnownDecision(d: string): d is HookDecision {
 
 /** Classifies a `_hooks/run` result. */
 export function classifyReply(callback: Callback, raw: unknown, durationMs: number): Outcome {
+  // The common answer, `{}` or `null`, needs no schema walk.
+  if (raw === null || isEmptyObject(raw)) {
+    return { callback, label: "proceeded", durationMs, decision: "continue" };
+  }
   const parsed = hookRunResultSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -109,4 +113,10 @@ export function classifyError(
   }
   const message = error instanceof Error ? error.message : String(error);
   return { callback, label: "transport_error", durationMs, failure: message };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }

@@ -26,9 +26,14 @@ interface CompiledGroup {
 
 const NONE: readonly Callback[] = Object.freeze([]);
 
+/** Distinct tool names whose callback lists a registry remembers per event. */
+const RESOLVED_CACHE_LIMIT = 64;
+
 /** A session's registered hooks, with matchers compiled once at registration. */
 export class HookRegistry {
   private readonly groups = new Map<HookEventName, CompiledGroup[]>();
+  /** Callback lists already resolved, per event and tool name: the hot path asks the same few. */
+  private readonly resolved = new Map<HookEventName, Map<string, readonly Callback[]>>();
 
   constructor(spec: Partial<Record<HookEventName, GroupSpec[] | undefined>> = {}) {
     for (const event of HOOK_EVENTS) {
@@ -62,19 +67,13 @@ export class HookRegistry {
   callbacksFor(event: HookEventName, toolName = ""): readonly Callback[] {
     const groups = this.groups.get(event);
     if (!groups) return NONE;
-    const index = new Map<string, number>();
-    const out: Callback[] = [];
-    for (const group of groups) {
-      if (!group.matches(toolName)) continue;
-      for (const cb of group.callbacks) {
-        const at = index.get(cb.id);
-        if (at === undefined) {
-          index.set(cb.id, out.push(cb) - 1);
-        } else if (cb.failClosed && !out[at]?.failClosed) {
-          out[at] = { ...(out[at] ?? cb), failClosed: true };
-        }
-      }
-    }
+    let cache = this.resolved.get(event);
+    const hit = cache?.get(toolName);
+    if (hit) return hit;
+    const out = Object.freeze(resolve(groups, toolName));
+    if (!cache) this.resolved.set(event, (cache = new Map()));
+    if (cache.size >= RESOLVED_CACHE_LIMIT) cache.clear();
+    cache.set(toolName, out);
     return out;
   }
 
@@ -86,4 +85,22 @@ export class HookRegistry {
     }
     return out;
   }
+}
+
+/** The callbacks of the groups matching `toolName`, in registration order, each id once. */
+function resolve(groups: readonly CompiledGroup[], toolName: string): Callback[] {
+  const index = new Map<string, number>();
+  const out: Callback[] = [];
+  for (const group of groups) {
+    if (!group.matches(toolName)) continue;
+    for (const cb of group.callbacks) {
+      const at = index.get(cb.id);
+      if (at === undefined) {
+        index.set(cb.id, out.push(cb) - 1);
+      } else if (cb.failClosed && !out[at]?.failClosed) {
+        out[at] = { ...(out[at] ?? cb), failClosed: true };
+      }
+    }
+  }
+  return out;
 }

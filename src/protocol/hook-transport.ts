@@ -6,6 +6,7 @@ import {
   type RunRequest,
 } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
+import { shareInFrames } from "./frame-json.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hooks-wire.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
@@ -16,6 +17,8 @@ export class AcpHookTransport implements HookTransport {
   ) {}
 
   async run(request: RunRequest, signal: AbortSignal): Promise<unknown> {
+    // One HookInput goes to every callback of an event: serialize it once, not per frame.
+    shareInFrames(request.input);
     try {
       return await this.client.request(HOOK_RUN_METHOD, request, {
         cancellationSignal: signal,
@@ -33,6 +36,7 @@ export class AcpHookTransport implements HookTransport {
   }
 
   event(notice: EventNotice): void {
+    shareInFrames(notice.input);
     this.client.notify(HOOK_EVENT_METHOD, notice).catch((error: unknown) => {
       this.log.warn(
         { err: error, sessionId: notice.sessionId, hookCallbackId: notice.hookCallbackId },

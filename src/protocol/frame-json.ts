@@ -1,0 +1,38 @@
+import { randomUUID } from "node:crypto";
+import type { AnyMessage } from "@agentclientprotocol/sdk";
+
+/** Values marked shared, with their JSON once a frame has needed it. */
+const shared = new WeakMap<object, string | undefined>();
+
+// Stands in for a shared value while the rest of a frame is serialized; unique per process.
+const MARK = `\u0000hookgate-shared-${randomUUID()}`;
+const MARK_JSON = JSON.stringify(MARK);
+
+/**
+ * Marks a value that many frames carry as `params.input` (one HookInput sent to every
+ * callback), so it is serialized once rather than once per frame. It must not change
+ * afterwards.
+ */
+export function shareInFrames(value: object): void {
+  if (!shared.has(value)) shared.set(value, undefined);
+}
+
+/** A message's JSON text, exactly as `JSON.stringify` writes it. */
+export function frameText(message: AnyMessage): string {
+  const params = "params" in message ? message.params : undefined;
+  const input = isObject(params) ? params.input : undefined;
+  if (!isObject(params) || !isObject(input) || !shared.has(input)) return JSON.stringify(message);
+  let text = shared.get(input);
+  if (text === undefined) {
+    text = JSON.stringify(input);
+    shared.set(input, text);
+  }
+  const head = JSON.stringify({ ...message, params: { ...params, input: MARK } });
+  // `input` is written after every field that could hold text from outside, so the last mark is ours.
+  const at = head.lastIndexOf(MARK_JSON);
+  return head.slice(0, at) + text + head.slice(at + MARK_JSON.length);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,67 @@
+import { Readable, type Writable } from "node:stream";
+import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import { frameText } from "./frame-json.js";
+import { HOOK_EVENT_METHOD } from "./hooks-wire.js";
+
+/**
+ * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio). Incoming
+ * lines are framed and parsed by the SDK. Outgoing frames are serialized by `frameText`, so
+ * a HookInput shared by many frames is serialized once, and written straight to the Node
+ * stream, waiting only when it asks for `drain`.
+ *
+ * Frames go out as soon as they are made: holding back a gate's requests to batch them was
+ * measured slower, since a client starts on the first request while the rest are written.
+ * Observer events are the exception: nobody waits for them and they come in bursts (one per
+ * callback), so an event holds the output until the end of the tick and the burst, with
+ * whatever follows it in that tick, leaves in one write.
+ */
+export function stdioStream(output: Writable, input: Readable): Stream {
+  const sink = new Sink(output);
+  // The SDK answers unparsable lines itself; those answers go through the same sink, in order.
+  const bytes = new WritableStream<Uint8Array>({ write: (chunk) => sink.write(chunk) });
+  const { readable } = ndJsonStream(bytes, Readable.toWeb(input) as ReadableStream<Uint8Array>);
+  const writable = new WritableStream<AnyMessage>({
+    write: (message) => {
+      if ("method" in message && message.method === HOOK_EVENT_METHOD) sink.holdUntilNextTick();
+      return sink.write(`${frameText(message)}\n`);
+    },
+  });
+  return { readable, writable };
+}
+
+/** Writes to a Node stream, honouring backpressure and failing once the stream has failed. */
+class Sink {
+  private failure: Error | undefined;
+  private held = false;
+
+  constructor(private readonly out: Writable) {
+    out.on("error", (error) => (this.failure ??= error));
+  }
+
+  /** Buffers writes until the end of this tick, then sends them in a single writev. */
+  holdUntilNextTick(): void {
+    if (this.held) return;
+    this.held = true;
+    this.out.cork();
+    process.nextTick(() => {
+      this.held = false;
+      this.out.uncork();
+    });
+  }
+
+  write(chunk: string | Uint8Array): Promise<void> | undefined {
+    if (this.failure) throw this.failure;
+    if (this.out.write(chunk)) return undefined;
+    const { out } = this;
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        out.off("drain", settle);
+        out.off("close", settle);
+        if (this.failure || out.destroyed) reject(this.failure ?? new Error("output closed"));
+        else resolve();
+      };
+      out.on("drain", settle);
+      out.on("close", settle);
+    });
+  }
+}

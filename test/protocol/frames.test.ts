@@ -1,0 +1,85 @@
+import { PassThrough, Writable } from "node:stream";
+import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { frameText, shareInFrames } from "../../src/protocol/frame-json.js";
+import { stdioStream } from "../../src/protocol/stdio-stream.js";
+
+/** An output that records each write it is asked for (a socket turns a writev into one system call). */
+function recordingOutput() {
+  const writes: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString("utf8"));
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map((c) => String(c.chunk)).join(""));
+      done();
+    },
+  });
+  return { out, writes };
+}
+
+const input = () => ({
+  session_id: "s1",
+  hook_event_name: "PostToolUse",
+  tool_input: { file_path: "/w/a.txt" },
+  tool_response: { text: 'quotes " and \\ and \u0000 and ünïcödé' },
+});
+
+describe("frames", () => {
+  it("a shared HookInput is written exactly as JSON.stringify would write the frame", () => {
+    const shared = input();
+    shareInFrames(shared);
+    for (const id of ["cb-1", "cb-2"]) {
+      const frame: AnyMessage = {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "_hooks/run",
+        params: { sessionId: "s1", hookCallbackId: id, toolUseId: "t1", input: shared },
+      };
+      expect(frameText(frame)).toBe(JSON.stringify(frame));
+    }
+  });
+
+  it("text that looks like the placeholder in an earlier field cannot displace the input", () => {
+    const shared = input();
+    shareInFrames(shared);
+    frameText({ jsonrpc: "2.0", method: "_hooks/event", params: { input: shared } });
+    const tricky = "\u0000hookgate-shared-";
+    const frame: AnyMessage = {
+      jsonrpc: "2.0",
+      method: "_hooks/event",
+      params: { sessionId: tricky, hookCallbackId: `"${tricky}"`, input: shared },
+    };
+    expect(frameText(frame)).toBe(JSON.stringify(frame));
+  });
+
+  it("the stdio stream writes a burst of observer events, and what follows it, in one write", async () => {
+    const { out, writes } = recordingOutput();
+    const { writable } = stdioStream(out, new PassThrough());
+    const writer = writable.getWriter();
+    const shared = input();
+    shareInFrames(shared);
+    const frames: AnyMessage[] = [
+      ...["a", "b", "c"].map((id) => ({
+        jsonrpc: "2.0" as const,
+        method: "_hooks/event",
+        params: { sessionId: "s1", hookCallbackId: id, input: shared },
+      })),
+      { jsonrpc: "2.0", id: 1, method: "_hooks/run", params: { sessionId: "s1" } },
+    ];
+    await Promise.all(frames.map((f) => writer.write(f)));
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([frames.map((f) => `${JSON.stringify(f)}\n`).join("")]);
+  });
+
+  it("other frames go out one write each, as soon as they are made", async () => {
+    const { out, writes } = recordingOutput();
+    const writer = stdioStream(out, new PassThrough()).writable.getWriter();
+    await writer.write({ jsonrpc: "2.0", id: 1, method: "_hooks/run", params: {} });
+    await writer.write({ jsonrpc: "2.0", id: 2, method: "_hooks/run", params: {} });
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toHaveLength(2);
+  });
+});
