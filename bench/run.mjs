@@ -1,0 +1,201 @@
+// `npm run bench [-- --json FILE]`: the gate's cost against the wire's floor, in one run.
+// Spawns the agents over stdio as a client would; this process is the ACP client.
+import { execFileSync } from "node:child_process";
+import console from "node:console";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { CLI, FLOOR_AGENT, SERIAL_AGENT, connectAgent, initialize } from "./client.mjs";
+import * as measure from "./scenarios.mjs";
+import { median, percentilesUs, round } from "./stats.mjs";
+import { printTable } from "./table.mjs";
+
+const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] [--warm N]
+                         [--samples N] [--observers LIST] [--reps N] [--sessions N]
+                         [--profile DIR]
+  --json FILE        also write the figures as JSON
+  --calls N          tool calls per round-trip figure, and per observer turn (default 1000)
+  --rounds N         interleaved rounds the round-trip figures are split into (default 4)
+  --warm N           warm-up calls per agent and figure before the rounds (default 200)
+  --samples N        calls for the deny and timeout figures (default 20)
+  --observers LIST   PostToolUse observer counts, e.g. 8,32; the JSON reports the last (default 8,32)
+  --reps N           observer turns per count, alternating with turns without hooks (default 5)
+  --sessions N       sessions for the session/new and RSS figures (default 1000)
+  --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR`;
+
+const { values } = parseArgs({
+  options: {
+    json: { type: "string" },
+    calls: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "4" },
+    warm: { type: "string", default: "200" },
+    samples: { type: "string", default: "20" },
+    observers: { type: "string", default: "8,32" },
+    reps: { type: "string", default: "5" },
+    sessions: { type: "string", default: "1000" },
+    profile: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const positive = (name, text = values[name], min = 1) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${name}: ${text} is not an integer ≥ ${min}\n${USAGE}`);
+  return n;
+};
+const config = {
+  calls: positive("calls"),
+  rounds: positive("rounds"),
+  warm: positive("warm", values.warm, 0),
+  samples: positive("samples"),
+  observers: values.observers.split(",").map((k) => positive("observers", k)),
+  reps: positive("reps"),
+  sessions: positive("sessions"),
+};
+
+if (!existsSync(CLI)) {
+  console.error("dist/ is missing; building");
+  execFileSync("npm", ["run", "build"], { stdio: ["ignore", 2, 2] });
+}
+
+const cwd = mkdtempSync(join(tmpdir(), "hookgate-bench-"));
+const file = join(cwd, "small.txt");
+writeFileSync(file, "one line\n");
+const env = { cwd, file };
+const nodeArgs = values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
+const began = performance.now();
+const progress = (what) =>
+  console.error(`[${((performance.now() - began) / 1000).toFixed(1)} s] ${what}`);
+
+const NS = [1, 8, 32, 128];
+const perRound = Math.ceil(config.calls / config.rounds);
+const collector = new measure.UpdateCollector();
+const events = new measure.EventCounter();
+const agents = {
+  floor: connectAgent(FLOOR_AGENT, { nodeArgs }),
+  cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
+  serial: connectAgent(SERIAL_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
+};
+const samples = { floor: [], serial: [], rtt1: [], ...Object.fromEntries(NS.map((n) => [n, []])) };
+// CPU used during each gate figure, by the agent and by this client, to price one callback.
+const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]));
+let deny;
+let timeout;
+let observed;
+try {
+  await initialize(agents.cli.agent);
+  await initialize(agents.serial.agent);
+  // The round-trip figures are taken in interleaved rounds, so that a noisy spell on this
+  // shared machine lands on every figure alike and the ratios between them stay honest.
+  for (let r = config.warm > 0 ? -1 : 0; r < config.rounds; r++) {
+    const calls = r < 0 ? config.warm : perRound;
+    const keep = (key, values) => r >= 0 && samples[key].push(...values);
+    progress(r < 0 ? `warm-up, ${calls} calls each` : `round ${r + 1} of ${config.rounds}`);
+    keep("floor", (await measure.floor(agents.floor, env, { calls })).samplesMs);
+    for (const n of NS) {
+      const [agentBefore, clientBefore] = [agents.cli.cpuMs(), process.cpuUsage()];
+      const figure = await measure.gate(agents.cli, collector, env, { n, calls });
+      if (r >= 0) {
+        const client = process.cpuUsage(clientBefore);
+        cpu[n].agentMs += agents.cli.cpuMs() - agentBefore;
+        cpu[n].clientMs += (client.user + client.system) / 1000;
+        cpu[n].calls += calls;
+      }
+      keep(n, figure.samplesMs);
+      if (n === 1) keep("rtt1", figure.roundTripMs);
+    }
+    const serial = await measure.gate(agents.serial, collector, env, { n: 32, calls });
+    keep("serial", serial.samplesMs);
+  }
+  progress("deny with a hung sibling");
+  deny = await measure.denyWithHungSibling(agents.cli, collector, env, config);
+  progress("timeout overshoot");
+  timeout = await measure.timeoutOvershoot(agents.cli, collector, env, config);
+  progress(`observers: ${config.observers.join(", ")}`);
+  observed = await measure.observers(agents.cli, events, env, {
+    calls: config.calls,
+    counts: config.observers,
+    reps: config.reps,
+  });
+} catch (error) {
+  for (const [name, conn] of Object.entries(agents)) {
+    const stderr = conn.stderr().trim();
+    if (stderr) console.error(`${name} agent stderr:\n${stderr.slice(-4000)}`);
+  }
+  throw error;
+} finally {
+  await Promise.all(Object.values(agents).map((conn) => conn.close()));
+}
+
+// A fresh agent, so its RSS reflects sessions and not the turns above.
+progress(`${config.sessions} sessions`);
+const sessionsAgent = connectAgent(CLI, { nodeArgs });
+let sessions;
+try {
+  await initialize(sessionsAgent.agent);
+  sessions = await measure.sessions(sessionsAgent, env, {
+    count: config.sessions,
+    warm: Math.min(100, config.sessions),
+  });
+} finally {
+  await sessionsAgent.close();
+}
+rmSync(cwd, { recursive: true, force: true });
+
+const floor = percentilesUs(samples.floor);
+const gates = Object.fromEntries(NS.map((n) => [String(n), percentilesUs(samples[n])]));
+const headline = observed[config.observers.at(-1)];
+const ownWork = samples[1].map((gateMs, i) => gateMs - samples.rtt1[i]);
+/** CPU µs one more callback costs a process: the slope between 32 and 128 callbacks. */
+const perCallbackUs = (side) =>
+  Math.round(((cpu[128][side] / cpu[128].calls - cpu[32][side] / cpu[32].calls) * 1000) / 96);
+const results = {
+  node: process.version,
+  cpus: availableParallelism(),
+  floor,
+  gate: gates,
+  serial_32_p50_us: percentilesUs(samples.serial).p50_us,
+  deny_with_hung_sibling_ms: round(deny.ms, 3),
+  timeout_overshoot_ms: round(timeout.ms, 3),
+  events_per_s: Math.round(headline.eventsPerS),
+  observer_slowdown_ratio: round(headline.ratio, 3),
+  session_new_p50_us: sessions.p50_us,
+  rss_per_session_kib: round(sessions.rssPerSessionKib, 2),
+  detail: {
+    config,
+    gate_1_round_trip_p50_us: Math.round(median(samples.rtt1) * 1000),
+    gate_1_own_work_p50_us: Math.round(median(ownWork) * 1000),
+    serial_32_p99_us: percentilesUs(samples.serial).p99_us,
+    cpu_per_callback_us: { agent: perCallbackUs("agentMs"), client: perCallbackUs("clientMs") },
+    deny_max_ms: round(Math.max(...deny.samplesMs), 3),
+    timeout_overshoot_max_ms: round(Math.max(...timeout.samplesMs) - 200, 3),
+    observers: Object.fromEntries(
+      Object.entries(observed).map(([k, o]) => [
+        k,
+        {
+          events_per_s: Math.round(o.eventsPerS),
+          slowdown_ratio: round(o.ratio, 3),
+          turn_ms: round(o.observedMs, 1),
+        },
+      ]),
+    ),
+    turn_without_hooks_ms: round(headline.plainMs, 1),
+    session_new_p99_us: sessions.p99_us,
+    rss_kib: sessions.rssKib,
+    rss_slope_kib_per_session: round(sessions.rssSlopeKib, 2),
+    wall_s: round((performance.now() - began) / 1000, 1),
+  },
+};
+
+printTable(results);
+if (values.json) {
+  writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${values.json}`);
+}

@@ -1,0 +1,110 @@
+// Prints the benchmark's figures as a Markdown table, each against its target.
+import console from "node:console";
+import { round } from "./stats.mjs";
+
+const us = (v) => `${Math.round(v).toLocaleString("en-US")} µs`;
+const ms = (v) => `${round(v, 2)} ms`;
+const times = (v) => `${round(v, 2)}×`;
+
+/** Each target: [what it asks, the measured ratio or value, met?]. */
+export function targets(r) {
+  const g = r.gate;
+  const gate1 = g["1"].p50_us / r.floor.p50_us;
+  const gate32 = g["32"].p50_us / g["1"].p50_us;
+  const serial = r.serial_32_p50_us / g["32"].p50_us;
+  return {
+    gate1: ["≤ 1.5× floor p50", times(gate1), gate1 <= 1.5],
+    gate32: ["≤ 3× gate[1] p50", times(gate32), gate32 <= 3],
+    serial: ["≥ 8× gate[32] p50", times(serial), serial >= 8],
+    deny: ["≤ 5 ms", ms(r.deny_with_hung_sibling_ms), r.deny_with_hung_sibling_ms <= 5],
+    timeout: ["≤ 20 ms", ms(r.timeout_overshoot_ms), r.timeout_overshoot_ms <= 20],
+    events: [
+      "≥ 20,000 /s",
+      `${r.events_per_s.toLocaleString("en-US")} /s`,
+      r.events_per_s >= 20_000,
+    ],
+    slowdown: ["≤ 1.5", times(r.observer_slowdown_ratio), r.observer_slowdown_ratio <= 1.5],
+    rss: ["≤ 64 KiB", `${r.rss_per_session_kib} KiB`, r.rss_per_session_kib <= 64],
+  };
+}
+
+/** The results as lines of a Markdown table (also readable on a terminal). */
+export function tableLines(r) {
+  const t = targets(r);
+  const d = r.detail;
+  const c = d.config;
+  const headline = String(c.observers.at(-1));
+  const row = (figure, p50, p99 = "", target) => {
+    const [wanted, got, ok] = target ?? ["", "", undefined];
+    const verdict = ok === undefined ? "" : ok ? "met" : "**not met**";
+    return `| ${figure} | ${p50} | ${p99} | ${wanted} | ${got} | ${verdict} |`;
+  };
+  const gateRow = (n, target) =>
+    row(
+      `gate, ${n} callback${n === "1" ? "" : "s"} answering at once`,
+      us(r.gate[n].p50_us),
+      us(r.gate[n].p99_us),
+      target,
+    );
+  const observerRows = Object.entries(d.observers).flatMap(([k, o]) => [
+    row(
+      `events delivered at the client, ${k} PostToolUse observers`,
+      `${o.events_per_s.toLocaleString("en-US")} /s`,
+      "",
+      k === headline ? t.events : undefined,
+    ),
+    row(
+      `turn wall time with ${k} observers / without (${ms(o.turn_ms)} / ${ms(d.turn_without_hooks_ms)})`,
+      times(o.slowdown_ratio),
+      "",
+      k === headline ? t.slowdown : undefined,
+    ),
+  ]);
+  return [
+    `hookgate bench: node ${r.node}, ${r.cpus} CPUs, ${c.calls} calls per round-trip figure ` +
+      `(${c.rounds} interleaved rounds), ${c.calls}-call turns, ${c.sessions} sessions; ${d.wall_s} s`,
+    "",
+    "| figure | p50 / value | p99 | target | measured | |",
+    "|---|---:|---:|---|---:|---|",
+    row("floor: plain request agent → client → agent", us(r.floor.p50_us), us(r.floor.p99_us)),
+    gateRow("1", t.gate1),
+    row("↳ its `_hooks/run` round trip, inside the turn", us(d.gate_1_round_trip_p50_us)),
+    row("↳ the gate's own work (gate time − round trip)", us(d.gate_1_own_work_p50_us)),
+    gateRow("8"),
+    gateRow("32", t.gate32),
+    gateRow("128"),
+    row(
+      "↳ CPU per extra callback (32 → 128): agent / client",
+      `${us(d.cpu_per_callback_us.agent)} / ${us(d.cpu_per_callback_us.client)}`,
+    ),
+    row(
+      "gate, 32 callbacks one after another (bench-only)",
+      us(r.serial_32_p50_us),
+      us(d.serial_32_p99_us),
+      t.serial,
+    ),
+    row(
+      "deny while a sibling never answers (30 s timeout): median, max",
+      ms(r.deny_with_hung_sibling_ms),
+      ms(d.deny_max_ms),
+      t.deny,
+    ),
+    row(
+      "timeout 0.2 s: decision time − 200 ms: median, max",
+      ms(r.timeout_overshoot_ms),
+      ms(d.timeout_overshoot_max_ms),
+      t.timeout,
+    ),
+    ...observerRows,
+    row(
+      "session/new with hooks, one connection",
+      us(r.session_new_p50_us),
+      us(d.session_new_p99_us),
+    ),
+    row("agent RSS growth per session", `${r.rss_per_session_kib} KiB`, "", t.rss),
+  ];
+}
+
+export function printTable(r) {
+  console.log(tableLines(r).join("\n"));
+}

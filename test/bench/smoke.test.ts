@@ -1,0 +1,58 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
+const TINY = ["--calls", "16", "--rounds", "2", "--warm", "4", "--samples", "2"];
+const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10"];
+
+const percentiles = z
+  .strictObject({ p50_us: z.number().int().positive(), p99_us: z.number().int().positive() })
+  .refine((p) => p.p99_us >= p.p50_us, "p99 must not be below p50");
+
+/** Every figure the issue asks for, with the bounds a working agent cannot miss. */
+const results = z.object({
+  node: z.string(),
+  cpus: z.number().int().positive(),
+  floor: percentiles,
+  gate: z.strictObject({
+    "1": percentiles,
+    "8": percentiles,
+    "32": percentiles,
+    "128": percentiles,
+  }),
+  serial_32_p50_us: z.number().positive(),
+  // A hung sibling with a 30 s timeout must not hold the deny back.
+  deny_with_hung_sibling_ms: z.number().positive().lt(5_000),
+  // The decision comes no earlier than the 200 ms timeout, and not much later.
+  timeout_overshoot_ms: z.number().nonnegative().lt(5_000),
+  events_per_s: z.number().positive(),
+  observer_slowdown_ratio: z.number().positive(),
+  session_new_p50_us: z.number().positive(),
+  // RSS moves in pages and heap chunks: with ten sessions only its presence is checked.
+  rss_per_session_kib: z.number(),
+});
+
+describe("npm run bench, with tiny counts", () => {
+  it("runs every scenario against the built agent and writes every figure as JSON", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-bench-smoke-"));
+    try {
+      const json = join(dir, "results.json");
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [RUN, ...TINY, ...TINY_TURNS, "--json", json],
+        { timeout: 60_000 },
+      );
+      expect(stdout).toMatch(/\| floor: plain request/);
+      const r = results.parse(JSON.parse(readFileSync(json, "utf8")));
+      expect(r.node).toBe(process.version);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
