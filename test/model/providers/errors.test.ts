@@ -5,6 +5,7 @@ import {
   chunks,
   errorReply,
   PROVIDER_CASES,
+  providerCase,
   startAgent,
   stream,
   type ProviderCase,
@@ -20,12 +21,6 @@ afterEach(async () => {
   s = undefined;
   await server.close();
 });
-
-const byName = (name: string): ProviderCase => {
-  const found = PROVIDER_CASES.find((c) => c.name === name);
-  if (!found) throw new Error(`no provider case ${name}`);
-  return found;
-};
 
 /** Runs one prompt and returns what the agent said and the stop reason. */
 async function promptOnce(
@@ -44,7 +39,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
     ["openai", "OPENAI_API_KEY"],
     ["anthropic", "ANTHROPIC_API_KEY"],
   ])("%s without its key: names %s and sends nothing", async (name, variable) => {
-    const { stop, said } = await promptOnce(byName(name), {}, {});
+    const { stop, said } = await promptOnce(providerCase(name), {}, {});
     expect(stop).toBe("end_turn");
     expect(said).toBe(
       `${variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`,
@@ -54,13 +49,13 @@ describe("model errors end the prompt with one message saying what to fix", () =
 
   it("openai-compatible needs no key, and sends no Authorization header without one", async () => {
     server.queue(stream("openai", "text"));
-    const { said } = await promptOnce(byName("openai-compatible"), {}, {});
+    const { said } = await promptOnce(providerCase("openai-compatible"), {}, {});
     expect(said).toBe("Hello! I'm replaying a recorded stream.");
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   it("openai-compatible with apiKeyEnv reads that variable, and names it when it is unset", async () => {
-    const c = byName("openai-compatible");
+    const c = providerCase("openai-compatible");
     server.queue(stream("openai", "text"));
     await promptOnce(c, { apiKeyEnv: "OPENROUTER_API_KEY" }, { OPENROUTER_API_KEY: "or-test-key" });
     expect(server.requests[0]?.headers.authorization).toBe("Bearer or-test-key");
@@ -72,7 +67,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
 
   it("a 401 from a keyless compatible server asks for HOOKGATE_API_KEY", async () => {
     server.queue(errorReply("openai", 401));
-    const { said } = await promptOnce(byName("openai-compatible"), {}, {});
+    const { said } = await promptOnce(providerCase("openai-compatible"), {}, {});
     expect(said).toMatch(
       new RegExp(
         `^${server.url} asks for an API key \\(401: .*\\): set HOOKGATE_API_KEY, or apiKeyEnv in the config\\.$`,
@@ -83,7 +78,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
   it("a 404 names the model and the base URL", async () => {
     server.queue(errorReply("openai", 404));
     const { said } = await promptOnce({
-      ...byName("openai-compatible"),
+      ...providerCase("openai-compatible"),
       model: "openai-compatible:llama3",
     });
     expect(said).toBe(
@@ -105,7 +100,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
 
   it("a 503 followed by a good stream is invisible to the user", async () => {
     server.queue(errorReply("anthropic", 503, { "retry-after": "0" }), stream("anthropic", "text"));
-    const { said } = await promptOnce(byName("anthropic"));
+    const { said } = await promptOnce(providerCase("anthropic"));
     expect(said).toBe("Hello! I'm replaying a recorded stream.");
     expect(server.requests).toHaveLength(2);
   });
@@ -114,7 +109,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
     const gone = await ReplayServer.start();
     const url = gone.url;
     await gone.close();
-    const { stop, said } = await promptOnce(byName("openai-compatible"), {
+    const { stop, said } = await promptOnce(providerCase("openai-compatible"), {
       baseUrl: url,
       maxRetries: 0,
     });
@@ -141,7 +136,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
 
   it("an error event inside an Anthropic stream is shown with its type", async () => {
     server.queue(stream("anthropic", "overloaded"));
-    const { said } = await promptOnce(byName("anthropic"));
+    const { said } = await promptOnce(providerCase("anthropic"));
     expect(said).toBe(
       "Anthropic reported an error mid-response (overloaded_error: Overloaded). Send the prompt again.",
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ClientScript, Session } from "../../agent/setup.js";
+import { finishedCalls, textOf, type ClientScript, type Session } from "../../agent/setup.js";
 import { ReplayServer } from "./replay-server.js";
 import {
   chunks,
@@ -14,18 +14,10 @@ import {
   stream,
 } from "./setup.js";
 
-type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-const finals = (updates: SessionUpdate[]) =>
-  updates.filter(
-    (u): u is ToolCallUpdate =>
-      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
-  );
+const finals = finishedCalls;
 const titles = (updates: SessionUpdate[]) =>
   updates.flatMap((u) => (u.sessionUpdate === "tool_call" ? [u.title] : []));
-const contentText = (u: ToolCallUpdate | undefined) =>
-  (u?.content ?? [])
-    .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
-    .join("");
+const contentText = textOf;
 
 let server: ReplayServer;
 let s: Session | undefined;

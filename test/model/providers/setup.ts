@@ -176,3 +176,10 @@ export async function eventually(check: () => boolean, ms = 5_000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** The provider case with this name. */
+export function providerCase(name: string): ProviderCase {
+  const found = PROVIDER_CASES.find((c) => c.name === name);
+  if (!found) throw new Error(`no provider case ${name}`);
+  return found;
+}

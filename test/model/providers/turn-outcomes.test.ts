@@ -4,7 +4,14 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Session } from "../../agent/setup.js";
 import { ReplayServer } from "./replay-server.js";
-import { chunks, PROVIDER_CASES, startAgent, stream, type ProviderCase } from "./setup.js";
+import {
+  chunks,
+  PROVIDER_CASES,
+  providerCase,
+  startAgent,
+  stream,
+  type ProviderCase,
+} from "./setup.js";
 
 let server: ReplayServer;
 let s: Session | undefined;
@@ -17,11 +24,6 @@ afterEach(async () => {
   await server.close();
 });
 
-const byName = (name: string): ProviderCase => {
-  const found = PROVIDER_CASES.find((c) => c.name === name);
-  if (!found) throw new Error(`no provider case ${name}`);
-  return found;
-};
 const usageUpdates = (updates: SessionUpdate[]) =>
   updates.flatMap((u) =>
     u.sessionUpdate === "usage_update" ? [{ used: u.used, size: u.size }] : [],
@@ -54,7 +56,7 @@ describe.each(PROVIDER_CASES)("$name: how a step's finish becomes the stop reaso
 describe("reasoning", () => {
   it("an OpenAI-compatible server's streamed reasoning becomes agent_thought_chunk", async () => {
     server.queue(stream("openai", "reasoning"));
-    const { updates } = await run(byName("openai-compatible"), {}, "What is 6 times 7?");
+    const { updates } = await run(providerCase("openai-compatible"), {}, "What is 6 times 7?");
     expect(chunks(updates, "agent_thought_chunk")).toBe("The user asks for 6 times 7.");
     expect(chunks(updates, "agent_message_chunk")).toBe("6 × 7 = 42.");
     const kinds = updates.map((u) => u.sessionUpdate).filter((k) => k.endsWith("_chunk"));
@@ -65,7 +67,7 @@ describe("reasoning", () => {
 describe("usage_update after each step", () => {
   it("is sent with the configured context window: the step's prompt plus its output", async () => {
     server.queue(stream("openai", "one-tool.1"), stream("openai", "one-tool.2"));
-    const { updates } = await run(byName("openai-compatible"), { contextWindow: 32_768 });
+    const { updates } = await run(providerCase("openai-compatible"), { contextWindow: 32_768 });
     expect(usageUpdates(updates)).toEqual([
       { used: 1840 + 24, size: 32_768 },
       { used: 1901 + 10, size: 32_768 },
@@ -74,23 +76,23 @@ describe("usage_update after each step", () => {
 
   it("is not sent when the context window is unknown (a compatible server's model)", async () => {
     server.queue(stream("openai", "text"));
-    const { updates } = await run(byName("openai-compatible"));
+    const { updates } = await run(providerCase("openai-compatible"));
     expect(usageUpdates(updates)).toEqual([]);
   });
 
   it("uses the documented window of a well-known model", async () => {
     server.queue(stream("anthropic", "text"));
-    const anthropic = await run(byName("anthropic"));
+    const anthropic = await run(providerCase("anthropic"));
     expect(usageUpdates(anthropic.updates)).toEqual([{ used: 2105 + 12, size: 200_000 }]);
     await s?.h.close();
     server.queue(stream("openai", "text"));
-    const openai = await run(byName("openai"));
+    const openai = await run(providerCase("openai"));
     expect(usageUpdates(openai.updates)).toEqual([{ used: 1834 + 9, size: 128_000 }]);
   });
 
   it("a configured window overrides the table", async () => {
     server.queue(stream("anthropic", "text"));
-    const { updates } = await run(byName("anthropic"), { contextWindow: 1_000_000 });
+    const { updates } = await run(providerCase("anthropic"), { contextWindow: 1_000_000 });
     expect(usageUpdates(updates)).toEqual([{ used: 2105 + 12, size: 1_000_000 }]);
   });
 });
@@ -98,7 +100,7 @@ describe("usage_update after each step", () => {
 describe("call settings reach the request", () => {
   it("maxOutputTokens and providerOptions (Anthropic extended thinking)", async () => {
     server.queue(stream("anthropic", "text"));
-    await run(byName("anthropic"), {
+    await run(providerCase("anthropic"), {
       maxOutputTokens: 1024,
       providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 2048 } } },
     });
@@ -110,7 +112,7 @@ describe("call settings reach the request", () => {
 
   it("maxOutputTokens on an OpenAI-compatible server", async () => {
     server.queue(stream("openai", "text"));
-    await run(byName("openai-compatible"), { maxOutputTokens: 512 });
+    await run(providerCase("openai-compatible"), { maxOutputTokens: 512 });
     expect(server.requests[0]?.body).toMatchObject({
       max_tokens: 512,
       stream: true,
