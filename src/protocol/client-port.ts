@@ -1,6 +1,13 @@
 import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../log.js";
 import type { ClientAbilities, ClientPort, ClientTerminal } from "../session/port.js";
+import {
+  parseReply,
+  permissionReplySchema,
+  readTextFileReplySchema,
+  terminalExitReplySchema,
+  terminalOutputReplySchema,
+} from "./client-replies.js";
 
 /** The ACP client of one session, over the agent's connection context. */
 export class AcpClientPort implements ClientPort {
@@ -22,20 +29,27 @@ export class AcpClientPort implements ClientPort {
     }
   }
 
-  requestPermission(params: Parameters<ClientPort["requestPermission"]>[0], signal: AbortSignal) {
-    return this.client.request(
-      methods.client.session.requestPermission,
+  async requestPermission(
+    params: Parameters<ClientPort["requestPermission"]>[0],
+    signal: AbortSignal,
+  ) {
+    const method = methods.client.session.requestPermission;
+    const reply: unknown = await this.client.request(
+      method,
       { sessionId: this.sessionId, ...params },
       { cancellationSignal: signal, stopWaitingOnCancel: true },
     );
+    return parseReply(method, permissionReplySchema, reply);
   }
 
-  readTextFile(params: Parameters<ClientPort["readTextFile"]>[0], signal: AbortSignal) {
-    return this.client.request(
-      methods.client.fs.readTextFile,
+  async readTextFile(params: Parameters<ClientPort["readTextFile"]>[0], signal: AbortSignal) {
+    const method = methods.client.fs.readTextFile;
+    const reply: unknown = await this.client.request(
+      method,
       { sessionId: this.sessionId, ...params },
       { cancellationSignal: signal, stopWaitingOnCancel: true },
     );
+    return parseReply(method, readTextFileReplySchema, reply);
   }
 
   async writeTextFile(params: Parameters<ClientPort["writeTextFile"]>[0], signal: AbortSignal) {
@@ -56,8 +70,18 @@ export class AcpClientPort implements ClientPort {
     );
     return {
       id: handle.id,
-      currentOutput: () => handle.currentOutput(),
-      waitForExit: () => handle.waitForExit(),
+      currentOutput: async () =>
+        parseReply(
+          methods.client.terminal.output,
+          terminalOutputReplySchema,
+          await handle.currentOutput(),
+        ),
+      waitForExit: async () =>
+        parseReply(
+          methods.client.terminal.waitForExit,
+          terminalExitReplySchema,
+          await handle.waitForExit(),
+        ),
       kill: async () => {
         await handle.kill();
       },

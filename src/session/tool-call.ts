@@ -1,8 +1,9 @@
-import type { ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { Verdict } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import { toolByName } from "../tools/index.js";
+import { textContent } from "../tools/text.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
@@ -35,10 +36,6 @@ export interface ToolCallEnv {
   readonly log: Logger;
 }
 
-const text = (t: string): ToolCallContent[] => [
-  { type: "content", content: { type: "text", text: t } },
-];
-
 function parseArguments(
   input: unknown,
 ): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -55,6 +52,28 @@ function parseArguments(
  * permission step and execution, telling the client at each step.
  */
 export async function runToolCall(
+  call: ModelToolCall,
+  env: ToolCallEnv,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  try {
+    return await steps(call, env, signal);
+  } catch (error) {
+    // Never leave a call without a result: the client would show it pending forever and
+    // the model's history would hold a call with no answer.
+    const message = `The call failed inside the agent: ${errorText(error)}`;
+    env.log.error({ err: error, toolCallId: call.toolCallId }, "tool call failed unexpectedly");
+    await env.client.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: call.toolCallId,
+      status: "failed",
+      content: [textContent(message)],
+    });
+    return { output: message, isError: true };
+  }
+}
+
+async function steps(
   call: ModelToolCall,
   env: ToolCallEnv,
   signal: AbortSignal,
@@ -78,7 +97,7 @@ export async function runToolCall(
 
   let gate: GateMeta = { reports: [] };
   const fail = async (message: string, shown = message): Promise<ToolCallResult> => {
-    await update(client, { toolCallId: id, status: "failed", content: text(shown) }, gate);
+    await update(client, { toolCallId: id, status: "failed", content: [textContent(shown)] }, gate);
     return { output: message, isError: true };
   };
 
@@ -116,37 +135,28 @@ export async function runToolCall(
   // A hook rewrote the input: show the user what will actually run.
   if (clearance.input !== validInput) await update(client, toolCall, gate);
 
-  const permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
+  let permission;
+  try {
+    permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
+  } catch (error) {
+    permission = `The permission request failed, so the call did not run: ${errorText(error)}`;
+  }
   if (permission !== "allowed") {
     if (permission === "cancelled") return fail("Cancelled before the tool ran.");
     return fail(permission);
   }
+  if (signal.aborted) return fail("Cancelled before the tool ran.");
 
   await update(client, { toolCallId: id, status: "in_progress" }, gate);
   const input = clearance.input;
+  const withContext = (output: string) =>
+    clearance.additionalContext ? `${output}\n\n${clearance.additionalContext}` : output;
+  let result;
   try {
-    const result = await executeCleared(tool, clearance, {
+    result = await executeCleared(tool, clearance, {
       ...env.toolContext,
       showContent: (content) => update(client, { toolCallId: id, content }, gate),
     });
-    if (signal.aborted) return fail("Cancelled while the tool was running.");
-    await update(
-      client,
-      { toolCallId: id, status: "completed", content: result.content, rawOutput: result.response },
-      gate,
-    );
-    hooks.emit(
-      "PostToolUse",
-      () => ({
-        tool_name: tool.name,
-        tool_input: input,
-        tool_use_id: id,
-        tool_response: result.response,
-      }),
-      tool.name,
-    );
-    const context = clearance.additionalContext;
-    return { output: context ? `${result.output}\n\n${context}` : result.output, isError: false };
   } catch (error) {
     const message = signal.aborted ? "Cancelled while the tool was running." : errorText(error);
     hooks.emit(
@@ -154,8 +164,22 @@ export async function runToolCall(
       () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, error: message }),
       tool.name,
     );
-    return fail(message);
+    const failed = await fail(message);
+    return { ...failed, output: withContext(failed.output) };
   }
+  // The tool finished: report it as it ended, even if a cancel arrived meanwhile.
+  await update(
+    client,
+    { toolCallId: id, status: "completed", content: result.content, rawOutput: result.response },
+    gate,
+  );
+  const response = result.response;
+  hooks.emit(
+    "PostToolUse",
+    () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, tool_response: response }),
+    tool.name,
+  );
+  return { output: withContext(result.output), isError: false };
 }
 
 /** The permission step: mode policy, then the hook's allow/ask, then the user. */
@@ -171,14 +195,11 @@ async function decidePermission(
     return `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`;
   }
   const remembered = env.permissions.recall(tool.name);
-  // `ask` forces a request in any mode; a hook cannot launder a call past the user.
-  const mustAsk =
-    hook === "ask" || (hook === "default" && policy === "ask" && remembered === undefined);
-  if (!mustAsk) {
-    if (hook !== "allow" && policy === "ask" && remembered === "rejected") {
-      return `The user rejected ${tool.name} calls for this session.`;
-    }
-    return "allowed";
+  // `ask` forces a fresh request in any mode; otherwise a standing "always reject" from the
+  // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
+  if (hook !== "ask") {
+    if (remembered === "rejected") return `The user rejected ${tool.name} calls for this session.`;
+    if (hook === "allow" || policy === "allow" || remembered === "allowed") return "allowed";
   }
   env.hooks.emit(
     "PermissionRequest",

@@ -1,6 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { methods, RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  methods,
+  RequestError,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/model/scripted.js";
 import { createAgentApp } from "../../src/protocol/app.js";
@@ -242,5 +247,26 @@ describe("agent core over ACP", () => {
     await s.h.agent.request(methods.agent.session.close, { sessionId });
     const err = await rpcError(s.prompt(sessionId, "hi"));
     expect(err.code).toBe(-32002);
+  });
+
+  it("a malformed permission reply fails the call without running it, and the session goes on", async () => {
+    s = await startInProcess({
+      permission: () =>
+        ({ outcome: { outcome: "selected" } }) as unknown as RequestPermissionResponse,
+    });
+    const { sessionId } = await s.newSession();
+    const file = join(s.cwd, "never.txt");
+    expect(await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }))).toBe(
+      "end_turn",
+    );
+    expect(existsSync(file)).toBe(false);
+    const done = finalUpdate(s.h.sessionUpdates(sessionId));
+    expect(done?.status).toBe("failed");
+    expect(textOf(done)).toMatch(/permission request failed.*optionId/);
+    expect(await s.prompt(sessionId, "still there?")).toBe("end_turn");
+    const said = s.h
+      .sessionUpdates(sessionId)
+      .filter((u) => u.sessionUpdate === "agent_message_chunk");
+    expect(JSON.stringify(said.at(-1))).toMatch(/still there/);
   });
 });

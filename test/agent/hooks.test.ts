@@ -423,4 +423,28 @@ describe("session lifecycle events and isolation", () => {
     expect(await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }))).toBe("max_turn_requests");
     expect(await s.prompt(sessionId, "just text")).toBe("end_turn");
   });
+
+  it("a standing reject_always from the user beats a hook's allow and the mode", async () => {
+    let answers = 0;
+    let gateCalls = 0;
+    const { sessionId, s } = await withSession(
+      {
+        // The first Write is asked about; after that the hook says allow.
+        hooks: { policy: () => (gateCalls++ === 0 ? { decision: "ask" } : { decision: "allow" }) },
+        permission: () => (
+          answers++,
+          { outcome: { outcome: "selected", optionId: "reject_always" } }
+        ),
+      },
+      { PreToolUse: [{ matcher: "Write", hookCallbackIds: ["policy"] }] },
+      "bypassPermissions",
+    );
+    const file = join(s.cwd, "f");
+    await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }));
+    await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "y" }));
+    expect(gateCalls).toBe(2);
+    expect(answers).toBe(1);
+    expect(existsSync(file)).toBe(false);
+    expect(textOf(finals(s.h.sessionUpdates(sessionId)).at(-1))).toMatch(/rejected Write calls/);
+  });
 });
