@@ -93,6 +93,8 @@ async function main(argv: string[]): Promise<void> {
     settings = mergeSettings(file, flags);
     log = createLogger(settings.logLevel);
     model = resolveModel(settings, { log });
+    // The key now lives in the provider; tools' child processes must not inherit it.
+    if (model.keyVariable !== undefined) delete process.env[model.keyVariable];
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ModelConfigError) fail(error.message);
     throw error;

@@ -45,7 +45,7 @@ const CAPPED_FIELDS = ["tool_input", "tool_response"] as const;
 
 /**
  * Builds one event's input, once for all its callbacks, capping large `tool_input` /
- * `tool_response` values to `maxValueBytes` of JSON.
+ * `tool_response` values to `maxValueBytes` of JSON (`Infinity`: no cap, no size check).
  */
 export function buildHookInput<E extends HookEventName>(
   common: CommonInput,
@@ -54,7 +54,7 @@ export function buildHookInput<E extends HookEventName>(
   maxValueBytes: number,
 ): HookInputFor<E> {
   const input: Record<string, unknown> = { ...common, hook_event_name: event, ...fields };
-  for (const key of CAPPED_FIELDS) {
+  for (const key of maxValueBytes === Infinity ? [] : CAPPED_FIELDS) {
     if (!(key in input)) continue;
     const capped = capValue(input[key], maxValueBytes);
     if (!capped.truncated) continue;

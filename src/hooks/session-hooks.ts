@@ -61,7 +61,8 @@ export class SessionHooks {
             opts.common(),
             "PreToolUse",
             { tool_name: toolName, tool_input: input, tool_use_id: toolUseId },
-            opts.maxValueBytes,
+            // A gate must see the whole call: a cut could hide the tail of a command.
+            Infinity,
           ),
       },
       signal,

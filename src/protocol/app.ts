@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { randomUUID } from "node:crypto";
 import {
@@ -210,9 +210,13 @@ export function createAgentApp(options: AgentOptions): AgentApp {
 function checkDirectory(field: string, dir: string): void {
   if (!isAbsolute(dir))
     throw invalidField(field, `must be an absolute path, got ${JSON.stringify(dir)}`);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw invalidField(field, `${dir} is not an existing directory`);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    // missing or unreadable: either way not a directory the session can use
   }
+  if (!isDirectory) throw invalidField(field, `${dir} is not an existing directory`);
 }
 
 function describeError(error: unknown): string {

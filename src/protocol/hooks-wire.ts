@@ -19,7 +19,7 @@ const callbackId = z
   .refine((id) => !CONTROL_CHARS.test(id), "must not contain control characters");
 
 /** One hook group as registered in `session/new` `_meta.hooks.<Event>[i]`. */
-export const hookGroupSchema = z.object({
+export const hookGroupSchema = z.strictObject({
   matcher: z.string().refine(isValidMatcher, "invalid regular expression").optional(),
   hookCallbackIds: z
     .array(callbackId)

@@ -30,6 +30,7 @@ describe("registration", () => {
       "_meta.hooks.PreToolUse[0].onFailure",
     ],
     [{ PreToolUse: { hookCallbackIds: ["a"] } }, "_meta.hooks.PreToolUse"],
+    [{ PreToolUse: [{ hookCallbackIds: ["a"], onfailure: "deny" }] }, "_meta.hooks.PreToolUse[0]"],
     [
       { PreToolUse: [{ hookCallbackIds: ["x".repeat(257)] }] },
       "_meta.hooks.PreToolUse[0].hookCallbackIds[0]",

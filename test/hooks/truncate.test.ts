@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { HookRegistry } from "../../src/hooks/registry.js";
+import { SessionHooks } from "../../src/hooks/session-hooks.js";
+import { silentLogger } from "../../src/log.js";
 import { buildHookInput } from "../../src/hooks/input.js";
 import { capValue, cutUtf8 } from "../../src/hooks/truncate.js";
 
@@ -55,5 +59,35 @@ describe("value cap", () => {
       tool_input: { command: "ls" },
       tool_use_id: "t",
     });
+  });
+});
+
+describe("the gate's input", () => {
+  it("is never capped: a deny hook sees the tail of a 20 KB command", async () => {
+    const seen: unknown[] = [];
+    const hooks = new SessionHooks({
+      sessionId: "s",
+      registry: new HookRegistry({ PreToolUse: [{ hookCallbackIds: ["policy"] }] }),
+      transport: {
+        run: async (req) => {
+          seen.push(req.input);
+          return JSON.stringify(req.input).includes("rm -rf ~") ? { decision: "deny" } : {};
+        },
+        event() {},
+      },
+      common: () => common,
+      maxValueBytes: 1024,
+      log: silentLogger(),
+    });
+    const command = `echo ${"x".repeat(20_000)} ; rm -rf ~`;
+    const verdict = await hooks.gate(
+      "t",
+      "Bash",
+      { command },
+      z.object({ command: z.string() }),
+      new AbortController().signal,
+    );
+    expect(verdict.kind).toBe("denied");
+    expect(seen[0]).not.toHaveProperty("truncated");
   });
 });

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startStdio, type Session } from "../../agent/setup.js";
+import { finishedCalls, startStdio, textOf, type Session } from "../../agent/setup.js";
 import { BUILT_CLI } from "../../helpers/harness.js";
-import { ReplayServer } from "./replay-server.js";
+import { fixture, ReplayServer } from "./replay-server.js";
 import { chunks, stream } from "./setup.js";
 
 const KEY = "hg-secret-key-that-must-not-leak-4711";
@@ -74,6 +74,30 @@ describe("the hookgate binary with a real model provider", () => {
     expect(s.h.stderr()).toContain('"keyVariable":"HOOKGATE_API_KEY"');
     expect(s.h.stderr()).not.toContain(KEY);
     expect(s.h.violations()).toEqual([]);
+  });
+
+  it("Bash commands the model runs cannot read the API key from the environment", async () => {
+    const call = fixture("openai/denied.1.sse").replace(
+      "rm -rf build",
+      "echo key=[$HOOKGATE_API_KEY]",
+    );
+    server.queue({ sse: call });
+    server.queue(stream("openai", "text"));
+    s = await startStdio(
+      {},
+      {
+        args: ["--model", "openai-compatible:m", "--base-url", server.url],
+        env: { HOOKGATE_API_KEY: KEY },
+      },
+    );
+    const { sessionId } = await s.newSession();
+    await s.h.agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
+    expect(await s.prompt(sessionId, "print the key")).toBe("end_turn");
+    const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
+    expect(done?.status).toBe("completed");
+    expect(textOf(done)).toContain("key=[]");
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
   it("a failing provider never crashes the process: errors become messages and the next prompt works", async () => {
