@@ -2,12 +2,11 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
+import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
+import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */
 export class ConfigError extends Error {}
-
-const DEFAULT_MAX_ROUNDS = 50;
-const DEFAULT_MAX_HOOK_VALUE_BYTES = 16 * 1024;
 
 /** The config file (`--config`, JSON). Every field is optional; flags override it. */
 export const configFileSchema = z.strictObject({
@@ -133,7 +132,7 @@ export function mergeSettings(
     contextWindow: pick("contextWindow"),
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
-    maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_HOOK_VALUE_BYTES,
+    maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     logLevel,
   };
 }

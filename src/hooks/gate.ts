@@ -13,36 +13,32 @@ export interface OutcomeReport {
   durationMs: number;
 }
 
-const clearanceToken = Symbol("clearance");
+let issue: (
+  toolUseId: string,
+  toolName: string,
+  input: Record<string, unknown>,
+  permission: Clearance["permission"],
+  additionalContext: string | undefined,
+) => Clearance;
 
 /**
  * Proof that a tool call passed the PreToolUse gate. Only this module can make one, and
  * tool execution requires one, so no tool runs without a gate decision for that call.
  */
 export class Clearance {
+  static {
+    issue = (...args) => new Clearance(...args);
+  }
+
   private constructor(
-    token: symbol,
     readonly toolUseId: string,
     readonly toolName: string,
     /** The validated input, after any `updatedInput`. */
-    readonly input: unknown,
+    readonly input: Record<string, unknown>,
     /** `allow` skips the permission request, `ask` forces one, `default` leaves it to the mode. */
     readonly permission: "allow" | "ask" | "default",
     readonly additionalContext: string | undefined,
-  ) {
-    if (token !== clearanceToken) throw new Error("a Clearance comes only from the gate");
-  }
-
-  /** @internal */
-  static issue(
-    toolUseId: string,
-    toolName: string,
-    input: unknown,
-    permission: Clearance["permission"],
-    additionalContext: string | undefined,
-  ): Clearance {
-    return new Clearance(clearanceToken, toolUseId, toolName, input, permission, additionalContext);
-  }
+  ) {}
 }
 
 /** The gate's answer for one tool call. */
@@ -90,25 +86,28 @@ export async function runGate(
   signal: AbortSignal,
   opts: GateOptions,
 ): Promise<Verdict> {
-  if (call.callbacks.length === 0 || signal.aborted) return decide(call, signal, opts);
-  const started = performance.now();
-  const verdict = await decide(call, signal, opts);
-  verdict.gateMs = ms(performance.now() - started);
-  return verdict;
-}
-
-async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): Promise<Verdict> {
   if (signal.aborted) return { kind: "cancelled", reports: [] };
   if (call.callbacks.length === 0) {
     return {
       kind: "pass",
-      clearance: Clearance.issue(call.toolUseId, call.toolName, call.input, "default", undefined),
+      clearance: issue(call.toolUseId, call.toolName, call.input, "default", undefined),
       reports: [],
       systemMessages: [],
     };
   }
-  const input = call.buildInput();
   const started = performance.now();
+  const verdict = await decide(call, signal, opts, started);
+  verdict.gateMs = ms(performance.now() - started);
+  return verdict;
+}
+
+async function decide(
+  call: GateCall,
+  signal: AbortSignal,
+  opts: GateOptions,
+  started: number,
+): Promise<Verdict> {
+  const input = call.buildInput();
   const outcomes: (Outcome | undefined)[] = call.callbacks.map(() => undefined);
   const { transport, log } = opts;
   const first = await raceCallbacks(call.callbacks, outcomes, signal, {
@@ -159,13 +158,7 @@ async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): P
       systemMessages,
     };
   }
-  return merge(
-    call,
-    outcomes.filter((o): o is Outcome => o !== undefined),
-    reports,
-    systemMessages,
-    opts.log,
-  );
+  return merge(call, outcomes, reports, systemMessages, opts.log);
 }
 
 /**
@@ -174,24 +167,24 @@ async function decide(call: GateCall, signal: AbortSignal, opts: GateOptions): P
  */
 function merge(
   call: GateCall,
-  outcomes: Outcome[],
+  outcomes: readonly (Outcome | undefined)[],
   reports: OutcomeReport[],
   systemMessages: string[],
   log: Logger,
 ): Verdict {
-  let input: unknown = call.input;
+  let input = call.input;
   for (const [i, o] of outcomes.entries()) {
-    if (o.label !== "proceeded" || !o.updatedInput) continue;
-    const candidate = call.schema.safeParse({
-      ...(input as Record<string, unknown>),
-      ...o.updatedInput,
-    });
-    if (candidate.success) {
+    if (o?.label !== "proceeded" || !o.updatedInput) continue;
+    const candidate = call.schema.safeParse({ ...input, ...o.updatedInput });
+    if (candidate.success && isRecord(candidate.data)) {
       input = candidate.data;
       continue;
     }
     o.label = "malformed";
-    o.failure = `updatedInput does not fit ${call.toolName}'s input: ${candidate.error.issues[0]?.message ?? "invalid"}`;
+    const why = candidate.success
+      ? "not an object"
+      : (candidate.error.issues[0]?.message ?? "invalid");
+    o.failure = `updatedInput does not fit ${call.toolName}'s input: ${why}`;
     const report = reports[i];
     if (report) report.outcome = "malformed";
     logOutcome(log, call, o);
@@ -205,7 +198,7 @@ function merge(
       };
     }
   }
-  const valid = outcomes.filter((o) => o.label === "proceeded");
+  const valid = outcomes.filter((o): o is Outcome => o?.label === "proceeded");
   // A rewritten call never skips the user: `allow` counts only for the input as the model sent it.
   const rewritten = input !== call.input;
   const permission = valid.some((o) => o.decision === "ask")
@@ -216,7 +209,7 @@ function merge(
   const context = collect(valid, (o) => o.additionalContext);
   return {
     kind: "pass",
-    clearance: Clearance.issue(
+    clearance: issue(
       call.toolUseId,
       call.toolName,
       input,
@@ -231,6 +224,10 @@ function merge(
 /** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */
 function ms(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function collect(

@@ -1,6 +1,11 @@
-import { hookRunResultSchema, KNOWN_DECISIONS, type HookDecision } from "../protocol/hooks-wire.js";
 import type { Callback } from "./registry.js";
-import { HookAbort } from "./transport.js";
+import {
+  HookAbort,
+  KNOWN_DECISIONS,
+  MalformedReplyError,
+  type HookDecision,
+  type HookReply,
+} from "./transport.js";
 
 /** Exactly one of these labels describes what each gate callback did. */
 export type OutcomeLabel =
@@ -52,24 +57,8 @@ function isKnownDecision(d: string): d is HookDecision {
   return (KNOWN_DECISIONS as readonly string[]).includes(d);
 }
 
-/** Classifies a `_hooks/run` result. */
-export function classifyReply(callback: Callback, raw: unknown, durationMs: number): Outcome {
-  // The common answer, `{}` or `null`, needs no schema walk.
-  if (raw === null || isEmptyObject(raw)) {
-    return { callback, label: "proceeded", durationMs, decision: "continue" };
-  }
-  const parsed = hookRunResultSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    return {
-      callback,
-      label: "malformed",
-      durationMs,
-      failure: `malformed reply: ${where}${issue?.message ?? "invalid"}`,
-    };
-  }
-  const reply = parsed.data ?? {};
+/** Classifies a checked `_hooks/run` reply. */
+export function classifyReply(callback: Callback, reply: HookReply, durationMs: number): Outcome {
   const decision = reply.decision ?? "continue";
   if (!isKnownDecision(decision)) {
     return {
@@ -112,11 +101,6 @@ export function classifyError(
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { callback, label: "transport_error", durationMs, failure: message };
-}
-
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  for (const key in value) if (Object.hasOwn(value, key)) return false;
-  return true;
+  const label = error instanceof MalformedReplyError ? "malformed" : "transport_error";
+  return { callback, label, durationMs, failure: message };
 }

@@ -29,6 +29,25 @@ export class HookAbort extends Error {
   }
 }
 
+/** Decisions this version understands in a `_hooks/run` reply. */
+export const KNOWN_DECISIONS = ["continue", "allow", "deny", "ask"] as const;
+export type HookDecision = (typeof KNOWN_DECISIONS)[number];
+
+/**
+ * A `_hooks/run` reply as protocol/ hands it over, already checked against the wire schema.
+ * `decision` is any string so that one this version does not know can be labelled as such.
+ */
+export interface HookReply {
+  decision?: string | undefined;
+  reason?: string | undefined;
+  systemMessage?: string | undefined;
+  updatedInput?: Record<string, unknown> | undefined;
+  additionalContext?: string | undefined;
+}
+
+/** A reply that does not fit the `_hooks/run` result schema; the message names the field. */
+export class MalformedReplyError extends Error {}
+
 /** A JSON-RPC error reply or a closed connection, as seen by the gate. */
 export class HookTransportError extends Error {
   constructor(
@@ -41,12 +60,13 @@ export class HookTransportError extends Error {
 
 /**
  * How hooks/ reaches the client; protocol/ implements it over the ACP connection.
- * `run` rejects with HookTransportError on an error reply or closed connection, and
- * with the signal's reason (a HookAbort) once the signal fires, after sending
- * `$/cancel_request`.
+ * `run` resolves with the checked reply (`{}` for `null`); it rejects with
+ * MalformedReplyError for a reply that does not fit the schema, HookTransportError on an
+ * error reply or closed connection, and the signal's reason (a HookAbort) once the signal
+ * fires, after sending `$/cancel_request`.
  */
 export interface HookTransport {
-  run(request: RunRequest, signal: AbortSignal): Promise<unknown>;
+  run(request: RunRequest, signal: AbortSignal): Promise<HookReply>;
   /** Fire-and-forget; never throws. */
   event(notice: EventNotice): void;
 }

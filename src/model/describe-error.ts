@@ -148,3 +148,8 @@ export function errorSummary(thrown: unknown): Record<string, unknown> {
   if (error instanceof Error) return { name: error.name, attempts };
   return { name: typeof error, attempts };
 }
+
+/** For a model with no provider behind it (the scripted one): the error as it is. */
+export function describePlainError(error: unknown): string {
+  return `The model failed: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Logger } from "../log.js";
 import { builtinTools } from "../tools/index.js";
-import { describeModelError } from "./describe-error.js";
+import { describeModelError, describePlainError } from "./describe-error.js";
 import { withProfile, type ProviderOptions } from "./profile.js";
 import { ModelConfigError, PROVIDERS, providerModel, type ProviderId } from "./providers.js";
 import { createScriptedModel } from "./scripted.js";
@@ -84,8 +84,7 @@ export function resolveModel(
     });
     return {
       model,
-      describeError: (error) =>
-        `The model failed: ${error instanceof Error ? error.message : String(error)}`,
+      describeError: describePlainError,
       describe: { model: "scripted" },
     };
   }

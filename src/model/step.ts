@@ -30,7 +30,6 @@ export interface StepToolCall {
 export type StepFinish = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
 
 export interface StepResult {
-  readonly text: string;
   readonly toolCalls: StepToolCall[];
   readonly finish: StepFinish;
   readonly usage: { inputTokens?: number | undefined; outputTokens?: number | undefined };
@@ -100,16 +99,13 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
     // Errors come back through the stream; the SDK's default handler would print them.
     onError: () => {},
   });
-  let text = "";
   const toolCalls: StepToolCall[] = [];
   let finished: { finish: StepFinish; raw: string | undefined } | undefined;
   let usage: StepResult["usage"] = {};
   for await (const part of result.fullStream) {
     switch (part.type) {
       case "text-delta":
-        if (part.text === "") break;
-        text += part.text;
-        on.onText(part.text);
+        if (part.text !== "") on.onText(part.text);
         break;
       case "reasoning-delta":
         if (part.text !== "") on.onReasoning(part.text);
@@ -136,5 +132,5 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
   // Tool results come from the session, not from the SDK: keep only what the model said.
   const { messages } = await result.response;
   const said = messages.filter((m) => m.role === "assistant");
-  return { text, toolCalls, finish: finished.finish, usage, messages: said };
+  return { toolCalls, finish: finished.finish, usage, messages: said };
 }

@@ -10,13 +10,15 @@ import {
   type InitializeResponse,
 } from "@agentclientprotocol/sdk";
 import type { LanguageModel } from "ai";
-import { HOOK_EVENTS } from "../hooks/events.js";
+import { HOOK_EVENTS, isHookEventName } from "../hooks/events.js";
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
 import type { Logger } from "../log.js";
+import { describePlainError } from "../model/describe-error.js";
 import { toolSetFor } from "../model/step.js";
 import { SessionActor, SessionBusyError } from "../session/actor.js";
+import { DEFAULT_MAX_ROUNDS } from "../session/turn.js";
 import { isModeId, MODE_IDS } from "../session/modes.js";
 import type { ClientAbilities } from "../session/port.js";
 import { builtinTools } from "../tools/index.js";
@@ -111,9 +113,7 @@ export function createAgentApp(options: AgentOptions): AgentApp {
       const parsed = hookRegistrationSchema.safeParse(rawHooks ?? {});
       if (!parsed.success) throw invalidParams("_meta.hooks", parsed.error);
       const registry = new HookRegistry(parsed.data);
-      const ignoredEvents = Object.keys(parsed.data).filter(
-        (k) => !(HOOK_EVENTS as readonly string[]).includes(k),
-      );
+      const ignoredEvents = Object.keys(parsed.data).filter((k) => !isHookEventName(k));
       if (params.mcpServers.length > 0) {
         log.warn({ count: params.mcpServers.length }, "MCP servers are not supported yet; ignored");
       }
@@ -129,8 +129,8 @@ export function createAgentApp(options: AgentOptions): AgentApp {
         model: options.model,
         tools,
         system: options.system ?? (() => undefined),
-        describeError: options.describeError ?? describeError,
-        maxRounds: options.maxRounds ?? 50,
+        describeError: options.describeError ?? describePlainError,
+        maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
         log: sessionLog,
         createdAt: new Date(),
         hooks: (self) =>
@@ -217,8 +217,4 @@ function checkDirectory(field: string, dir: string): void {
     // missing or unreadable: either way not a directory the session can use
   }
   if (!isDirectory) throw invalidField(field, `${dir} is not an existing directory`);
-}
-
-function describeError(error: unknown): string {
-  return `The model failed: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -6,6 +6,8 @@ const shared = new WeakMap<object, string | undefined>();
 
 // Stands in for a shared value while the rest of a frame is serialized; unique per process.
 const MARK = `\u0000hookgate-shared-${randomUUID()}`;
+/** The placeholder, exported only so tests can try to confuse the splice with it. */
+export const SHARED_PLACEHOLDER = MARK;
 const MARK_JSON = JSON.stringify(MARK);
 
 /**

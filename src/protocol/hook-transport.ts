@@ -1,13 +1,15 @@
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
 import {
   HookTransportError,
+  MalformedReplyError,
   type EventNotice,
+  type HookReply,
   type HookTransport,
   type RunRequest,
 } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
 import { shareInFrames } from "./frame-json.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hooks-wire.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD, hookReplySchema } from "./hooks-wire.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
 export class AcpHookTransport implements HookTransport {
@@ -16,11 +18,12 @@ export class AcpHookTransport implements HookTransport {
     private readonly log: Logger,
   ) {}
 
-  async run(request: RunRequest, signal: AbortSignal): Promise<unknown> {
+  async run(request: RunRequest, signal: AbortSignal): Promise<HookReply> {
     // One HookInput goes to every callback of an event: serialize it once, not per frame.
     shareInFrames(request.input);
+    let raw: unknown;
     try {
-      return await this.client.request(HOOK_RUN_METHOD, request, {
+      raw = await this.client.request(HOOK_RUN_METHOD, request, {
         cancellationSignal: signal,
         stopWaitingOnCancel: true,
       });
@@ -33,6 +36,7 @@ export class AcpHookTransport implements HookTransport {
         `request failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+    return checkReply(raw);
   }
 
   event(notice: EventNotice): void {
@@ -44,4 +48,22 @@ export class AcpHookTransport implements HookTransport {
       );
     });
   }
+}
+
+const EMPTY: HookReply = Object.freeze({});
+
+/** Checks a `_hooks/run` result at the edge; `null` and `{}` (the common answer) skip the walk. */
+export function checkReply(raw: unknown): HookReply {
+  if (raw === null || isEmptyObject(raw)) return EMPTY;
+  const parsed = hookReplySchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new MalformedReplyError(`malformed reply: ${where}${issue?.message ?? "invalid"}`);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HOOK_EVENTS, type HookEventName } from "../hooks/events.js";
 import { isValidMatcher } from "../hooks/matcher.js";
+import type { HookReply } from "../hooks/transport.js";
 
 /** Wire names of the hook extension (ACP reserves `_`-prefixed methods for extensions). */
 export const HOOK_RUN_METHOD = "_hooks/run";
@@ -60,26 +61,28 @@ export const hookRegistrationSchema = z
 
 export type HookRegistration = z.infer<typeof hookRegistrationSchema>;
 
-/** Decisions this version understands in a `_hooks/run` result. */
-export const KNOWN_DECISIONS = ["continue", "allow", "deny", "ask"] as const;
-export type HookDecision = (typeof KNOWN_DECISIONS)[number];
-
 /**
  * A `_hooks/run` result. `decision` is any string here so that an unknown one can be
  * told apart from a malformed reply; extra fields are tolerated for newer clients.
  */
-export const hookRunResultSchema = z.union([
-  z.null(),
-  z.looseObject({
-    decision: z.string().optional(),
-    reason: z.string().optional(),
-    systemMessage: z.string().optional(),
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    additionalContext: z.string().optional(),
-  }),
-]);
+export const hookReplySchema = z.looseObject({
+  decision: z.string().optional(),
+  reason: z.string().optional(),
+  systemMessage: z.string().optional(),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  additionalContext: z.string().optional(),
+});
+
+/** The whole `_hooks/run` result: `null` also means continue. */
+export const hookRunResultSchema = z.union([z.null(), hookReplySchema]);
 
 export type HookRunResult = z.infer<typeof hookRunResultSchema>;
+
+// The wire schema and the gate's reply type must not drift apart.
+const _replyFitsGate: z.ZodType<HookReply> = hookReplySchema;
+void _replyFitsGate;
+
+export { KNOWN_DECISIONS, type HookDecision } from "../hooks/transport.js";
 
 const hookInputSchema = z.looseObject({
   session_id: z.string(),

@@ -50,10 +50,6 @@ export class SessionActor {
     return this.settings.id;
   }
 
-  get busy(): boolean {
-    return this.current !== undefined;
-  }
-
   /** Runs one prompt turn. Throws SessionBusyError while another is running. */
   async prompt(prompt: readonly ContentBlock[]): Promise<StopReason> {
     if (this.current || this.closed) throw new SessionBusyError(this.closed ? "closed" : "busy");

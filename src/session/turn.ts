@@ -6,6 +6,9 @@ import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "./port.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 
+/** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
+export const DEFAULT_MAX_ROUNDS = 50;
+
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
   readonly model: LanguageModel;

@@ -30,7 +30,8 @@ const results = z.object({
   // A hung sibling with a 30 s timeout must not hold the deny back.
   deny_with_hung_sibling_ms: z.number().positive().lt(5_000),
   // The decision comes no earlier than the 200 ms timeout, and not much later.
-  timeout_overshoot_ms: z.number().nonnegative().lt(5_000),
+  // Node may fire a timer a fraction of a millisecond before performance.now() says it is due.
+  timeout_overshoot_ms: z.number().gt(-5).lt(5_000),
   events_per_s: z.number().positive(),
   observer_slowdown_ratio: z.number().positive(),
   session_new_p50_us: z.number().positive(),

@@ -5,12 +5,14 @@ import { buildHookInput } from "../../src/hooks/input.js";
 import type { Callback } from "../../src/hooks/registry.js";
 import {
   HookTransportError,
+  MalformedReplyError,
+  type HookReply,
   type HookTransport,
   type RunRequest,
 } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/log.js";
 
-type Reply = (req: RunRequest, signal: AbortSignal) => Promise<unknown>;
+type Reply = (req: RunRequest, signal: AbortSignal) => Promise<HookReply>;
 
 /** A transport whose replies are scripted per callback id; records what it was sent. */
 function fakeTransport(replies: Record<string, Reply>) {
@@ -33,11 +35,11 @@ function fakeTransport(replies: Record<string, Reply>) {
 
 const never: Reply = () => new Promise(() => {});
 const after =
-  (ms: number, value: unknown): Reply =>
+  (ms: number, value: HookReply): Reply =>
   () =>
     new Promise((r) => setTimeout(() => r(value), ms));
 const now =
-  (value: unknown): Reply =>
+  (value: HookReply): Reply =>
   () =>
     Promise.resolve(value);
 
@@ -173,18 +175,21 @@ describe("the PreToolUse gate", () => {
         Promise.reject(new HookTransportError("JSON-RPC error -32601: Method not found", -32601)),
       "transport_error",
     ],
-    ["a non-string decision", now({ decision: 42 }), "malformed"],
-    ["a non-object reply", now("yes"), "malformed"],
+    [
+      "a reply that failed the wire schema",
+      () => Promise.reject(new MalformedReplyError("malformed reply: decision: expected string")),
+      "malformed",
+    ],
     ["an unknown decision", now({ decision: "maybe_later" }), "unknown_decision"],
   ] as const)("%s fails open and is labelled %s", async (_what, reply, label) => {
-    const { transport } = fakeTransport({ x: reply as Reply });
+    const { transport } = fakeTransport({ x: reply });
     const v = await runGate(call([cb("x")]), new AbortController().signal, opts(transport));
     expect(v.kind).toBe("pass");
     expect(labels(v)).toEqual({ x: label });
   });
 
-  it("null and {} mean continue", async () => {
-    const { transport } = fakeTransport({ a: now(null), b: now({}) });
+  it("an empty reply means continue", async () => {
+    const { transport } = fakeTransport({ a: now({}), b: now({ decision: "continue" }) });
     const v = await runGate(
       call([cb("a"), cb("b")]),
       new AbortController().signal,

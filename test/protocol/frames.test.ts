@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from "node:stream";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { frameText, shareInFrames } from "../../src/protocol/frame-json.js";
+import { frameText, shareInFrames, SHARED_PLACEHOLDER } from "../../src/protocol/frame-json.js";
 import { stdioStream } from "../../src/protocol/stdio-stream.js";
 
 /** An output that records each write it is asked for (a socket turns a writev into one system call). */
@@ -46,7 +46,7 @@ describe("frames", () => {
     const shared = input();
     shareInFrames(shared);
     frameText({ jsonrpc: "2.0", method: "_hooks/event", params: { input: shared } });
-    const tricky = "\u0000hookgate-shared-";
+    const tricky = SHARED_PLACEHOLDER;
     const frame: AnyMessage = {
       jsonrpc: "2.0",
       method: "_hooks/event",
