@@ -2,7 +2,8 @@
  * hookgate as a library: build the agent for a connection of your own, or serve stdio.
  * The client-side helpers live in `hookgate/client`.
  */
-export { createAgentApp, type AgentOptions } from "./protocol/app.js";
+export { createAgentApp } from "./protocol/app.js";
+export type { AgentOptions } from "./agent.js";
 export { serveStdio } from "./serve.js";
 export { createLogger, silentLogger, type Logger } from "./log.js";
 export { createScriptedModel } from "./model/scripted.js";

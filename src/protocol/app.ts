@@ -1,6 +1,5 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { randomUUID } from "node:crypto";
 import {
   agent,
   methods,
@@ -9,19 +8,11 @@ import {
   type AgentContext,
   type InitializeResponse,
 } from "@agentclientprotocol/sdk";
-import type { LanguageModel } from "ai";
+import { Agent, type AgentOptions } from "../agent.js";
 import { HOOK_EVENTS, isHookEventName } from "../hooks/events.js";
-import { HookRegistry } from "../hooks/registry.js";
-import { SessionHooks } from "../hooks/session-hooks.js";
-import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
-import type { Logger } from "../log.js";
-import { describePlainError } from "../model/describe-error.js";
-import { toolSetFor } from "../model/step.js";
-import { SessionActor, SessionBusyError } from "../session/actor.js";
-import { DEFAULT_MAX_ROUNDS } from "../session/turn.js";
+import { SessionBusyError, type SessionActor } from "../session/actor.js";
 import { isModeId, MODE_IDS } from "../session/modes.js";
 import type { ClientAbilities } from "../session/port.js";
-import { builtinTools } from "../tools/index.js";
 import { VERSION } from "../version.js";
 import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";
@@ -33,22 +24,7 @@ import {
   hookRegistrationSchema,
 } from "./hooks-wire.js";
 
-/** How the agent behaves; the CLI builds this from flags and config. */
-export interface AgentOptions {
-  readonly log: Logger;
-  /** The model behind every session. */
-  readonly model: LanguageModel;
-  /** The system prompt for a session, if the model takes one. */
-  readonly system?: (session: SessionActor) => string | undefined;
-  /** Turns a model failure into one line telling the user what to fix. */
-  readonly describeError?: (error: unknown) => string;
-  /** Model/tool rounds per turn before `max_turn_requests` (default 50). */
-  readonly maxRounds?: number;
-  /** Cap on a `tool_input` / `tool_response` in a HookInput, in bytes of JSON (default 16 KiB). */
-  readonly maxHookValueBytes?: number;
-  /** Benchmark-only: dispatch gate callbacks one after another. Never set by the CLI. */
-  readonly serialGate?: boolean;
-}
+export type { AgentOptions };
 
 const SUPPORTED_PROTOCOL_VERSION = 1;
 
@@ -58,13 +34,12 @@ const SUPPORTED_PROTOCOL_VERSION = 1;
  */
 export function createAgentApp(options: AgentOptions): AgentApp {
   const { log } = options;
-  const sessions = new Map<string, SessionActor>();
+  const core = new Agent(options);
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
   let connection: AgentContext | undefined;
-  const tools = toolSetFor(builtinTools);
 
   const session = (sessionId: string): SessionActor => {
-    const found = sessions.get(sessionId);
+    const found = core.get(sessionId);
     if (!found) throw RequestError.sessionNotFound(sessionId);
     return found;
   };
@@ -72,10 +47,7 @@ export function createAgentApp(options: AgentOptions): AgentApp {
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
       connection = conn.client;
-      conn.signal.addEventListener("abort", () => {
-        for (const s of sessions.values()) void s.close("connection_closed");
-        sessions.clear();
-      });
+      conn.signal.addEventListener("abort", () => core.closeAll("connection_closed"));
     })
     .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
       const fs = params.clientCapabilities?.fs;
@@ -112,51 +84,23 @@ export function createAgentApp(options: AgentOptions): AgentApp {
       const rawHooks = params._meta?.hooks;
       const parsed = hookRegistrationSchema.safeParse(rawHooks ?? {});
       if (!parsed.success) throw invalidParams("_meta.hooks", parsed.error);
-      const registry = new HookRegistry(parsed.data);
       const ignoredEvents = Object.keys(parsed.data).filter((k) => !isHookEventName(k));
       if (params.mcpServers.length > 0) {
         log.warn({ count: params.mcpServers.length }, "MCP servers are not supported yet; ignored");
       }
-
-      const sessionId = randomUUID();
-      const sessionLog = log.child({ sessionId });
       const ctx = connection ?? client;
-      const actor = new SessionActor({
-        id: sessionId,
+      const { session: opened, registered } = core.open({
         cwd: params.cwd,
         roots,
-        client: new AcpClientPort(ctx, sessionId, abilities, sessionLog),
-        model: options.model,
-        tools,
-        system: options.system ?? (() => undefined),
-        describeError: options.describeError ?? describePlainError,
-        maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
-        log: sessionLog,
-        createdAt: new Date(),
-        hooks: (self) =>
-          new SessionHooks({
-            sessionId,
-            registry,
-            transport: new AcpHookTransport(ctx, sessionLog),
-            common: () => ({
-              session_id: sessionId,
-              transcript_path: "",
-              cwd: params.cwd,
-              permission_mode: self.mode,
-            }),
-            maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
-            log: sessionLog,
-            serialGate: options.serialGate ?? false,
-          }),
+        hooks: parsed.data,
+        client: (sessionId, sessionLog) => new AcpClientPort(ctx, sessionId, abilities, sessionLog),
+        transport: (sessionLog) => new AcpHookTransport(ctx, sessionLog),
       });
-      sessions.set(sessionId, actor);
-      sessionLog.debug({ cwd: params.cwd, hooks: registry.counts() }, "session created");
-      // SessionStart goes out after the response, so the client already knows the id.
-      actor.hooks.sessionStart("startup");
+      // The response goes out first; the session's SessionStart follows it.
       return {
-        sessionId,
-        modes: actor.modes(),
-        _meta: { hooks: { registered: registry.counts(), ignoredEvents } },
+        sessionId: opened.id,
+        modes: opened.modes(),
+        _meta: { hooks: { registered, ignoredEvents } },
       };
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
@@ -174,7 +118,7 @@ export function createAgentApp(options: AgentOptions): AgentApp {
       }
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.cancel();
+      core.get(params.sessionId)?.cancel();
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
       const actor = session(params.sessionId);
@@ -188,21 +132,19 @@ export function createAgentApp(options: AgentOptions): AgentApp {
       return {};
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
-      const actor = session(params.sessionId);
-      sessions.delete(params.sessionId);
-      await actor.close("close");
+      if (!(await core.close(params.sessionId, "close"))) {
+        throw RequestError.sessionNotFound(params.sessionId);
+      }
       return {};
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
-      const list = [...sessions.values()]
-        .filter((s) => !params.cwd || s.settings.cwd === params.cwd)
-        .map((s) => ({
-          sessionId: s.id,
-          cwd: s.settings.cwd,
-          additionalDirectories: s.settings.roots.slice(1),
-          title: s.title ?? null,
-          updatedAt: s.updatedAt.toISOString(),
-        }));
+      const list = core.list(params.cwd).map((s) => ({
+        sessionId: s.id,
+        cwd: s.settings.cwd,
+        additionalDirectories: s.settings.roots.slice(1),
+        title: s.title ?? null,
+        updatedAt: s.updatedAt.toISOString(),
+      }));
       return { sessions: list };
     });
 }

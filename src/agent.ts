@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import type { LanguageModel } from "ai";
+import type { HookEventName } from "./hooks/events.js";
+import { HookRegistry, type GroupSpec } from "./hooks/registry.js";
+import { SessionHooks } from "./hooks/session-hooks.js";
+import type { HookTransport } from "./hooks/transport.js";
+import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
+import type { Logger } from "./log.js";
+import { describePlainError } from "./model/describe-error.js";
+import { toolSetFor } from "./model/step.js";
+import { SessionActor } from "./session/actor.js";
+import type { ClientPort } from "./session/port.js";
+import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { builtinTools } from "./tools/index.js";
+
+/** How the agent behaves; the CLI builds this from flags and config. */
+export interface AgentOptions {
+  readonly log: Logger;
+  /** The model behind every session. */
+  readonly model: LanguageModel;
+  /** The system prompt for a session, if the model takes one. */
+  readonly system?: (session: SessionActor) => string | undefined;
+  /** Turns a model failure into one line telling the user what to fix. */
+  readonly describeError?: (error: unknown) => string;
+  /** Model/tool rounds per turn before `max_turn_requests` (default 50). */
+  readonly maxRounds?: number;
+  /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
+  readonly maxHookValueBytes?: number;
+  /** Benchmark-only: dispatch gate callbacks one after another. Never set by the CLI. */
+  readonly serialGate?: boolean;
+}
+
+/** A session to open, with what has already been checked and the client's adapters. */
+export interface SessionRequest {
+  readonly cwd: string;
+  /** cwd first, then the additional directories. */
+  readonly roots: readonly string[];
+  readonly hooks: Partial<Record<HookEventName, GroupSpec[] | undefined>>;
+  readonly client: (sessionId: string, log: Logger) => ClientPort;
+  readonly transport: (log: Logger) => HookTransport;
+}
+
+/**
+ * The sessions of one connection, and how a session is put together: its actor, its hooks,
+ * the model and the tools. protocol/ calls in here; nothing here knows JSON-RPC.
+ */
+export class Agent {
+  private readonly sessions = new Map<string, SessionActor>();
+  private readonly tools = toolSetFor(builtinTools);
+
+  constructor(private readonly options: AgentOptions) {}
+
+  /** Opens a session; SessionStart goes out once the caller has answered with its id. */
+  open(request: SessionRequest): { session: SessionActor; registered: Record<string, number> } {
+    const { options } = this;
+    const id = randomUUID();
+    const log = options.log.child({ sessionId: id });
+    const registry = new HookRegistry(request.hooks);
+    const transport = request.transport(log);
+    const session = new SessionActor({
+      id,
+      cwd: request.cwd,
+      roots: request.roots,
+      client: request.client(id, log),
+      model: options.model,
+      tools: this.tools,
+      system: options.system ?? (() => undefined),
+      describeError: options.describeError ?? describePlainError,
+      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      log,
+      createdAt: new Date(),
+      hooks: (self) =>
+        new SessionHooks({
+          sessionId: id,
+          registry,
+          transport,
+          common: () => ({
+            session_id: id,
+            transcript_path: "",
+            cwd: request.cwd,
+            permission_mode: self.mode,
+          }),
+          maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+          log,
+          serialGate: options.serialGate ?? false,
+        }),
+    });
+    this.sessions.set(id, session);
+    log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    session.hooks.sessionStart("startup");
+    return { session, registered: registry.counts() };
+  }
+
+  get(id: string): SessionActor | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Sessions, optionally only those in `cwd`. */
+  list(cwd?: string | null): SessionActor[] {
+    return [...this.sessions.values()].filter((s) => !cwd || s.settings.cwd === cwd);
+  }
+
+  /** Cancels and forgets a session; false when there was none. */
+  async close(id: string, reason: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    await session.close(reason);
+    return true;
+  }
+
+  /** Ends every session (the connection went away). */
+  closeAll(reason: string): void {
+    for (const session of this.sessions.values()) void session.close(reason);
+    this.sessions.clear();
+  }
+}
