@@ -1,8 +1,12 @@
 import type { WaitForTerminalExitResponse } from "@agentclientprotocol/sdk";
+import pTimeout from "p-timeout";
 import type { ClientTerminal } from "../session/port.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
-import type { ToolContext } from "./types.js";
+import { ToolError, type ToolContext } from "./types.js";
+
+/** How long the client gets to answer terminal/output, terminal/kill or terminal/release. */
+export const TERMINAL_CALL_TIMEOUT_MS = 5_000;
 
 type Ending =
   | { readonly kind: "exited"; readonly status: WaitForTerminalExitResponse }
@@ -36,10 +40,40 @@ function waitForEnding(
   });
 }
 
+/** Sends one terminal request, bounded by TERMINAL_CALL_TIMEOUT_MS and, when given, the signal. */
+async function answered<T>(
+  terminal: ClientTerminal,
+  method: string,
+  request: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  return pTimeout(request(), {
+    milliseconds: TERMINAL_CALL_TIMEOUT_MS,
+    signal,
+    message: new ToolError(
+      `The client did not answer ${method} for terminal ${terminal.id} within ${TERMINAL_CALL_TIMEOUT_MS} ms`,
+    ),
+  });
+}
+
+/** Kills the terminal's command (when asked) and then releases it; failures are logged, never thrown. */
+async function dispose(terminal: ClientTerminal, kill: boolean, ctx: ToolContext): Promise<void> {
+  const log = ctx.log.child({ terminalId: terminal.id });
+  if (kill) {
+    await answered(terminal, "terminal/kill", () => terminal.kill()).catch((err: unknown) => {
+      log.warn({ err }, "killing the client terminal failed");
+    });
+  }
+  await answered(terminal, "terminal/release", () => terminal.release()).catch((err: unknown) => {
+    log.warn({ err }, "releasing the client terminal failed");
+  });
+}
+
 /**
  * Runs `bash -c command` in a terminal on the client (`terminal/*`), so the user can see
- * it. The terminal is killed on timeout or abort and always released. Rejects with the
- * signal's reason on abort.
+ * it. The terminal is killed on timeout or abort and always released; every terminal
+ * request has a deadline, so a silent client cannot wedge the turn. Rejects with the
+ * signal's reason on abort, at once: the kill and release then finish in the background.
  */
 export async function runInTerminal(
   command: string,
@@ -52,16 +86,26 @@ export async function runInTerminal(
     { command: "bash", args: ["-c", command], cwd: ctx.cwd, outputByteLimit: maxChars },
     ctx.signal,
   );
+  let killed = false;
   try {
     await ctx.showContent?.([{ type: "terminal", terminalId: terminal.id }]);
     const ending = await waitForEnding(terminal, timeoutMs, ctx.signal);
-    if (ending.kind !== "exited") {
-      await terminal.kill().catch((err: unknown) => {
-        ctx.log.warn({ err, terminalId: terminal.id }, "killing the client terminal failed");
-      });
-    }
     ctx.signal.throwIfAborted();
-    const current = await terminal.currentOutput();
+    if (ending.kind === "timeout") {
+      killed = true;
+      await answered(terminal, "terminal/kill", () => terminal.kill(), ctx.signal).catch(
+        (err: unknown) => {
+          ctx.signal.throwIfAborted();
+          ctx.log.warn({ err, terminalId: terminal.id }, "killing the client terminal failed");
+        },
+      );
+    }
+    const current = await answered(
+      terminal,
+      "terminal/output",
+      () => terminal.currentOutput(),
+      ctx.signal,
+    );
     const status = ending.kind === "exited" ? ending.status : (current.exitStatus ?? {});
     // The client keeps the end of long output; a client ignoring the limit is capped here.
     const output = headChars(current.output, maxChars);
@@ -82,8 +126,10 @@ export async function runInTerminal(
       terminalId: terminal.id,
     };
   } finally {
-    await terminal.release().catch((err: unknown) => {
-      ctx.log.warn({ err, terminalId: terminal.id }, "releasing the client terminal failed");
-    });
+    const disposal = dispose(terminal, ctx.signal.aborted && !killed, ctx);
+    // On abort the caller must hear of it now; the disposal still ends within its deadlines.
+    if (!ctx.signal.aborted) {
+      await pTimeout(disposal, { milliseconds: Number.POSITIVE_INFINITY, signal: ctx.signal });
+    }
   }
 }

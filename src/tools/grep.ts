@@ -1,10 +1,13 @@
 import { z } from "zod";
 import {
   compilePattern,
+  GREP_DEADLINE_MS,
   MAX_GREP_FILE_BYTES,
+  MAX_TESTED_LINE_CHARS,
   scanFiles,
   type FileScan,
   type ScanDepth,
+  type ScanSummary,
 } from "./grep-scan.js";
 import { capOutput, cutLine, MAX_OUTPUT_CHARS, textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
@@ -52,7 +55,7 @@ type Scan = (
   files: readonly string[],
   depth: ScanDepth,
   take: (scan: FileScan) => boolean,
-) => Promise<number>;
+) => Promise<ScanSummary>;
 
 /** A glob without a slash matches at any depth, as ripgrep's `--glob` does. */
 function globPattern(glob: string | undefined): string {
@@ -67,7 +70,7 @@ async function contentMode(files: string[], input: GrepInput, run: Scan): Promis
   const matched: string[] = [];
   let chars = 0;
   let stop: "head_limit" | "size" | undefined;
-  const skipped = await run(files, "lines", (scan) => {
+  const summary = await run(files, "lines", (scan) => {
     for (const m of scan.matches) {
       const line = `${scan.path}:${numbered ? `${m.line}:` : ""}${cutLine(m.text)}`;
       if (lines.length >= limit) stop = "head_limit";
@@ -89,7 +92,7 @@ async function contentMode(files: string[], input: GrepInput, run: Scan): Promis
       "Narrow the pattern, path or glob, or set head_limit.]";
   }
   return {
-    text: text + skippedNote(skipped),
+    text: text + scanNotes(summary),
     response: {
       mode: "content",
       numFiles: matched.length,
@@ -102,7 +105,7 @@ async function contentMode(files: string[], input: GrepInput, run: Scan): Promis
 
 async function filesMode(files: string[], input: GrepInput, run: Scan): Promise<Found> {
   const matched: FileScan[] = [];
-  const skipped = await run(files, "first", (scan) => matched.push(scan) > 0);
+  const summary = await run(files, "first", (scan) => matched.push(scan) > 0);
   matched.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   const shown = matched.slice(0, input.head_limit ?? Infinity).map((m) => m.path);
   const head =
@@ -111,14 +114,14 @@ async function filesMode(files: string[], input: GrepInput, run: Scan): Promise<
       : `Found ${matched.length} files, showing the ${shown.length} most recently modified (head_limit)`;
   const text = matched.length === 0 ? "No files found" : `${head}\n${shown.join("\n")}`;
   return {
-    text: capOutput(text) + skippedNote(skipped),
+    text: capOutput(text) + scanNotes(summary),
     response: { mode: "files_with_matches", numFiles: shown.length, filenames: shown },
   };
 }
 
 async function countMode(files: string[], input: GrepInput, run: Scan): Promise<Found> {
   const matched: FileScan[] = [];
-  const skipped = await run(files, "count", (scan) => matched.push(scan) > 0);
+  const summary = await run(files, "count", (scan) => matched.push(scan) > 0);
   const shown = matched.slice(0, input.head_limit ?? Infinity);
   const total = shown.reduce((sum, m) => sum + m.count, 0);
   const entries = shown.map((m) => `${m.path}:${m.count}`).join("\n");
@@ -127,7 +130,7 @@ async function countMode(files: string[], input: GrepInput, run: Scan): Promise<
       ? "No matches found"
       : `${entries}\n\nFound ${total} matching ${total === 1 ? "line" : "lines"} across ${shown.length} ${shown.length === 1 ? "file" : "files"}.`;
   return {
-    text: capOutput(text) + skippedNote(skipped),
+    text: capOutput(text) + scanNotes(summary),
     response: {
       mode: "count",
       numFiles: shown.length,
@@ -138,10 +141,18 @@ async function countMode(files: string[], input: GrepInput, run: Scan): Promise<
   };
 }
 
-function skippedNote(skipped: number): string {
-  if (skipped === 0) return "";
-  const mb = MAX_GREP_FILE_BYTES / (1024 * 1024);
-  return `\n[Skipped ${skipped} ${skipped === 1 ? "file" : "files"}: binary or larger than ${mb} MB]`;
+function scanNotes({ skipped, cutLines }: ScanSummary): string {
+  let notes = "";
+  if (skipped > 0) {
+    const mb = MAX_GREP_FILE_BYTES / (1024 * 1024);
+    notes += `\n[Skipped ${skipped} ${skipped === 1 ? "file" : "files"}: binary or larger than ${mb} MB]`;
+  }
+  if (cutLines > 0) {
+    const which = cutLines === 1 ? "1 line longer" : `${cutLines} lines longer`;
+    const searched = cutLines === 1 ? "was searched in its" : "were searched in their";
+    notes += `\n[${which} than ${MAX_TESTED_LINE_CHARS} characters ${searched} first ${MAX_TESTED_LINE_CHARS} characters only]`;
+  }
+  return notes;
 }
 
 const MODES: Record<Mode, (files: string[], input: GrepInput, run: Scan) => Promise<Found>> = {
@@ -157,7 +168,8 @@ export const grepTool: Tool<typeof GrepInput> = {
     "Searches file contents with a JavaScript regular expression, line by line. output_mode: " +
     '"files_with_matches" (default; files, most recently modified first), "content" (matching lines as path:line:text) ' +
     'or "count". Filter files with glob (e.g. "*.ts"); "-i" ignores case. node_modules, .git, binary files ' +
-    "and files over 5 MB are skipped. Prefer this over grep or rg in Bash.",
+    `and files over 5 MB are skipped; only the first ${MAX_TESTED_LINE_CHARS} characters of a line are searched, ` +
+    `and a search stops after ${GREP_DEADLINE_MS / 1000} s. Prefer this over grep or rg in Bash.`,
   inputSchema: GrepInput,
   kind: "search",
   mutating: false,

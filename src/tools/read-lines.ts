@@ -1,5 +1,4 @@
-import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { BINARY_SNIFF_BYTES, looksBinary, splitLines } from "./text.js";
 
@@ -14,26 +13,24 @@ export interface LineWindow {
   readonly more: boolean;
 }
 
-/** True when the first bytes of a local file contain a NUL. */
-export async function localFileLooksBinary(p: string): Promise<boolean> {
-  const handle = await open(p, "r");
-  try {
-    const buf = new Uint8Array(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return looksBinary(buf.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+/** True when the first bytes of an open local file contain a NUL. */
+export async function localFileLooksBinary(handle: FileHandle): Promise<boolean> {
+  const buf = new Uint8Array(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+  return looksBinary(buf.subarray(0, bytesRead));
 }
 
-/** Streams a local file, keeping only the wanted lines but counting all of them. */
+/**
+ * Streams an open local file from its start, keeping only the wanted lines but counting
+ * all of them. The handle stays open for the caller to close.
+ */
 export async function readLocalWindow(
-  p: string,
+  handle: FileHandle,
   startLine: number,
   limit: number,
   signal: AbortSignal,
 ): Promise<LineWindow> {
-  const input = createReadStream(p, { encoding: "utf8", signal });
+  const input = handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false, signal });
   const reader = createInterface({ input, crlfDelay: Infinity });
   const lines: string[] = [];
   let count = 0;

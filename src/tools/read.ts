@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clientReadError, localKind } from "./file-access.js";
+import { checkedKind, clientReadError, openRegularFile } from "./file-access.js";
 import { resolveInRoots } from "./paths.js";
 import {
   clientWindow,
@@ -7,11 +7,14 @@ import {
   readLocalWindow,
   type LineWindow,
 } from "./read-lines.js";
-import { fenced, numberLines, textContent } from "./text.js";
+import { cutLine, fenced, numberLines, textContent } from "./text.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 
 /** Lines Read returns when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
+
+/** Most text one Read returns, in UTF-8 bytes of the lines as shown; the rest needs offset. */
+export const MAX_READ_BYTES = 256 * 1024;
 
 const ReadInput = z.object({
   file_path: z
@@ -44,6 +47,7 @@ async function readWindow(
   limit: number,
   ctx: ToolContext,
 ): Promise<LineWindow> {
+  const kind = await checkedKind(p);
   if (ctx.client.abilities.readTextFile) {
     try {
       const { content } = await ctx.client.readTextFile(
@@ -53,25 +57,40 @@ async function readWindow(
       return clientWindow(content, startLine, limit);
     } catch (err) {
       ctx.signal.throwIfAborted();
-      throw clientReadError(p, await localKind(p).catch(() => "other" as const), err);
+      throw clientReadError(p, kind, err);
     }
   }
-  const kind = await localKind(p);
   if (kind === "missing") {
     throw new ToolError(`File does not exist: ${p} (working directory: ${ctx.cwd})`);
   }
   if (kind === "directory") {
     throw new ToolError(`${p} is a directory, not a file; use Glob or Bash (ls) to list it`);
   }
-  if (await localFileLooksBinary(p)) {
-    throw new ToolError(
-      `${p} looks like a binary file (it contains NUL bytes); Read shows text only`,
-    );
+  const handle = await openRegularFile(p);
+  try {
+    if (await localFileLooksBinary(handle)) {
+      throw new ToolError(
+        `${p} looks like a binary file (it contains NUL bytes); Read shows text only`,
+      );
+    }
+    return await readLocalWindow(handle, startLine, limit, ctx.signal);
+  } finally {
+    await handle.close();
   }
-  return readLocalWindow(p, startLine, limit, ctx.signal);
 }
 
-function describeWindow(w: LineWindow): string {
+/** How many of the lines fit in MAX_READ_BYTES once cut for display; at least one. */
+function linesThatFit(lines: readonly string[]): number {
+  let bytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    bytes += Buffer.byteLength(cutLine(lines[i] ?? "")) + 1;
+    if (bytes > MAX_READ_BYTES) return Math.max(1, i);
+  }
+  return lines.length;
+}
+
+/** The model's text for the first `shown` lines of the window, with a note when there is more. */
+function describeWindow(w: LineWindow, shown: number): string {
   const { lines, startLine, totalLines } = w;
   if (lines.length === 0) {
     if (totalLines === 0) return "The file exists but is empty.";
@@ -79,11 +98,17 @@ function describeWindow(w: LineWindow): string {
       ? `No lines at offset ${startLine}; the file is shorter than that.`
       : `The file has ${totalLines} lines; offset ${startLine} is past the end.`;
   }
-  const body = numberLines(lines, startLine);
-  if (!w.more) return body;
-  const endLine = startLine + lines.length - 1;
+  const body = numberLines(lines.slice(0, shown), startLine);
+  const endLine = startLine + shown - 1;
   const range =
     totalLines === null ? `${startLine}-${endLine}` : `${startLine}-${endLine} of ${totalLines}`;
+  if (shown < lines.length) {
+    return (
+      `${body}\n\n[Showing lines ${range}: Read returns at most ${MAX_READ_BYTES / 1024} KiB of text at once. ` +
+      `Use offset ${endLine + 1} and limit to read more.]`
+    );
+  }
+  if (!w.more) return body;
   return `${body}\n\n[Showing lines ${range}. Use offset and limit to read more.]`;
 }
 
@@ -93,7 +118,8 @@ export const readTool: Tool<typeof ReadInput> = {
   description:
     "Reads a text file from the workspace. Lines come numbered like `cat -n` (the number, a tab, the line). " +
     `By default up to ${DEFAULT_READ_LIMIT} lines from the start; use offset (1-based) and limit for longer files. ` +
-    "Lines longer than 2000 characters are cut. Prefer this over cat/head/tail in Bash.",
+    `Lines longer than 2000 characters are cut, and one Read returns at most ${MAX_READ_BYTES / 1024} KiB. ` +
+    "Prefer this over cat/head/tail in Bash.",
   inputSchema: ReadInput,
   kind: "read",
   mutating: false,
@@ -113,16 +139,18 @@ export const readTool: Tool<typeof ReadInput> = {
     const p = await resolveInRoots(input.file_path, ctx);
     const startLine = Math.max(1, input.offset ?? 1);
     const window = await readWindow(p, startLine, input.limit ?? DEFAULT_READ_LIMIT, ctx);
-    const content = window.lines.join("\n");
+    const shown = linesThatFit(window.lines);
+    // The user and the hooks get the same capped, cut lines as the model, once each.
+    const content = window.lines.slice(0, shown).map(cutLine).join("\n");
     return {
       content: [textContent(fenced(content))],
-      output: describeWindow(window),
+      output: describeWindow(window, shown),
       response: {
         type: "text",
         file: {
           filePath: p,
           content,
-          numLines: window.lines.length,
+          numLines: shown,
           startLine,
           totalLines: window.totalLines,
         },

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TERMINAL_CALL_TIMEOUT_MS } from "../../src/tools/bash-terminal.js";
 import { bashTool } from "../../src/tools/bash.js";
 import { ToolError } from "../../src/tools/types.js";
 import { FakeClient } from "./fake-client.js";
@@ -230,5 +231,55 @@ describe("Bash (client terminal)", () => {
     await expect(attempt).rejects.toThrow("cancelled");
     expect(client.terminals[0]?.killed).toBe(true);
     expect(client.terminals[0]?.released).toBe(true);
+  });
+
+  describe("with a client that never answers kill, output or release", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Starts Bash in a hanging, unresponsive client terminal under fake timers. */
+    async function startUnresponsive(timeout: number, signal?: AbortSignal) {
+      const cwd = await tempDir();
+      vi.useFakeTimers();
+      const client = new FakeClient({ terminal: true });
+      client.terminalScript = { output: "waiting\n", hang: true, unresponsive: true };
+      const attempt = runTool(
+        bashTool,
+        { command: "sleep 100", timeout },
+        toolContext(cwd, { client, signal }),
+      );
+      const settled = vi.fn();
+      attempt.then(settled, settled);
+      return { client, attempt, settled };
+    }
+
+    it("rejects with the cancel reason at once, and still asks to kill and then release", async () => {
+      const controller = new AbortController();
+      const { client, attempt, settled } = await startUnresponsive(60_000, controller.signal);
+      await vi.advanceTimersByTimeAsync(10);
+      controller.abort(new Error("cancelled"));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toHaveBeenCalled();
+      await expect(attempt).rejects.toThrow("cancelled");
+      const terminal = client.terminals[0];
+      expect(terminal?.killed).toBe(true);
+      expect(terminal?.released).toBe(false);
+      await vi.advanceTimersByTimeAsync(TERMINAL_CALL_TIMEOUT_MS);
+      expect(terminal?.released).toBe(true);
+    });
+
+    it("fails a timed-out command once the output request passes its deadline", async () => {
+      const { client, attempt, settled } = await startUnresponsive(1_000);
+      await vi.advanceTimersByTimeAsync(1_000 + 3 * TERMINAL_CALL_TIMEOUT_MS);
+      expect(settled).toHaveBeenCalled();
+      await expect(attempt).rejects.toThrow(
+        `The client did not answer terminal/output for terminal term-1 within ${TERMINAL_CALL_TIMEOUT_MS} ms`,
+      );
+      const terminal = client.terminals[0];
+      expect(terminal?.killed).toBe(true);
+      expect(terminal?.outputRequests).toBe(1);
+      expect(terminal?.released).toBe(true);
+    });
   });
 });

@@ -23,12 +23,20 @@ export interface TerminalScript {
   truncated?: boolean;
   /** Never exits on its own; only kill() ends it. */
   hang?: boolean;
+  /** currentOutput(), kill() and release() are recorded but never answered. */
+  unresponsive?: boolean;
 }
 
-/** A client terminal that plays a script and records kill/release. */
+/** A reply that never comes. */
+function never<T>(): Promise<T> {
+  return new Promise<T>(() => {});
+}
+
+/** A client terminal that plays a script and records output/kill/release requests. */
 export class FakeTerminal implements ClientTerminal {
   killed = false;
   released = false;
+  outputRequests = 0;
   private exited: WaitForTerminalExitResponse | undefined;
   private readonly waiters: Array<(status: WaitForTerminalExitResponse) => void> = [];
 
@@ -40,6 +48,8 @@ export class FakeTerminal implements ClientTerminal {
   }
 
   async currentOutput(): Promise<TerminalOutputResponse> {
+    this.outputRequests += 1;
+    if (this.script.unresponsive === true) return never();
     return {
       output: this.script.output,
       truncated: this.script.truncated ?? false,
@@ -55,11 +65,13 @@ export class FakeTerminal implements ClientTerminal {
 
   async kill(): Promise<void> {
     this.killed = true;
+    if (this.script.unresponsive === true) return never();
     this.end();
   }
 
   async release(): Promise<void> {
     this.released = true;
+    if (this.script.unresponsive === true) return never();
     this.end();
   }
 

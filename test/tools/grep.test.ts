@@ -103,6 +103,22 @@ describe("Grep", () => {
     expect(result.output).toContain("[Skipped 1 file: binary or larger than 5 MB]");
   });
 
+  it("tests only the first 10000 characters of a very long line, and says so", async () => {
+    await put(
+      "wide.txt",
+      `${"x".repeat(10_000)}needle\nneedle early ${"y".repeat(20_000)}\nneedle\n`,
+    );
+    const result = await runTool(
+      grepTool,
+      { pattern: "needle", path: "wide.txt", output_mode: "count" },
+      toolContext(cwd),
+    );
+    expect(result.output).toBe(
+      `${path.join(cwd, "wide.txt")}:2\n\nFound 2 matching lines across 1 file.\n` +
+        "[2 lines longer than 10000 characters were searched in their first 10000 characters only]",
+    );
+  });
+
   it("names an invalid regular expression", async () => {
     const attempt = runTool(grepTool, { pattern: "foo(" }, toolContext(cwd));
     await expect(attempt).rejects.toBeInstanceOf(ToolError);

@@ -43,6 +43,19 @@ export async function runTool<S extends z.ZodType>(
   return tool.execute(tool.inputSchema.parse(rawInput), ctx);
 }
 
+/** Resolves or rejects as `promise` does, or rejects if it is still pending after `ms`. */
+export async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The text of a result's first content block, whatever its kind. */
 export function firstText(result: ToolResult): string {
   const block = result.content[0];

@@ -55,6 +55,26 @@ describe("Read", () => {
     expect(wide.output).toBe(`     1\t${"x".repeat(2000)}... [line cut at 2000 characters]`);
   });
 
+  it("stops at 256 KiB of text, says where to go on, and sends no uncut copy", async () => {
+    const cwd = await tempDir();
+    const wide = `${"w".repeat(5_000)}\n`.repeat(2_000);
+    await writeFile(path.join(cwd, "wide.txt"), wide);
+    const result = await runTool(readTool, { file_path: "wide.txt" }, toolContext(cwd));
+    const cut = `${"w".repeat(2000)}... [line cut at 2000 characters]`;
+    const shown = Math.floor((256 * 1024) / (cut.length + 1));
+    expect(result.output).toContain(`${String(shown).padStart(6)}\t${cut}\n\n`);
+    expect(result.output).not.toContain(`${String(shown + 1).padStart(6)}\t`);
+    expect(result.output).toMatch(
+      new RegExp(
+        `\\[Showing lines 1-${shown} of 2000: Read returns at most 256 KiB of text at once\\. ` +
+          `Use offset ${shown + 1} and limit to read more\\.\\]$`,
+      ),
+    );
+    const frame = JSON.stringify({ content: result.content, rawOutput: result.response });
+    expect(frame.length).toBeLessThan(2 * 256 * 1024 + 4_096);
+    expect(result.response).toMatchObject({ file: { numLines: shown, totalLines: 2000 } });
+  });
+
   it("says so when the offset is past the end or the file is empty", async () => {
     const cwd = await tempDir();
     await writeFile(path.join(cwd, "short.txt"), lines(3));
