@@ -9,7 +9,7 @@ import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
 import { toolSetFor } from "./model/step.js";
 import { SessionActor } from "./session/actor.js";
-import type { ClientPort } from "./session/port.js";
+import type { ClientPort } from "./port.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { builtinTools } from "./tools/index.js";
 

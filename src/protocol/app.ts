@@ -12,7 +12,7 @@ import { Agent, type AgentOptions } from "../agent.js";
 import { HOOK_EVENTS, isHookEventName } from "../hooks/events.js";
 import { SessionBusyError, type SessionActor } from "../session/actor.js";
 import { isModeId, MODE_IDS } from "../session/modes.js";
-import type { ClientAbilities } from "../session/port.js";
+import type { ClientAbilities } from "../port.js";
 import { VERSION } from "../version.js";
 import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";

@@ -5,7 +5,7 @@ import type { Logger } from "../log.js";
 import type { ToolContext } from "../tools/types.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
-import type { ClientPort } from "./port.js";
+import type { ClientPort } from "../port.js";
 import { runTurn } from "./turn.js";
 
 /** A second prompt arrived while one is running in the same session. */

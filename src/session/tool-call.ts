@@ -8,7 +8,7 @@ import type { AnyTool, ToolContext } from "../tools/types.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import type { PermissionMemory } from "./permission.js";
-import type { ClientPort } from "./port.js";
+import type { ClientPort } from "../port.js";
 
 /** A tool call as the model asked for it; `input` may be unparsed JSON text. */
 export interface ModelToolCall {

@@ -3,7 +3,7 @@ import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
-import type { ClientPort } from "./port.js";
+import type { ClientPort } from "../port.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 
 /** Model/tool rounds in one turn before it stops with `max_turn_requests`. */

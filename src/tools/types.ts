@@ -1,7 +1,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { Logger } from "../log.js";
-import type { ClientPort } from "../session/port.js";
+import type { ClientPort } from "../port.js";
 
 /** Everything a tool may touch while it runs. */
 export interface ToolContext {

@@ -7,7 +7,7 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/session/port.js";
+import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/port.js";
 
 /** One recorded call to the fake client. */
 export type FakeCall =

@@ -27,8 +27,9 @@ export interface ClientTerminal {
 }
 
 /**
- * The client as the session and the tools see it. `protocol/` implements this over the
- * ACP connection; nothing below it knows about JSON-RPC.
+ * The client as the session and the tools see it. It sits beside both so that neither
+ * imports the other for it; `protocol/` implements it over the ACP connection, and nothing
+ * that uses it knows about JSON-RPC.
  */
 export interface ClientPort {
   readonly abilities: ClientAbilities;
