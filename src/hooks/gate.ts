@@ -72,6 +72,7 @@ export interface GateCall {
 
 export interface GateOptions {
   readonly transport: HookTransport;
+  /** The session's child logger: it already carries the session id. */
   readonly log: Logger;
   /** Benchmark-only: dispatch callbacks one after another to measure the concurrency win. */
   readonly serial?: boolean;
@@ -143,7 +144,6 @@ async function decide(
   if (first) {
     opts.log.info(
       {
-        sessionId: call.sessionId,
         hookCallbackId: first.callback.id,
         tool: call.toolName,
         durationMs: ms(first.durationMs),
@@ -246,7 +246,6 @@ function logOutcome(log: Logger, call: GateCall, o: Outcome): void {
   if (o.label === "proceeded" || o.label === "denied") return;
   log.warn(
     {
-      sessionId: call.sessionId,
       hookCallbackId: o.callback.id,
       tool: call.toolName,
       durationMs: ms(o.durationMs),

@@ -55,7 +55,7 @@ describe("gate logging", () => {
           ),
       },
       new AbortController().signal,
-      { transport, log },
+      { transport, log: log.child({ sessionId: "s1" }) },
     );
     expect(verdict.kind).toBe("denied");
     await new Promise((r) => setTimeout(r, 20));
