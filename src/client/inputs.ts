@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { HookEventName } from "../hooks/events.js";
 import type { HookInput, HookInputFor } from "../hooks/input.js";
+import { firstIssue } from "../zod-issues.js";
 
 // Loose objects: a newer agent may add fields, and a callback should still get its input.
 const common = {
@@ -45,9 +46,7 @@ export function parseHookInput<E extends HookEventName>(
 ): { ok: true; input: HookInputFor<E> } | { ok: false; error: string } {
   const parsed = hookInputSchemas[name].safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `input.${issue.path.join(".")}: ` : "input: ";
-  return { ok: false, error: `${where}${issue?.message ?? "invalid"} (for ${name})` };
+  return { ok: false, error: `${firstIssue(parsed.error, "input")} (for ${name})` };
 }
 
 /** Widens one event's parsed input to the union of all events' inputs. */

@@ -6,7 +6,8 @@ import {
   hookRunParamsSchema,
 } from "../protocol/hooks-wire.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
-import { checkResult, errorText, firstIssue, idsOf, untilAborted } from "./run.js";
+import { firstIssue } from "../zod-issues.js";
+import { checkResult, errorText, idsOf, untilAborted } from "./run.js";
 import type {
   HookContext,
   HookErrorInfo,

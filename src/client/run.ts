@@ -1,16 +1,9 @@
-import type { z } from "zod";
 import { hookRunResultSchema, type HookRunResult } from "../protocol/hooks-wire.js";
+import { firstIssue } from "../zod-issues.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
 export class HookResultError extends Error {
   override readonly name = "HookResultError";
-}
-
-/** The first issue of a zod error, as `path: message`. */
-export function firstIssue(error: z.ZodError, prefix = ""): string {
-  const issue = error.issues[0];
-  const path = [prefix, ...(issue?.path ?? []).map(String)].filter((p) => p !== "").join(".");
-  return `${path === "" ? "" : `${path}: `}${issue?.message ?? "invalid"}`;
 }
 
 /** `hookCallbackId` and `sessionId` of params that failed validation, for the error report. */

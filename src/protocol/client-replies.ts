@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { firstIssue } from "../zod-issues.js";
 
 /**
  * The client's replies the agent acts on. The SDK types them but does not check them, so
@@ -30,9 +31,5 @@ export const terminalExitReplySchema = exitStatus;
 export function parseReply<T>(method: string, schema: z.ZodType<T>, reply: unknown): T {
   const parsed = schema.safeParse(reply);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  throw new Error(
-    `the client's ${method} reply is malformed (${where}${issue?.message ?? "invalid"})`,
-  );
+  throw new Error(`the client's ${method} reply is malformed (${firstIssue(parsed.error)})`);
 }

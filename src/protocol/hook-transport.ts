@@ -8,6 +8,7 @@ import {
   type RunRequest,
 } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
+import { firstIssue } from "../zod-issues.js";
 import { shareInFrames } from "./frame-json.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD, hookReplySchema } from "./hooks-wire.js";
 
@@ -57,9 +58,7 @@ export function checkReply(raw: unknown): HookReply {
   if (raw === null || isEmptyObject(raw)) return EMPTY;
   const parsed = hookReplySchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  throw new MalformedReplyError(`malformed reply: ${where}${issue?.message ?? "invalid"}`);
+  throw new MalformedReplyError(`malformed reply: ${firstIssue(parsed.error)}`);
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -4,6 +4,7 @@ import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import { toolByName } from "../tools/index.js";
 import { textContent } from "../tools/text.js";
+import { describeIssue } from "../zod-issues.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
@@ -105,7 +106,7 @@ async function steps(
   if (!args.ok) return fail(`Invalid input for ${tool.name}: ${args.error}.`);
   if (parsed === undefined || !parsed.success) {
     const issues = parsed ? parsed.error.issues : [];
-    const detail = issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
+    const detail = issues.map((i) => describeIssue(i)).join("; ");
     return fail(`Invalid input for ${tool.name}: ${detail}.`);
   }
 
