@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import type { LanguageModel } from "ai";
 import type { HookEventName } from "./hooks/events.js";
 import { HookRegistry, type GroupSpec } from "./hooks/registry.js";
@@ -9,6 +10,7 @@ import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
 import { toolSetFor } from "./model/step.js";
 import { SessionActor } from "./session/actor.js";
+import { Transcript } from "./session/transcript.js";
 import type { ClientPort } from "./port.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { builtinTools } from "./tools/index.js";
@@ -26,6 +28,8 @@ export interface AgentOptions {
   readonly maxRounds?: number;
   /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
   readonly maxHookValueBytes?: number;
+  /** Where each session's transcript goes (`<dir>/<sessionId>.jsonl`); none when absent. */
+  readonly transcriptDir?: string;
   /** Benchmark-only: dispatch gate callbacks one after another. Never set by the CLI. */
   readonly serialGate?: boolean;
 }
@@ -57,6 +61,14 @@ export class Agent {
     const log = options.log.child({ sessionId: id });
     const registry = new HookRegistry(request.hooks);
     const transport = request.transport(log);
+    const transcript =
+      options.transcriptDir === undefined
+        ? undefined
+        : new Transcript(
+            join(options.transcriptDir, `${id}.jsonl`),
+            { sessionId: id, cwd: request.cwd },
+            log,
+          );
     const session = new SessionActor({
       id,
       cwd: request.cwd,
@@ -69,6 +81,7 @@ export class Agent {
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
       log,
       createdAt: new Date(),
+      transcript,
       hooks: (self) =>
         new SessionHooks({
           sessionId: id,
@@ -76,7 +89,7 @@ export class Agent {
           transport,
           common: () => ({
             session_id: id,
-            transcript_path: "",
+            transcript_path: transcript?.path ?? "",
             cwd: request.cwd,
             permission_mode: self.mode,
           }),

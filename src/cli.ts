@@ -23,7 +23,9 @@ Options:
   --max-output-tokens <n>   cap on the tokens the model writes per step
   --log-level <level>       ${LOG_LEVELS.join("|")} (default info; env HOOKGATE_LOG_LEVEL)
   --max-rounds <n>          model/tool rounds per turn before max_turn_requests (default 50)
-  --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in hook inputs (default 16384)
+  --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in observer hook inputs (default 16384)
+  --transcript-dir <dir>    where session transcripts (transcript_path) are written
+                            (default <tmpdir>/hookgate/transcripts)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -52,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
         "log-level": { type: "string" },
         "max-rounds": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
+        "transcript-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -89,6 +92,7 @@ async function main(argv: string[]): Promise<void> {
       logLevel: values["log-level"],
       maxRounds: values["max-rounds"],
       maxHookValueBytes: values["max-hook-value-bytes"],
+      transcriptDir: values["transcript-dir"],
     });
     settings = mergeSettings(file, flags);
     log = createLogger(settings.logLevel);
@@ -106,6 +110,7 @@ async function main(argv: string[]): Promise<void> {
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,
     maxHookValueBytes: settings.maxHookValueBytes,
+    transcriptDir: settings.transcriptDir,
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

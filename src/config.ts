@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
@@ -29,6 +31,7 @@ export const configFileSchema = z.strictObject({
   maxRounds: z.int().positive().optional(),
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  transcriptDir: z.string().min(1).optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -39,6 +42,7 @@ export interface Settings extends ModelSettings {
   readonly maxRounds: number;
   readonly maxHookValueBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly transcriptDir: string;
 }
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
@@ -133,6 +137,7 @@ export function mergeSettings(
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
+    transcriptDir: resolve(pick("transcriptDir") ?? join(tmpdir(), "hookgate", "transcripts")),
     logLevel,
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from "../log.js";
 import type { ToolContext } from "../tools/types.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
+import type { Transcript } from "./transcript.js";
 import type { ClientPort } from "../port.js";
 import { runTurn } from "./turn.js";
 
@@ -23,6 +24,8 @@ export interface SessionSettings {
   readonly describeError: (error: unknown) => string;
   readonly log: Logger;
   readonly createdAt: Date;
+  /** Where the conversation is written for hooks that read `transcript_path`. */
+  readonly transcript?: Transcript | undefined;
   /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
   readonly hooks: (session: SessionActor) => SessionHooks;
 }
@@ -78,6 +81,7 @@ export class SessionActor {
         history: this.history,
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
+        transcript: settings.transcript,
       },
       controller.signal,
     );
@@ -89,6 +93,8 @@ export class SessionActor {
     } finally {
       this.current = undefined;
       this.updatedAt = new Date();
+      // A Stop hook that reads the transcript must find the whole turn in it.
+      await settings.transcript?.flush();
       this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
     }
   }

@@ -5,6 +5,7 @@ import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../port.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
+import type { Transcript } from "./transcript.js";
 
 /** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
 export const DEFAULT_MAX_ROUNDS = 50;
@@ -19,6 +20,7 @@ export interface TurnEnv extends ToolCallEnv {
   readonly maxRounds: number;
   /** Turns a model failure into one line telling the user what to fix. */
   readonly describeError: (error: unknown) => string;
+  readonly transcript?: Transcript | undefined;
 }
 
 /** Joins a prompt's text (and resource links / embedded text) into what the model reads. */
@@ -45,7 +47,7 @@ export async function runTurn(
 ): Promise<StopReason> {
   const text = promptText(prompt);
   env.hooks.emit("UserPromptSubmit", () => ({ prompt: text }));
-  env.history.push({ role: "user", content: text });
+  void remember(env, { role: "user", content: text });
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     let step;
@@ -66,7 +68,8 @@ export async function runTurn(
       return "end_turn";
     }
     // The SDK's own assistant message keeps reasoning signatures a provider needs back.
-    env.history.push(...step.messages);
+    // Written before any tool call, so a PreToolUse hook reading the transcript sees it.
+    await remember(env, ...step.messages);
     const usage = contextUsage(env.model, step.usage);
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) return stopReasonFor(step.finish);
@@ -86,10 +89,16 @@ export async function runTurn(
           : { type: "text" as const, value: result.output },
       });
     }
-    env.history.push({ role: "tool", content: results });
+    void remember(env, { role: "tool", content: results });
     if (signal.aborted) return "cancelled";
   }
   return "max_turn_requests";
+}
+
+/** Adds messages to the model's history and to the transcript, in order. */
+function remember(env: TurnEnv, ...messages: ModelMessage[]): Promise<void> | undefined {
+  env.history.push(...messages);
+  return env.transcript?.record(...messages);
 }
 
 function stopReasonFor(finish: StepFinish): StopReason {

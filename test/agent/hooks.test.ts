@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -446,5 +447,44 @@ describe("session lifecycle events and isolation", () => {
     expect(answers).toBe(1);
     expect(existsSync(file)).toBe(false);
     expect(textOf(finals(s.h.sessionUpdates(sessionId)).at(-1))).toMatch(/rejected Write calls/);
+  });
+});
+
+describe("transcript_path", () => {
+  it("a hook reads the conversation there, in Claude Code's transcript shape, up to the moment it runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-transcripts-"));
+    const lines = (path: string) =>
+      readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
+    let atGate: ReturnType<typeof lines> = [];
+    s = await startInProcess(
+      {
+        hooks: {
+          gate: (p) => {
+            atGate = lines(p.input.transcript_path);
+            return {};
+          },
+        },
+      },
+      { transcriptDir: dir },
+    );
+    const { sessionId } = await s.newSession({
+      hooks: { PreToolUse: [{ hookCallbackIds: ["gate"] }], Stop: [{ hookCallbackIds: ["ui"] }] },
+    });
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }));
+    await new Promise((r) => setTimeout(r, 20));
+    const stop = s.seen.events.find((e) => e.input.hook_event_name === "Stop");
+    expect(stop?.input.transcript_path).toBe(join(dir, `${sessionId}.jsonl`));
+    expect(atGate.map((l) => l.type)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(atGate[1]?.message.content)).toMatch(/"type":"tool_use".*"name":"Glob"/);
+    const all = lines(stop?.input.transcript_path ?? "");
+    expect(all.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(JSON.stringify(all[2]?.message.content)).toMatch(/"type":"tool_result"/);
   });
 });

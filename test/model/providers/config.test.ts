@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "../../../src/config.js";
 import { ModelConfigError, parseModelSpec, resolveModel } from "../../../src/model/index.js";
@@ -99,7 +99,11 @@ describe("flags and precedence", () => {
       maxRounds: 50,
       maxHookValueBytes: 16384,
       logLevel: "debug",
+      transcriptDir: join(tmpdir(), "hookgate", "transcripts"),
     });
+    expect(mergeSettings({ transcriptDir: "rel/dir" }, {}, {}).transcriptDir).toBe(
+      resolve("rel/dir"),
+    );
     expect(mergeSettings(file, {}, {}).logLevel).toBe("error");
     expect(
       mergeSettings(file, flagLayer({ logLevel: "warn" }), { HOOKGATE_LOG_LEVEL: "debug" })

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { ModelMessage } from "ai";
+import type { Logger } from "../log.js";
+
+/** One content block of a transcript line, named as in Claude Code's transcripts. */
+type Block =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean };
+
+/**
+ * A session's conversation as JSON lines in the shape of Claude Code's transcripts
+ * (`type` user/assistant, `message.content` blocks text/thinking/tool_use/tool_result), so a
+ * hook script that reads `transcript_path` finds what it expects. Writes are queued in order
+ * and never throw into the turn; a failure is logged once.
+ */
+export class Transcript {
+  private queue: Promise<void> = Promise.resolve();
+  private ready: Promise<unknown> | undefined;
+  private failed = false;
+  private parent: string | null = null;
+
+  constructor(
+    readonly path: string,
+    private readonly meta: { sessionId: string; cwd: string },
+    private readonly log: Logger,
+  ) {}
+
+  /** Appends messages as they entered the model's history; resolves once they are written. */
+  record(...messages: ModelMessage[]): Promise<void> {
+    const lines = messages.map((m) => this.line(m)).filter((l) => l !== undefined);
+    if (lines.length === 0) return this.queue;
+    this.ready ??= mkdir(dirname(this.path), { recursive: true });
+    const text = lines.map((l) => `${JSON.stringify(l)}\n`).join("");
+    this.queue = this.queue
+      .then(() => this.ready)
+      .then(() => appendFile(this.path, text, "utf8"))
+      .catch((error: unknown) => {
+        if (!this.failed) this.log.warn({ err: error, path: this.path }, "transcript not written");
+        this.failed = true;
+      });
+    return this.queue;
+  }
+
+  /** Resolves once everything recorded so far is on disk (or has failed). */
+  flush(): Promise<void> {
+    return this.queue;
+  }
+
+  private line(message: ModelMessage): Record<string, unknown> | undefined {
+    const blocks = toBlocks(message);
+    if (blocks === undefined) return undefined;
+    const uuid = randomUUID();
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const line = {
+      parentUuid: this.parent,
+      type: role,
+      sessionId: this.meta.sessionId,
+      cwd: this.meta.cwd,
+      uuid,
+      timestamp: new Date().toISOString(),
+      message: { role, content: blocks },
+    };
+    this.parent = uuid;
+    return line;
+  }
+}
+
+function toBlocks(message: ModelMessage): string | Block[] | undefined {
+  if (message.role === "system") return undefined;
+  if (typeof message.content === "string") return message.content;
+  const blocks: Block[] = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case "text":
+        blocks.push({ type: "text", text: part.text });
+        break;
+      case "reasoning":
+        blocks.push({ type: "thinking", thinking: part.text });
+        break;
+      case "tool-call":
+        blocks.push({
+          type: "tool_use",
+          id: part.toolCallId,
+          name: part.toolName,
+          input: part.input,
+        });
+        break;
+      case "tool-result": {
+        const output = part.output;
+        const content =
+          output.type === "text" || output.type === "error-text"
+            ? output.value
+            : JSON.stringify("value" in output ? output.value : output);
+        blocks.push({
+          type: "tool_result",
+          tool_use_id: part.toolCallId,
+          content,
+          is_error: output.type === "error-text" || output.type === "error-json",
+        });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return blocks;
+}

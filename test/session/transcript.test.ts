@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/log.js";
+import { Transcript } from "../../src/session/transcript.js";
+
+const meta = { sessionId: "s1", cwd: "/w" };
+
+describe("the session transcript", () => {
+  it("writes each message as a line, chained by parentUuid, tool results as user lines", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "nested", "s1.jsonl");
+    const t = new Transcript(path, meta, silentLogger());
+    void t.record({ role: "user", content: "hi" });
+    await t.record({
+      role: "assistant",
+      content: [
+        { type: "text", text: "running" },
+        { type: "tool-call", toolCallId: "c1", toolName: "Bash", input: { command: "ls" } },
+      ],
+    });
+    await t.record({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "Bash",
+          output: { type: "error-text", value: "Hook denied: no" },
+        },
+      ],
+    });
+    const lines = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user"]);
+    expect(lines[0]).toMatchObject({
+      parentUuid: null,
+      sessionId: "s1",
+      cwd: "/w",
+      message: { role: "user", content: "hi" },
+    });
+    expect(lines[1]?.parentUuid).toBe(lines[0]?.uuid);
+    expect(lines[1]).toMatchObject({
+      message: {
+        content: [
+          { type: "text", text: "running" },
+          { type: "tool_use", id: "c1", name: "Bash", input: { command: "ls" } },
+        ],
+      },
+    });
+    expect(lines[2]).toMatchObject({
+      message: {
+        content: [
+          { type: "tool_result", tool_use_id: "c1", content: "Hook denied: no", is_error: true },
+        ],
+      },
+    });
+  });
+
+  it("a write that fails is logged, never thrown into the turn", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "not-a-dir");
+    writeFileSync(file, "");
+    const t = new Transcript(join(file, "s1.jsonl"), meta, silentLogger());
+    await expect(t.record({ role: "user", content: "hi" })).resolves.toBeUndefined();
+    await expect(t.flush()).resolves.toBeUndefined();
+  });
+});
