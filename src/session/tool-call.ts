@@ -1,4 +1,5 @@
-import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { resolve } from "node:path";
+import type { ToolCallLocation, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { Verdict } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
@@ -93,7 +94,7 @@ async function steps(
     kind: tool?.kind ?? "other",
     status: "pending",
     rawInput,
-    locations: tool && parsed?.success ? tool.locations(parsed.data) : [],
+    locations: tool && parsed?.success ? locate(tool, parsed.data, env) : [],
   });
 
   let gate: GateMeta = { reports: [] };
@@ -131,7 +132,7 @@ async function steps(
     toolCallId: id,
     title: tool.title(clearance.input),
     rawInput: clearance.input,
-    locations: tool.locations(clearance.input),
+    locations: locate(tool, clearance.input, env),
   };
   // A hook rewrote the input: show the user what will actually run.
   if (clearance.input !== validInput) await update(client, toolCall, gate);
@@ -229,6 +230,11 @@ function asRecord(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value))
     : {};
+}
+
+/** The tool's locations with absolute paths, as ACP clients expect them. */
+function locate(tool: AnyTool, input: unknown, env: ToolCallEnv): ToolCallLocation[] {
+  return tool.locations(input).map((l) => ({ ...l, path: resolve(env.toolContext.cwd, l.path) }));
 }
 
 function errorText(error: unknown): string {

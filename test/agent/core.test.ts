@@ -269,4 +269,19 @@ describe("agent core over ACP", () => {
       .filter((u) => u.sessionUpdate === "agent_message_chunk");
     expect(JSON.stringify(said.at(-1))).toMatch(/still there/);
   });
+
+  it("tool call locations are absolute even when the model gives a relative path", async () => {
+    s = await startInProcess();
+    const { sessionId } = await s.newSession();
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    await s.prompt(sessionId, toolLine("Write", { file_path: "rel.txt", content: "x" }));
+    const call = s.h.sessionUpdates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    expect(call?.sessionUpdate === "tool_call" && call.locations).toEqual([
+      { path: join(s.cwd, "rel.txt") },
+    ]);
+    expect(readFileSync(join(s.cwd, "rel.txt"), "utf8")).toBe("x");
+  });
 });
