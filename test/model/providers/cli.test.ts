@@ -2,24 +2,15 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { finishedCalls, startStdio, textOf, type Session } from "../../agent/setup.js";
+import { describe, expect, it } from "vitest";
+import { finishedCalls, startStdio, textOf } from "../../agent/setup.js";
 import { BUILT_CLI } from "../../helpers/harness.js";
-import { fixture, ReplayServer } from "./replay-server.js";
-import { chunks, stream } from "./setup.js";
+import { fixture } from "./replay-server.js";
+import { chunks, replayPerTest, stream } from "./setup.js";
 
 const KEY = "hg-secret-key-that-must-not-leak-4711";
 
-let server: ReplayServer;
-let s: Session | undefined;
-beforeEach(async () => {
-  server = await ReplayServer.start();
-});
-afterEach(async () => {
-  await s?.h.close();
-  s = undefined;
-  await server.close();
-});
+const replay = replayPerTest();
 
 function configFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), "hookgate-cli-")), "hookgate.json");
@@ -46,30 +37,32 @@ describe("the hookgate binary with a real model provider", () => {
       maxRetries: 0,
       contextWindow: 8192,
     });
-    server.queue(stream("openai", "text"));
-    s = await startStdio(
-      {},
-      {
-        args: [
-          "--config",
-          config,
-          "--model",
-          "openai-compatible:from-the-flag",
-          "--base-url",
-          server.url,
-          "--log-level",
-          "trace",
-        ],
-        env: { HOOKGATE_API_KEY: KEY },
-      },
+    replay.server.queue(stream("openai", "text"));
+    const s = await replay.track(
+      startStdio(
+        {},
+        {
+          args: [
+            "--config",
+            config,
+            "--model",
+            "openai-compatible:from-the-flag",
+            "--base-url",
+            replay.server.url,
+            "--log-level",
+            "trace",
+          ],
+          env: { HOOKGATE_API_KEY: KEY },
+        },
+      ),
     );
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     const updates = s.h.sessionUpdates(sessionId);
     expect(chunks(updates, "agent_message_chunk")).toBe("Hello! I'm replaying a recorded stream.");
     expect(updates).toContainEqual({ sessionUpdate: "usage_update", used: 1834 + 9, size: 8192 });
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(server.requests[0]?.body).toMatchObject({ model: "from-the-flag" });
+    expect(replay.server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(replay.server.requests[0]?.body).toMatchObject({ model: "from-the-flag" });
     expect(s.h.stderr()).toContain('"keySet":true');
     expect(s.h.stderr()).toContain('"keyVariable":"HOOKGATE_API_KEY"');
     expect(s.h.stderr()).not.toContain(KEY);
@@ -81,14 +74,16 @@ describe("the hookgate binary with a real model provider", () => {
       "rm -rf build",
       "echo key=[$HOOKGATE_API_KEY]",
     );
-    server.queue({ sse: call });
-    server.queue(stream("openai", "text"));
-    s = await startStdio(
-      {},
-      {
-        args: ["--model", "openai-compatible:m", "--base-url", server.url],
-        env: { HOOKGATE_API_KEY: KEY },
-      },
+    replay.server.queue({ sse: call });
+    replay.server.queue(stream("openai", "text"));
+    const s = await replay.track(
+      startStdio(
+        {},
+        {
+          args: ["--model", "openai-compatible:m", "--base-url", replay.server.url],
+          env: { HOOKGATE_API_KEY: KEY },
+        },
+      ),
     );
     const { sessionId } = await s.newSession();
     await s.h.agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
@@ -96,22 +91,24 @@ describe("the hookgate binary with a real model provider", () => {
     const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
     expect(done?.status).toBe("completed");
     expect(textOf(done)).toContain("key=[]");
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(replay.server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(replay.server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
   it("a failing provider never crashes the process: errors become messages and the next prompt works", async () => {
-    server.queue({
+    replay.server.queue({
       status: 401,
       json: { error: { message: `bad key ${KEY}`, type: "invalid_request_error" } },
     });
-    server.queue(stream("openai", "text"));
-    s = await startStdio(
-      {},
-      {
-        args: ["--model", "openai:gpt-4o-mini", "--base-url", server.url],
-        env: { OPENAI_API_KEY: KEY },
-      },
+    replay.server.queue(stream("openai", "text"));
+    const s = await replay.track(
+      startStdio(
+        {},
+        {
+          args: ["--model", "openai:gpt-4o-mini", "--base-url", replay.server.url],
+          env: { OPENAI_API_KEY: KEY },
+        },
+      ),
     );
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
@@ -126,19 +123,21 @@ describe("the hookgate binary with a real model provider", () => {
   });
 
   it("a missing key keeps the agent up and tells the user at the first prompt", async () => {
-    s = await startStdio(
-      {},
-      {
-        args: ["--model", "anthropic:claude-sonnet-4-5", "--base-url", server.url],
-        env: { ANTHROPIC_API_KEY: undefined },
-      },
+    const s = await replay.track(
+      startStdio(
+        {},
+        {
+          args: ["--model", "anthropic:claude-sonnet-4-5", "--base-url", replay.server.url],
+          env: { ANTHROPIC_API_KEY: undefined },
+        },
+      ),
     );
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "ANTHROPIC_API_KEY is not set",
     );
-    expect(server.requests).toHaveLength(0);
+    expect(replay.server.requests).toHaveLength(0);
   });
 
   it("refuses to start on a bad config, naming the file and the field (exit 2, nothing on stdout)", () => {

@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Session } from "../../agent/setup.js";
+import { describe, expect, it } from "vitest";
 import { fixture, ReplayServer } from "./replay-server.js";
 import {
   chunks,
@@ -9,18 +8,10 @@ import {
   startAgent,
   stream,
   type ProviderCase,
+  replayPerTest,
 } from "./setup.js";
 
-let server: ReplayServer;
-let s: Session | undefined;
-beforeEach(async () => {
-  server = await ReplayServer.start();
-});
-afterEach(async () => {
-  await s?.h.close();
-  s = undefined;
-  await server.close();
-});
+const replay = replayPerTest();
 
 /** Runs one prompt and returns what the agent said and the stop reason. */
 async function promptOnce(
@@ -28,7 +19,9 @@ async function promptOnce(
   settings: Parameters<typeof startAgent>[2] = {},
   env?: NodeJS.ProcessEnv,
 ): Promise<{ stop: string; said: string }> {
-  s = await startAgent(c, settings.baseUrl ?? server.url, settings, {}, env);
+  const s = await replay.track(
+    startAgent(c, settings.baseUrl ?? replay.server.url, settings, {}, env),
+  );
   const { sessionId } = await s.newSession();
   const stop = await s.prompt(sessionId, "hi");
   return { stop, said: chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk").trim() };
@@ -44,65 +37,69 @@ describe("model errors end the prompt with one message saying what to fix", () =
     expect(said).toBe(
       `${variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`,
     );
-    expect(server.requests).toHaveLength(0);
+    expect(replay.server.requests).toHaveLength(0);
   });
 
   it("openai-compatible needs no key, and sends no Authorization header without one", async () => {
-    server.queue(stream("openai", "text"));
+    replay.server.queue(stream("openai", "text"));
     const { said } = await promptOnce(providerCase("openai-compatible"), {}, {});
     expect(said).toBe("Hello! I'm replaying a recorded stream.");
-    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+    expect(replay.server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   it("openai-compatible with apiKeyEnv reads that variable, and names it when it is unset", async () => {
     const c = providerCase("openai-compatible");
-    server.queue(stream("openai", "text"));
+    replay.server.queue(stream("openai", "text"));
     await promptOnce(c, { apiKeyEnv: "OPENROUTER_API_KEY" }, { OPENROUTER_API_KEY: "or-test-key" });
-    expect(server.requests[0]?.headers.authorization).toBe("Bearer or-test-key");
-    await s?.h.close();
+    expect(replay.server.requests[0]?.headers.authorization).toBe("Bearer or-test-key");
     const { said } = await promptOnce(c, { apiKeyEnv: "OPENROUTER_API_KEY" }, {});
     expect(said).toMatch(/^OPENROUTER_API_KEY is not set: /);
-    expect(server.requests).toHaveLength(1);
+    expect(replay.server.requests).toHaveLength(1);
   });
 
   it("a 401 from a keyless compatible server asks for HOOKGATE_API_KEY", async () => {
-    server.queue(errorReply("openai", 401));
+    replay.server.queue(errorReply("openai", 401));
     const { said } = await promptOnce(providerCase("openai-compatible"), {}, {});
     expect(said).toMatch(
       new RegExp(
-        `^${server.url} asks for an API key \\(401: .*\\): set HOOKGATE_API_KEY, or apiKeyEnv in the config\\.$`,
+        `^${replay.server.url} asks for an API key \\(401: .*\\): set HOOKGATE_API_KEY, or apiKeyEnv in the config\\.$`,
       ),
     );
   });
 
   it("a 404 names the model and the base URL", async () => {
-    server.queue(errorReply("openai", 404));
+    replay.server.queue(errorReply("openai", 404));
     const { said } = await promptOnce({
       ...providerCase("openai-compatible"),
       model: "openai-compatible:llama3",
     });
     expect(said).toBe(
-      `model llama3 not found at ${server.url} (404: model "llama3" not found, try pulling it first). Check the model id and --base-url.`,
+      `model llama3 not found at ${replay.server.url} (404: model "llama3" not found, try pulling it first). Check the model id and --base-url.`,
     );
-    expect(server.requests).toHaveLength(1);
+    expect(replay.server.requests).toHaveLength(1);
   });
 
   it.each(PROVIDER_CASES)(
     "$name: a 5xx is retried, bounded by maxRetries, then reported",
     async (c) => {
-      server.queue(...Array.from({ length: 5 }, () => errorReply(c, 503, { "retry-after": "0" })));
+      replay.server.queue(
+        ...Array.from({ length: 5 }, () => errorReply(c, 503, { "retry-after": "0" })),
+      );
       const { stop, said } = await promptOnce(c, { maxRetries: 2 });
       expect(stop).toBe("end_turn");
-      expect(server.requests).toHaveLength(3);
+      expect(replay.server.requests).toHaveLength(3);
       expect(said).toMatch(/ had a server error \(503: .*\) after 3 attempts\. Try again later\.$/);
     },
   );
 
   it("a 503 followed by a good stream is invisible to the user", async () => {
-    server.queue(errorReply("anthropic", 503, { "retry-after": "0" }), stream("anthropic", "text"));
+    replay.server.queue(
+      errorReply("anthropic", 503, { "retry-after": "0" }),
+      stream("anthropic", "text"),
+    );
     const { said } = await promptOnce(providerCase("anthropic"));
     expect(said).toBe("Hello! I'm replaying a recorded stream.");
-    expect(server.requests).toHaveLength(2);
+    expect(replay.server.requests).toHaveLength(2);
   });
 
   it("connection refused names the base URL and asks whether the server runs", async () => {
@@ -122,7 +119,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
   it.each(PROVIDER_CASES)(
     "$name: a stream that ends cleanly but early is reported as cut off",
     async (c) => {
-      server.queue({
+      replay.server.queue({
         sse: fixture(`${c.wire}/text.sse`),
         endAfter: c.wire === "anthropic" ? 5 : 3,
       });
@@ -135,7 +132,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
   );
 
   it("an error event inside an Anthropic stream is shown with its type", async () => {
-    server.queue(stream("anthropic", "overloaded"));
+    replay.server.queue(stream("anthropic", "overloaded"));
     const { said } = await promptOnce(providerCase("anthropic"));
     expect(said).toBe(
       "Anthropic reported an error mid-response (overloaded_error: Overloaded). Send the prompt again.",

@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { finishedCalls, textOf, type ClientScript, type Session } from "../../agent/setup.js";
-import { ReplayServer } from "./replay-server.js";
+import { describe, expect, it } from "vitest";
+import { finishedCalls, textOf, type ClientScript } from "../../agent/setup.js";
 import {
   chunks,
   errorReply,
@@ -12,6 +11,7 @@ import {
   PROVIDER_CASES,
   startAgent,
   stream,
+  replayPerTest,
 } from "./setup.js";
 
 const finals = finishedCalls;
@@ -19,33 +19,24 @@ const titles = (updates: SessionUpdate[]) =>
   updates.flatMap((u) => (u.sessionUpdate === "tool_call" ? [u.title] : []));
 const contentText = textOf;
 
-let server: ReplayServer;
-let s: Session | undefined;
-beforeEach(async () => {
-  server = await ReplayServer.start();
-});
-afterEach(async () => {
-  await s?.h.close();
-  s = undefined;
-  await server.close();
-});
+const replay = replayPerTest();
 
 describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
   const start = async (script: ClientScript = {}, meta?: Record<string, unknown>) => {
-    s = await startAgent(c, server.url, {}, script);
+    const s = await replay.track(startAgent(c, replay.server.url, {}, script));
     const { sessionId } = await s.newSession(meta);
     return { s, sessionId };
   };
 
   it("streams plain text to the client and sends the key, the model, the tools and the system prompt", async () => {
-    server.queue(stream(c, "text"));
+    replay.server.queue(stream(c, "text"));
     const { s, sessionId } = await start();
     expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toBe(
       "Hello! I'm replaying a recorded stream.",
     );
-    expect(server.requests).toHaveLength(1);
-    const [request] = server.requests;
+    expect(replay.server.requests).toHaveLength(1);
+    const [request] = replay.server.requests;
     expect(request?.path).toBe(c.path);
     expect(c.authHeader(request?.headers ?? {})).toBe(expectedAuth(c));
     const body = JSON.stringify(request?.body);
@@ -58,7 +49,7 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
   });
 
   it("runs one tool call through the tools and gives the model its result", async () => {
-    server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
     const { s, sessionId } = await start();
     writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
@@ -67,8 +58,8 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
       "I'll read the notes first.The notes say: remember the milk.",
     );
     expect(finals(updates).map((u) => u.status)).toEqual(["completed"]);
-    expect(server.requests).toHaveLength(2);
-    const second = JSON.stringify(server.requests[1]?.body);
+    expect(replay.server.requests).toHaveLength(2);
+    const second = JSON.stringify(replay.server.requests[1]?.body);
     expect(second).toContain("remember the milk");
     expect(second).toContain(
       c.wire === "anthropic" ? "toolu_01Rd7hQ2mX0aL1nB" : "call_Rd7hQ2mX0aL1",
@@ -85,7 +76,7 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
   });
 
   it("runs two tool calls from one step in order, and answers both", async () => {
-    server.queue(stream(c, "two-tools.1"), stream(c, "two-tools.2"));
+    replay.server.queue(stream(c, "two-tools.1"), stream(c, "two-tools.2"));
     const { s, sessionId } = await start();
     writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
     expect(await s.prompt(sessionId, "Which text files are there, and what do they say?")).toBe(
@@ -96,7 +87,7 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     expect(titles(updates)[0]).toMatch(/\*\.txt/);
     expect(titles(updates)[1]).toMatch(/notes\.txt/);
     expect(finals(updates).map((u) => u.status)).toEqual(["completed", "completed"]);
-    const second = JSON.stringify(server.requests[1]?.body);
+    const second = JSON.stringify(replay.server.requests[1]?.body);
     const glob = second.indexOf(
       c.wire === "anthropic" ? "toolu_01Gb3kT9pQ1zW2cD" : "call_Gb3kT9pQ1zW2",
     );
@@ -110,7 +101,7 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
   });
 
   it("a hook denies the model's Bash call; the model is told why and its follow-up reaches the client", async () => {
-    server.queue(stream(c, "denied.1"), stream(c, "denied.2"));
+    replay.server.queue(stream(c, "denied.1"), stream(c, "denied.2"));
     const { s, sessionId } = await start(
       { hooks: { "no-rm": () => ({ decision: "deny", reason: "rm -rf is not allowed here" }) } },
       { hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["no-rm"] }] } },
@@ -126,8 +117,8 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     const [denied] = finals(updates);
     expect(denied?.status).toBe("failed");
     expect(contentText(denied)).toBe("Hook denied: rm -rf is not allowed here");
-    expect(server.requests).toHaveLength(2);
-    expect(JSON.stringify(server.requests[1]?.body)).toContain(
+    expect(replay.server.requests).toHaveLength(2);
+    expect(JSON.stringify(replay.server.requests[1]?.body)).toContain(
       "Hook no-rm denied this Bash call: rm -rf is not allowed here",
     );
     expect(chunks(updates, "agent_message_chunk")).toContain(
@@ -136,30 +127,30 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
   });
 
   it("a 401 ends the prompt with one message naming the key variable, without retrying or echoing the key", async () => {
-    server.queue(errorReply(c, 401));
+    replay.server.queue(errorReply(c, 401));
     const { s, sessionId } = await start();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said.trim()).toMatch(
       new RegExp(`rejected the API key \\(401: .*\\): check ${c.keyVariable}\\.$`),
     );
-    expect(said).toContain(c.service(server.url));
+    expect(said).toContain(c.service(replay.server.url));
     expect(said).not.toContain(c.key);
-    expect(server.requests).toHaveLength(1);
+    expect(replay.server.requests).toHaveLength(1);
   });
 
   it("a 429 is retried after the server's retry-after, and the retry's answer reaches the client", async () => {
-    server.queue(errorReply(c, 429, { "retry-after": "0" }), stream(c, "text"));
+    replay.server.queue(errorReply(c, 429, { "retry-after": "0" }), stream(c, "text"));
     const { s, sessionId } = await start();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
-    expect(server.requests).toHaveLength(2);
+    expect(replay.server.requests).toHaveLength(2);
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toBe(
       "Hello! I'm replaying a recorded stream.",
     );
   });
 
   it("a stream cut mid-way keeps the partial text, says so once, and the next prompt works", async () => {
-    server.queue(
+    replay.server.queue(
       { ...stream(c, "text"), cutAfter: c.wire === "anthropic" ? 5 : 3 },
       stream(c, "text"),
     );
@@ -167,22 +158,24 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).toMatch(/^Hello! I'm replaying a\n/);
-    expect(said).toContain(`The response from ${c.service(server.url)} was cut off mid-stream`);
+    expect(said).toContain(
+      `The response from ${c.service(replay.server.url)} was cut off mid-stream`,
+    );
     expect(said.match(/cut off/g)).toHaveLength(1);
     expect(await s.prompt(sessionId, "again")).toBe("end_turn");
-    expect(server.requests).toHaveLength(2);
+    expect(replay.server.requests).toHaveLength(2);
   });
 
   it("session/cancel mid-stream answers cancelled and closes the HTTP stream at once", async () => {
-    server.queue({ ...stream(c, "text"), holdAfter: c.wire === "anthropic" ? 4 : 2 });
+    replay.server.queue({ ...stream(c, "text"), holdAfter: c.wire === "anthropic" ? 4 : 2 });
     const { s, sessionId } = await start();
     const prompt = s.prompt(sessionId, "hi");
     await eventually(() => chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk") !== "");
     const cancelledAt = performance.now();
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await server.clientAborted();
+    await replay.server.clientAborted();
     expect(performance.now() - cancelledAt).toBeLessThan(1_000);
-    expect(server.abortedByClient).toBe(1);
+    expect(replay.server.abortedByClient).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { resolveModel, type ModelSettings } from "../../../src/model/index.js";
 import { startInProcess, type ClientScript, type Session } from "../../agent/setup.js";
-import { fixture, type Reply } from "./replay-server.js";
+import { afterEach, beforeEach } from "vitest";
+import { fixture, ReplayServer, type Reply } from "./replay-server.js";
 
 /** The wire format a provider speaks, and so which recorded streams it replays. */
 export type Wire = "openai" | "anthropic";
@@ -182,4 +183,35 @@ export function providerCase(name: string): ProviderCase {
   const found = PROVIDER_CASES.find((c) => c.name === name);
   if (!found) throw new Error(`no provider case ${name}`);
   return found;
+}
+
+/**
+ * Per test: a fresh replay server, and every session handed to `track` closed after the test
+ * (which also checks its frames).
+ */
+export function replayPerTest(): {
+  readonly server: ReplayServer;
+  track(session: Promise<Session>): Promise<Session>;
+} {
+  let current: ReplayServer | undefined;
+  const sessions: Session[] = [];
+  beforeEach(async () => {
+    current = await ReplayServer.start();
+  });
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) await session.h.close();
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get server() {
+      if (!current) throw new Error("the replay server exists only inside a test");
+      return current;
+    },
+    track: async (session) => {
+      const started = await session;
+      sessions.push(started);
+      return started;
+    },
+  };
 }
