@@ -5,6 +5,7 @@ import { createLogger, LOG_LEVELS } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
 import { VERSION } from "./version.js";
+import { errorMessage } from "./values.js";
 
 const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes through client-registered hooks
 
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<void> {
       },
     });
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    fail(`${errorMessage(error)}\n\n${HELP}`);
   }
   const { values, positionals } = parsed;
   if (values.help) {

@@ -6,6 +6,7 @@ import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { errorMessage } from "./values.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */
 export class ConfigError extends Error {}
@@ -54,17 +55,13 @@ export function loadConfigFile(path: string): ConfigLayer {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(
-      `cannot read config ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ConfigError(`cannot read config ${path}: ${errorMessage(error)}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(
-      `${path}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw new ConfigError(`${path}: not valid JSON (${errorMessage(error)})`);
   }
   if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
     const keyField = KEY_FIELDS.find((field) => field in raw);

@@ -13,6 +13,7 @@ import {
   type Timeline,
 } from "./client/index.js";
 import { formatTimeline, oneLine, styles, type Styles } from "./client/format.js";
+import { errorMessage } from "./values.js";
 
 /** The Bash command a PreToolUse input carries, or "" for other tools. */
 function command(input: HookInputFor<"PreToolUse">): string {
@@ -106,7 +107,7 @@ export async function runDemo(): Promise<number> {
       logLevel: "error",
     });
   } catch (error) {
-    out(s.red(`the demo run failed: ${error instanceof Error ? error.message : String(error)}`));
+    out(s.red(`the demo run failed: ${errorMessage(error)}`));
     return 1;
   }
 

@@ -7,7 +7,8 @@ import {
 } from "../protocol/hooks-wire.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
-import { checkResult, errorText, idsOf, untilAborted } from "./run.js";
+import { errorMessage } from "../values.js";
+import { checkResult, idsOf, untilAborted } from "./run.js";
 import type {
   HookContext,
   HookErrorInfo,
@@ -146,7 +147,7 @@ export class HookRouter {
     this.report(settlement.error, { ...info, phase: "callback" });
     throw RequestError.internalError(
       { hookCallbackId },
-      `hook ${hookCallbackId} failed: ${errorText(settlement.error)}`,
+      `hook ${hookCallbackId} failed: ${errorMessage(settlement.error)}`,
     );
   }
 
@@ -248,7 +249,7 @@ export class HookRouter {
 
 function warn(error: unknown, info: HookErrorInfo): void {
   const method = info.kind === "run" ? HOOK_RUN_METHOD : HOOK_EVENT_METHOD;
-  process.emitWarning(`${method} ${info.hookCallbackId}: ${errorText(error)}`, {
+  process.emitWarning(`${method} ${info.hookCallbackId}: ${errorMessage(error)}`, {
     code: "HOOKGATE_HOOK_ERROR",
   });
 }

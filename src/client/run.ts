@@ -40,7 +40,3 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

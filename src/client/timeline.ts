@@ -10,7 +10,7 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { errorText } from "./run.js";
+import { errorMessage } from "../values.js";
 import type {
   HookErrorInfo,
   HookEventName,
@@ -182,7 +182,7 @@ export class TimelineRecorder implements Recording {
       this.events.push(event);
       this.add(this.wire.notification("_hooks/event"), { type: "event", event });
       void trace.settled.then((s) => {
-        if (!s.ok) event.error = errorText(s.error);
+        if (!s.ok) event.error = errorMessage(s.error);
       });
       return;
     }
@@ -200,7 +200,7 @@ export class TimelineRecorder implements Recording {
       call.callbackMs = s.ms;
       if (s.ok) call.reply = s.result;
       else if (s.cancelled) call.cancelled = true;
-      else call.error = errorText(s.error);
+      else call.error = errorMessage(s.error);
     });
   }
 
@@ -215,7 +215,7 @@ export class TimelineRecorder implements Recording {
   }
 
   error(error: unknown, info: HookErrorInfo): void {
-    const record = { ...info, message: errorText(error) };
+    const record = { ...info, message: errorMessage(error) };
     this.errors.push(record);
     // An event that could not be dispatched still took its place on the wire.
     const stamp =

@@ -5,6 +5,7 @@ import { classifyError, classifyReply, denyReason, type Outcome } from "./outcom
 import { raceCallbacks } from "./race.js";
 import type { Callback } from "./registry.js";
 import type { HookTransport } from "./transport.js";
+import { isRecord } from "../values.js";
 
 /** Per-callback record attached to `tool_call_update` as `_meta.hooks`. */
 export interface OutcomeReport {
@@ -224,10 +225,6 @@ function merge(
 /** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */
 function ms(value: number): number {
   return Math.round(value * 1000) / 1000;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function collect(

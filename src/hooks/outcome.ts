@@ -6,6 +6,7 @@ import {
   type HookDecision,
   type HookReply,
 } from "./transport.js";
+import { errorMessage } from "../values.js";
 
 /** Exactly one of these labels describes what each gate callback did. */
 export type OutcomeLabel =
@@ -100,7 +101,7 @@ export function classifyError(
       failure: abort.message,
     };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const label = error instanceof MalformedReplyError ? "malformed" : "transport_error";
   return { callback, label, durationMs, failure: message };
 }

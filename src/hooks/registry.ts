@@ -54,11 +54,6 @@ export class HookRegistry {
     }
   }
 
-  /** True when any group is registered for the event; the hot path checks this first. */
-  has(event: HookEventName): boolean {
-    return this.groups.has(event);
-  }
-
   /**
    * The callbacks to call, in registration order. An id that appears in several matching
    * groups is called once, with its first group's timeout, failing closed if any of those

@@ -81,7 +81,6 @@ export class SessionHooks {
   ): void {
     const { opts } = this;
     if (event !== "SessionStart") this.flushStart();
-    if (!opts.registry.has(event)) return;
     const callbacks = opts.registry.callbacksFor(event, toolName);
     if (callbacks.length === 0) return;
     const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);

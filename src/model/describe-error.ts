@@ -3,6 +3,7 @@ import { RetryError } from "ai";
 import { MissingApiKeyError } from "./missing-key.js";
 import type { ModelTarget } from "./providers.js";
 import { StreamCutError } from "./step.js";
+import { errorMessage } from "../values.js";
 
 const DETAIL_CHARS = 300;
 
@@ -57,7 +58,7 @@ function describe(target: ModelTarget, thrown: unknown): string {
   if (reported) {
     return `${service} reported an error mid-response (${reported}). Send the prompt again.`;
   }
-  return `The model failed: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+  return `The model failed: ${oneLine(errorMessage(error))}`;
 }
 
 /** The last error behind the AI SDK's retries, and how many attempts were made. */
@@ -151,5 +152,5 @@ export function errorSummary(thrown: unknown): Record<string, unknown> {
 
 /** For a model with no provider behind it (the scripted one): the error as it is. */
 export function describePlainError(error: unknown): string {
-  return `The model failed: ${error instanceof Error ? error.message : String(error)}`;
+  return `The model failed: ${errorMessage(error)}`;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { isRecord } from "../values.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
 const shared = new WeakMap<object, string | undefined>();
@@ -22,8 +23,8 @@ export function shareInFrames(value: object): void {
 /** A message's JSON text, exactly as `JSON.stringify` writes it. */
 export function frameText(message: AnyMessage): string {
   const params = "params" in message ? message.params : undefined;
-  const input = isObject(params) ? params.input : undefined;
-  if (!isObject(params) || !isObject(input) || !shared.has(input)) return JSON.stringify(message);
+  const input = isRecord(params) ? params.input : undefined;
+  if (!isRecord(params) || !isRecord(input) || !shared.has(input)) return JSON.stringify(message);
   let text = shared.get(input);
   if (text === undefined) {
     text = JSON.stringify(input);
@@ -33,8 +34,4 @@ export function frameText(message: AnyMessage): string {
   // `input` is written after every field that could hold text from outside, so the last mark is ours.
   const at = head.lastIndexOf(MARK_JSON);
   return head.slice(0, at) + text + head.slice(at + MARK_JSON.length);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

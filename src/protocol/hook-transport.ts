@@ -11,6 +11,7 @@ import type { Logger } from "../log.js";
 import { firstIssue } from "../zod-issues.js";
 import { shareInFrames } from "./frame-json.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD, hookReplySchema } from "./hooks-wire.js";
+import { errorMessage } from "../values.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
 export class AcpHookTransport implements HookTransport {
@@ -33,9 +34,7 @@ export class AcpHookTransport implements HookTransport {
       if (error instanceof RequestError) {
         throw new HookTransportError(`JSON-RPC error ${error.code}: ${error.message}`, error.code);
       }
-      throw new HookTransportError(
-        `request failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new HookTransportError(`request failed: ${errorMessage(error)}`);
     }
     return checkReply(raw);
   }

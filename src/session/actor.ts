@@ -40,7 +40,7 @@ export class SessionActor {
   title: string | undefined;
   private readonly history: ModelMessage[] = [];
   private readonly permissions = new PermissionMemory();
-  private current: { controller: AbortController; done: Promise<StopReason> } | undefined;
+  private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
   readonly hooks: SessionHooks;
 
@@ -85,17 +85,25 @@ export class SessionActor {
       },
       controller.signal,
     );
-    this.current = { controller, done };
+    const finished = this.finish(done);
+    this.current = { controller, finished };
+    return finished;
+  }
+
+  /**
+   * Ends a turn: Stop goes out once the transcript holds the whole turn, and only then may
+   * the next prompt start or the session end, so no event overtakes this Stop.
+   */
+  private async finish(done: Promise<StopReason>): Promise<StopReason> {
     let stopReason: StopReason = "cancelled";
     try {
       stopReason = await done;
       return stopReason;
     } finally {
+      await this.settings.transcript?.flush();
+      this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
       this.current = undefined;
       this.updatedAt = new Date();
-      // A Stop hook that reads the transcript must find the whole turn in it.
-      await settings.transcript?.flush();
-      this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
     }
   }
 
@@ -121,7 +129,7 @@ export class SessionActor {
   async close(reason: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const running = this.current?.done;
+    const running = this.current?.finished;
     this.cancel();
     await running?.catch(() => undefined);
     this.hooks.emit("SessionEnd", () => ({ reason }));

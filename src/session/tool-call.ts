@@ -11,6 +11,7 @@ import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
+import { errorMessage, isRecord } from "../values.js";
 
 /** A tool call as the model asked for it; `input` may be unparsed JSON text. */
 export interface ModelToolCall {
@@ -45,7 +46,7 @@ function parseArguments(
   try {
     return { ok: true, value: input.trim() === "" ? {} : JSON.parse(input) };
   } catch (error) {
-    return { ok: false, error: `arguments are not valid JSON (${errorText(error)})` };
+    return { ok: false, error: `arguments are not valid JSON (${errorMessage(error)})` };
   }
 }
 
@@ -63,7 +64,7 @@ export async function runToolCall(
   } catch (error) {
     // Never leave a call without a result: the client would show it pending forever and
     // the model's history would hold a call with no answer.
-    const message = `The call failed inside the agent: ${errorText(error)}`;
+    const message = `The call failed inside the agent: ${errorMessage(error)}`;
     env.log.error({ err: error, toolCallId: call.toolCallId }, "tool call failed unexpectedly");
     await env.client.update({
       sessionUpdate: "tool_call_update",
@@ -111,7 +112,8 @@ async function steps(
     return fail(`Invalid input for ${tool.name}: ${detail}.`);
   }
 
-  const validInput = asRecord(parsed.data);
+  // Tool schemas are objects; the check only narrows the type, the gate gets zod's own value.
+  const validInput = isRecord(parsed.data) ? parsed.data : {};
   const verdict = await hooks.gate(id, tool.name, validInput, tool.inputSchema, signal);
   gate = verdict;
   if (verdict.kind === "cancelled") return fail("Cancelled before the tool ran.");
@@ -141,7 +143,7 @@ async function steps(
   try {
     permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
   } catch (error) {
-    permission = `The permission request failed, so the call did not run: ${errorText(error)}`;
+    permission = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
   }
   if (permission !== "allowed") {
     if (permission === "cancelled") return fail("Cancelled before the tool ran.");
@@ -160,7 +162,7 @@ async function steps(
       showContent: (content) => update(client, { toolCallId: id, content }, gate),
     });
   } catch (error) {
-    const message = signal.aborted ? "Cancelled while the tool was running." : errorText(error);
+    const message = signal.aborted ? "Cancelled while the tool was running." : errorMessage(error);
     hooks.emit(
       "PostToolUseFailure",
       () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, error: message }),
@@ -226,17 +228,7 @@ function update(client: ClientPort, fields: ToolCallUpdate, gate: GateMeta): Pro
   return client.update({ sessionUpdate: "tool_call_update", ...fields, _meta: meta });
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? Object.fromEntries(Object.entries(value))
-    : {};
-}
-
 /** The tool's locations with absolute paths, as ACP clients expect them. */
 function locate(tool: AnyTool, input: unknown, env: ToolCallEnv): ToolCallLocation[] {
   return tool.locations(input).map((l) => ({ ...l, path: resolve(env.toolContext.cwd, l.path) }));
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@ import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { errnoCode } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
+import { errorMessage } from "../values.js";
 
 const SPECIAL_KINDS = ["FIFO", "socket", "character device", "block device"] as const;
 
@@ -96,15 +97,11 @@ async function writeRegularFile(p: string, content: string): Promise<void> {
   }
 }
 
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** The ToolError for a failed client read, naming the likely cause from the local disk. */
 export function clientReadError(p: string, kind: LocalKind, err: unknown): ToolError {
   if (kind === "missing") return new ToolError(`File does not exist: ${p}`);
   if (kind === "directory") return new ToolError(`${p} is a directory, not a file`);
-  return new ToolError(`Could not read ${p} through the client: ${messageOf(err)}`);
+  return new ToolError(`Could not read ${p} through the client: ${errorMessage(err)}`);
 }
 
 /**
@@ -155,6 +152,6 @@ export async function writeText(ctx: ToolContext, p: string, content: string): P
   } catch (err) {
     ctx.signal.throwIfAborted();
     if (err instanceof ToolError) throw err;
-    throw new ToolError(`Could not write ${p}: ${messageOf(err)}`);
+    throw new ToolError(`Could not write ${p}: ${errorMessage(err)}`);
   }
 }

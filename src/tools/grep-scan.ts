@@ -3,6 +3,7 @@ import pTimeout from "p-timeout";
 import { grepWorkerProgram, type ScanJob, type ScanReport } from "./grep-worker.js";
 import { BINARY_SNIFF_BYTES } from "./text.js";
 import { ToolError } from "./types.js";
+import { errorMessage } from "../values.js";
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
@@ -37,7 +38,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
     try {
       return new RegExp(pattern, flags);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorMessage(err);
       throw new ToolError(`Invalid regular expression ${JSON.stringify(pattern)}: ${why}`);
     }
   }

@@ -1,10 +1,9 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { runGate } from "../../src/hooks/gate.js";
-import { buildHookInput } from "../../src/hooks/input.js";
 import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+import { cb, gateCall } from "./gate-call.js";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -33,27 +32,11 @@ describe("gate logging", () => {
       event() {},
     };
     const { log, lines } = capture();
-    const input = { command: "ls" };
     const verdict = await runGate(
-      {
-        sessionId: "s1",
-        toolUseId: "t1",
-        toolName: "Bash",
-        input,
-        schema: z.object({ command: z.string() }),
-        callbacks: ["broken", "odd", "fine", "deny"].map((id) => ({
-          id,
-          timeoutMs: 1000,
-          failClosed: false,
-        })),
-        buildInput: () =>
-          buildHookInput(
-            { session_id: "s1", transcript_path: "", cwd: "/w", permission_mode: "default" },
-            "PreToolUse",
-            { tool_name: "Bash", tool_input: input, tool_use_id: "t1" },
-            16384,
-          ),
-      },
+      gateCall(
+        ["broken", "odd", "fine", "deny"].map((id) => cb(id, 1000)),
+        { command: "ls" },
+      ),
       new AbortController().signal,
       { transport, log: log.child({ sessionId: "s1" }) },
     );

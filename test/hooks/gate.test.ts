@@ -1,8 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { runGate, type GateCall } from "../../src/hooks/gate.js";
-import { buildHookInput } from "../../src/hooks/input.js";
-import type { Callback } from "../../src/hooks/registry.js";
+import { runGate } from "../../src/hooks/gate.js";
 import {
   HookTransportError,
   MalformedReplyError,
@@ -11,6 +8,7 @@ import {
   type RunRequest,
 } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/log.js";
+import { cb, gateCall } from "./gate-call.js";
 
 type Reply = (req: RunRequest, signal: AbortSignal) => Promise<HookReply>;
 
@@ -43,33 +41,6 @@ const now =
   () =>
     Promise.resolve(value);
 
-const schema = z.object({ command: z.string(), timeout: z.number().optional() });
-
-function cb(id: string, timeoutMs = 30_000, failClosed = false): Callback {
-  return { id, timeoutMs, failClosed };
-}
-
-function call(
-  callbacks: Callback[],
-  input: Record<string, unknown> = { command: "rm -rf /" },
-): GateCall {
-  return {
-    sessionId: "s1",
-    toolUseId: "t1",
-    toolName: "Bash",
-    input,
-    schema,
-    callbacks,
-    buildInput: () =>
-      buildHookInput(
-        { session_id: "s1", transcript_path: "", cwd: "/w", permission_mode: "default" },
-        "PreToolUse",
-        { tool_name: "Bash", tool_input: input, tool_use_id: "t1" },
-        16384,
-      ),
-  };
-}
-
 const opts = (transport: HookTransport) => ({ transport, log: silentLogger() });
 const labels = (v: { reports: { hookCallbackId: string; outcome: string }[] }) =>
   Object.fromEntries(v.reports.map((r) => [r.hookCallbackId, r.outcome]));
@@ -82,7 +53,7 @@ describe("the PreToolUse gate", () => {
     const buildInput = vi.fn();
     const { transport } = fakeTransport({});
     const v = await runGate(
-      { ...call([]), buildInput },
+      { ...gateCall([]), buildInput },
       new AbortController().signal,
       opts(transport),
     );
@@ -96,7 +67,7 @@ describe("the PreToolUse gate", () => {
       deny: after(10, { decision: "deny", reason: "no rm -rf" }),
     });
     const pending = runGate(
-      call([cb("hang", 20_000), cb("deny")]),
+      gateCall([cb("hang", 20_000), cb("deny")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -114,7 +85,7 @@ describe("the PreToolUse gate", () => {
       c: after(400, {}),
     });
     const pending = runGate(
-      call([cb("a"), cb("b"), cb("c")]),
+      gateCall([cb("a"), cb("b"), cb("c")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -128,7 +99,11 @@ describe("the PreToolUse gate", () => {
 
   it("a callback that never answers times out and fails open, labelled timed_out", async () => {
     const { transport, sent } = fakeTransport({ slow: never });
-    const pending = runGate(call([cb("slow", 300)]), new AbortController().signal, opts(transport));
+    const pending = runGate(
+      gateCall([cb("slow", 300)]),
+      new AbortController().signal,
+      opts(transport),
+    );
     await vi.advanceTimersByTimeAsync(299);
     expect(sent[0]?.signal.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -141,7 +116,7 @@ describe("the PreToolUse gate", () => {
   it("the same timeout with onFailure deny blocks, naming the callback and the failure", async () => {
     const { transport } = fakeTransport({ slow: never });
     const pending = runGate(
-      call([cb("slow", 300, true)]),
+      gateCall([cb("slow", 300, true)]),
       new AbortController().signal,
       opts(transport),
     );
@@ -158,7 +133,7 @@ describe("the PreToolUse gate", () => {
   it("each callback has its own timeout budget", async () => {
     const { transport } = fakeTransport({ short: never, long: after(900, { decision: "deny" }) });
     const pending = runGate(
-      call([cb("short", 100), cb("long", 1000)]),
+      gateCall([cb("short", 100), cb("long", 1000)]),
       new AbortController().signal,
       opts(transport),
     );
@@ -183,7 +158,7 @@ describe("the PreToolUse gate", () => {
     ["an unknown decision", now({ decision: "maybe_later" }), "unknown_decision"],
   ] as const)("%s fails open and is labelled %s", async (_what, reply, label) => {
     const { transport } = fakeTransport({ x: reply });
-    const v = await runGate(call([cb("x")]), new AbortController().signal, opts(transport));
+    const v = await runGate(gateCall([cb("x")]), new AbortController().signal, opts(transport));
     expect(v.kind).toBe("pass");
     expect(labels(v)).toEqual({ x: label });
   });
@@ -191,7 +166,7 @@ describe("the PreToolUse gate", () => {
   it("an empty reply means continue", async () => {
     const { transport } = fakeTransport({ a: now({}), b: now({ decision: "continue" }) });
     const v = await runGate(
-      call([cb("a"), cb("b")]),
+      gateCall([cb("a"), cb("b")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -206,13 +181,13 @@ describe("the PreToolUse gate", () => {
       c: now({}),
     });
     const v = await runGate(
-      call([cb("a"), cb("b"), cb("c")]),
+      gateCall([cb("a"), cb("b"), cb("c")]),
       new AbortController().signal,
       opts(transport),
     );
     expect(v.kind === "pass" && v.clearance.permission).toBe("ask");
     const v2 = await runGate(
-      call([cb("a"), cb("c")]),
+      gateCall([cb("a"), cb("c")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -226,7 +201,7 @@ describe("the PreToolUse gate", () => {
       bad: now({ updatedInput: { timeout: "soon" } }),
     });
     const pending = runGate(
-      call([cb("first"), cb("second"), cb("bad")]),
+      gateCall([cb("first"), cb("second"), cb("bad")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -244,7 +219,7 @@ describe("the PreToolUse gate", () => {
       b: now({ additionalContext: "B" }),
     });
     const pending = runGate(
-      call([cb("a"), cb("b")]),
+      gateCall([cb("a"), cb("b")]),
       new AbortController().signal,
       opts(transport),
     );
@@ -257,7 +232,7 @@ describe("the PreToolUse gate", () => {
   it("cancelling the turn while the gate is pending answers cancelled and aborts the requests", async () => {
     const { transport, sent } = fakeTransport({ a: never, b: never });
     const turn = new AbortController();
-    const pending = runGate(call([cb("a"), cb("b")]), turn.signal, opts(transport));
+    const pending = runGate(gateCall([cb("a"), cb("b")]), turn.signal, opts(transport));
     await vi.advanceTimersByTimeAsync(5);
     turn.abort();
     const v = await pending;
@@ -268,7 +243,7 @@ describe("the PreToolUse gate", () => {
 
   it("serial dispatch (benchmark switch) sends one after another", async () => {
     const { transport, sent } = fakeTransport({ a: after(100, {}), b: after(100, {}) });
-    const pending = runGate(call([cb("a"), cb("b")]), new AbortController().signal, {
+    const pending = runGate(gateCall([cb("a"), cb("b")]), new AbortController().signal, {
       ...opts(transport),
       serial: true,
     });
