@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/tools/index.js";
 import {
   finishedCalls,
+  pendingPermission,
   startInProcess,
   textOf,
   toolLine,
@@ -385,6 +386,24 @@ describe("session lifecycle events and isolation", () => {
       ["Stop", undefined],
       ["SessionEnd", "close"],
     ]);
+  });
+
+  it("session/close during a turn still sends the turn's Stop before SessionEnd", async () => {
+    const pending = pendingPermission();
+    // With a transcript the turn's end waits on real I/O, which is where the order can slip.
+    s = await startInProcess(
+      { permission: pending.permission },
+      { transcriptDir: mkdtempSync(join(tmpdir(), "hookgate-transcripts-")) },
+    );
+    const { sessionId } = await s.newSession({
+      hooks: { Stop: [{ hookCallbackIds: ["ui"] }], SessionEnd: [{ hookCallbackIds: ["ui"] }] },
+    });
+    const prompt = s.prompt(sessionId, toolLine("Bash", { command: "true" }));
+    await pending.asked;
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    expect(await prompt).toBe("cancelled");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["Stop", "SessionEnd"]);
   });
 
   it("one client disconnecting mid-gate leaves another connection's session working", async () => {
