@@ -246,9 +246,12 @@ describe("runCommand: detached helpers and owners", () => {
 
   it("tracks the group in its owner's set while it runs and forgets it after", async () => {
     const groups = new ProcessGroups();
-    const pending = run(script("x.sh", "touch running; sleep 0.5"), { groups });
+    const pending = run(script("x.sh", "touch running; while [ ! -e go ]; do sleep 0.05; done"), {
+      groups,
+    });
     await expect.poll(() => existsSync(join(dir, "running"))).toBe(true);
     expect(groups.size).toBe(1);
+    writeFileSync(join(dir, "go"), "");
     await pending;
     expect(groups.size).toBe(0);
   });
