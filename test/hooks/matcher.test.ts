@@ -24,6 +24,24 @@ describe("matcher (Claude Code semantics)", () => {
     expect(match("Read")).toBe(false);
   });
 
+  it.each(["Edit,Write", "Edit, Write", " Edit | Write ", "Edit Write", "Edit,|Write"])(
+    "%j is the same list: commas and spaces separate names too",
+    (m) => {
+      const match = compileMatcher(m);
+      expect(match("Edit")).toBe(true);
+      expect(match("Write")).toBe(true);
+      expect(match("Edit Write")).toBe(false);
+      expect(match("MultiEdit")).toBe(false);
+      expect(match("edit")).toBe(false);
+    },
+  );
+
+  it("a list with anything else in it is a regex: Edit|Wr.te", () => {
+    const match = compileMatcher("Edit|Wr.te");
+    expect(match("Write")).toBe(true);
+    expect(match("MultiEdit")).toBe(true);
+  });
+
   it("mcp__.* is an unanchored regular expression", () => {
     const match = compileMatcher("mcp__.*");
     expect(match("mcp__github__create_issue")).toBe(true);
