@@ -16,7 +16,6 @@ export const HOOK_EVENT = "_hooks/event";
 export const PING = "_bench/ping";
 
 export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-export const SERIAL_AGENT = fileURLToPath(new URL("./agent-serial.mjs", import.meta.url));
 export const FLOOR_AGENT = fileURLToPath(new URL("./agent-floor.mjs", import.meta.url));
 
 // The client checks what it is sent, as a real one would; the floor's ping pays the same check.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { CLI, FLOOR_AGENT, SERIAL_AGENT, connectAgent, initialize } from "./client.mjs";
+import { CLI, FLOOR_AGENT, connectAgent, initialize } from "./client.mjs";
 import * as measure from "./scenarios.mjs";
 import { median, percentilesUs, round } from "./stats.mjs";
 import { printTable } from "./table.mjs";
@@ -81,9 +81,8 @@ const events = new measure.EventCounter();
 const agents = {
   floor: connectAgent(FLOOR_AGENT, { nodeArgs }),
   cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
-  serial: connectAgent(SERIAL_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
 };
-const samples = { floor: [], serial: [], rtt1: [], ...Object.fromEntries(NS.map((n) => [n, []])) };
+const samples = { floor: [], rtt1: [], ...Object.fromEntries(NS.map((n) => [n, []])) };
 // CPU used during each gate figure, by the agent and by this client, to price one callback.
 const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]));
 let deny;
@@ -91,7 +90,6 @@ let timeout;
 let observed;
 try {
   await initialize(agents.cli.agent);
-  await initialize(agents.serial.agent);
   // The round-trip figures are taken in interleaved rounds, so that a noisy spell on this
   // shared machine lands on every figure alike and the ratios between them stay honest.
   for (let r = config.warm > 0 ? -1 : 0; r < config.rounds; r++) {
@@ -111,8 +109,6 @@ try {
       keep(n, figure.samplesMs);
       if (n === 1) keep("rtt1", figure.roundTripMs);
     }
-    const serial = await measure.gate(agents.serial, collector, env, { n: 32, calls });
-    keep("serial", serial.samplesMs);
   }
   progress("deny with a hung sibling");
   deny = await measure.denyWithHungSibling(agents.cli, collector, env, config);
@@ -161,7 +157,6 @@ const results = {
   cpus: availableParallelism(),
   floor,
   gate: gates,
-  serial_32_p50_us: percentilesUs(samples.serial).p50_us,
   deny_with_hung_sibling_ms: round(deny.ms, 3),
   timeout_overshoot_ms: round(timeout.ms, 3),
   events_per_s: Math.round(headline.eventsPerS),
@@ -172,7 +167,6 @@ const results = {
     config,
     gate_1_round_trip_p50_us: Math.round(median(samples.rtt1) * 1000),
     gate_1_own_work_p50_us: Math.round(median(ownWork) * 1000),
-    serial_32_p99_us: percentilesUs(samples.serial).p99_us,
     cpu_per_callback_us: { agent: perCallbackUs("agentMs"), client: perCallbackUs("clientMs") },
     deny_max_ms: round(Math.max(...deny.samplesMs), 3),
     timeout_overshoot_max_ms: round(Math.max(...timeout.samplesMs) - 200, 3),

@@ -6,6 +6,7 @@ import { HookRegistry, type GroupSpec } from "./hooks/registry.js";
 import { SessionHooks } from "./hooks/session-hooks.js";
 import type { HookTransport } from "./hooks/transport.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
+import { registrationWarnings } from "./hooks/warnings.js";
 import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
 import { toolSetFor } from "./model/step.js";
@@ -30,8 +31,6 @@ export interface AgentOptions {
   readonly maxHookValueBytes?: number;
   /** Where each session's transcript goes (`<dir>/<sessionId>.jsonl`); none when absent. */
   readonly transcriptDir?: string;
-  /** Benchmark-only: dispatch gate callbacks one after another. Never set by the CLI. */
-  readonly serialGate?: boolean;
 }
 
 /** A session to open, with what has already been checked and the client's adapters. */
@@ -51,11 +50,20 @@ export interface SessionRequest {
 export class Agent {
   private readonly sessions = new Map<string, SessionActor>();
   private readonly tools = toolSetFor(builtinTools);
+  /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
+  private readonly toolNames = builtinTools.map((tool) => tool.name);
 
   constructor(private readonly options: AgentOptions) {}
 
-  /** Opens a session; SessionStart goes out once the caller has answered with its id. */
-  open(request: SessionRequest): { session: SessionActor; registered: Record<string, number> } {
+  /**
+   * Opens a session; SessionStart goes out once the caller has answered with its id.
+   * `warnings` name registrations that are valid but cannot do what they seem to.
+   */
+  open(request: SessionRequest): {
+    session: SessionActor;
+    registered: Record<string, number>;
+    warnings: string[];
+  } {
     const { options } = this;
     const id = randomUUID();
     const log = options.log.child({ sessionId: id });
@@ -95,13 +103,14 @@ export class Agent {
           }),
           maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
           log,
-          serialGate: options.serialGate ?? false,
         }),
     });
     this.sessions.set(id, session);
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    const warnings = registrationWarnings(request.hooks, this.toolNames);
+    for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     session.hooks.sessionStart("startup");
-    return { session, registered: registry.counts() };
+    return { session, registered: registry.counts(), warnings };
   }
 
   get(id: string): SessionActor | undefined {

@@ -8,21 +8,36 @@ export { serveStdio } from "./serve.js";
 export { createLogger, silentLogger, type Logger } from "./log.js";
 export { createScriptedModel } from "./model/scripted.js";
 export { HOOK_EVENTS, type HookEventName } from "./hooks/events.js";
-export type { HookInput, HookInputFor } from "./hooks/input.js";
-export type { OutcomeLabel } from "./hooks/outcome.js";
+export {
+  interpretReply,
+  type HookResult,
+  type Interpretation,
+  type ReplyDecision,
+} from "./hooks/result.js";
 export {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
+  OUTCOME_LABELS,
   hookEventParamsSchema,
   hookGroupSchema,
+  hookInputSchemas,
   hookRegistrationSchema,
+  hookReplySchema,
   hookRunParamsSchema,
   hookRunResultSchema,
+  knownHookReplySchema,
+  outcomeReportSchema,
   type HookEventParams,
   type HookGroup,
+  type HookInput,
+  type HookInputFor,
   type HookRegistration,
+  type HookReply,
   type HookRunParams,
   type HookRunResult,
-} from "./protocol/hooks-wire.js";
+  type KnownHookReply,
+  type OutcomeLabel,
+  type OutcomeReport,
+} from "./wire/hooks.js";
 export { builtinTools } from "./tools/index.js";
 export { VERSION } from "./version.js";

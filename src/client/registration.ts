@@ -1,5 +1,5 @@
 import { HOOK_EVENTS, isHookEventName, type HookEventName } from "../hooks/events.js";
-import { hookGroupSchema, hookRegistrationSchema, type HookGroup } from "../protocol/hooks-wire.js";
+import { hookGroupSchema, hookRegistrationSchema, type HookGroup } from "../wire/hooks.js";
 import { asAnyInput, parseHookInput } from "./inputs.js";
 import type {
   HookCallback,

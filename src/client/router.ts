@@ -4,7 +4,7 @@ import {
   HOOK_RUN_METHOD,
   hookEventParamsSchema,
   hookRunParamsSchema,
-} from "../protocol/hooks-wire.js";
+} from "../wire/hooks.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
 import { errorMessage } from "../values.js";

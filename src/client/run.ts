@@ -1,4 +1,4 @@
-import { hookRunResultSchema, type HookRunResult } from "../protocol/hooks-wire.js";
+import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
 import { firstIssue } from "../zod-issues.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */

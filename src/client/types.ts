@@ -2,7 +2,12 @@ import type { JsonRpcId } from "@agentclientprotocol/sdk";
 import type { HookEventName } from "../hooks/events.js";
 import type { HookInput, HookInputFor } from "../hooks/input.js";
 import type { OutcomeLabel } from "../hooks/outcome.js";
-import type { HookDecision, HookRegistration, HookRunResult } from "../protocol/hooks-wire.js";
+import type {
+  HookDecision,
+  HookRegistration,
+  HookRunResult,
+  KnownHookReply,
+} from "../wire/hooks.js";
 
 export type { HookEventName, HookInput, HookInputFor, HookDecision };
 
@@ -34,19 +39,14 @@ export interface HookContext {
   readonly toolUseId: string | undefined;
 }
 
-/** What a PreToolUse callback answers; `{}`, `null` or nothing means continue. */
-export interface PreToolUseResult {
-  /** `deny` blocks the call, `ask` forces a permission request, `allow` skips it. */
-  decision?: HookDecision;
-  /** Shown to the user and the model when the call is denied. */
-  reason?: string;
-  /** Shown to the user as an agent message. */
-  systemMessage?: string;
-  /** Shallowly merged into the tool input; the result still goes through permission. */
-  updatedInput?: Record<string, unknown>;
-  /** Given to the model with the tool's result. */
-  additionalContext?: string;
-}
+/**
+ * What a PreToolUse callback answers; `{}`, `null` or nothing means continue. Either
+ * hookgate's short form (`decision`: `deny` blocks the call, `ask` forces a permission
+ * request, `allow` skips it; `updatedInput` is merged shallowly into the tool input) or
+ * Claude Code's hook output (`hookSpecificOutput.permissionDecision`, legacy
+ * `decision: "block"`, `continue: false`); where fields disagree the most restrictive wins.
+ */
+export type PreToolUseResult = KnownHookReply;
 
 /** What a callback for event E may return. */
 export type HookResult<E extends HookEventName> = E extends "PreToolUse"

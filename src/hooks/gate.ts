@@ -1,18 +1,15 @@
 import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { HookInputFor } from "./input.js";
-import { classifyError, classifyReply, denyReason, type Outcome } from "./outcome.js";
+import { classifyError, classifyResult, denyReason, type Outcome } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import type { Callback } from "./registry.js";
+import { interpretReply, type HookResult } from "./result.js";
 import type { HookTransport } from "./transport.js";
 import { isRecord } from "../values.js";
+import type { OutcomeReport } from "../wire/hooks.js";
 
-/** Per-callback record attached to `tool_call_update` as `_meta.hooks`. */
-export interface OutcomeReport {
-  hookCallbackId: string;
-  outcome: Outcome["label"];
-  durationMs: number;
-}
+export type { OutcomeReport } from "../wire/hooks.js";
 
 let issue: (
   toolUseId: string,
@@ -49,6 +46,8 @@ export type Verdict = (
       kind: "denied";
       callbackId: string;
       reason: string;
+      /** The deciding hook said `continue: false`: the turn ends after the current step. */
+      stop?: { reason: string };
       reports: OutcomeReport[];
       systemMessages: string[];
     }
@@ -75,8 +74,6 @@ export interface GateOptions {
   readonly transport: HookTransport;
   /** The session's child logger: it already carries the session id. */
   readonly log: Logger;
-  /** Benchmark-only: dispatch callbacks one after another to measure the concurrency win. */
-  readonly serial?: boolean;
 }
 
 /**
@@ -99,8 +96,7 @@ export async function runGate(
   }
   const started = performance.now();
   const verdict = await decide(call, signal, opts, started);
-  verdict.gateMs = ms(performance.now() - started);
-  return verdict;
+  return { ...verdict, gateMs: ms(performance.now() - started) };
 }
 
 async function decide(
@@ -110,104 +106,128 @@ async function decide(
   started: number,
 ): Promise<Verdict> {
   const input = call.buildInput();
-  const outcomes: (Outcome | undefined)[] = call.callbacks.map(() => undefined);
   const { transport, log } = opts;
-  const first = await raceCallbacks(call.callbacks, outcomes, signal, {
-    serial: opts.serial ?? false,
+  const { end, outcomes } = await raceCallbacks(call.callbacks, signal, {
     onSettle: (o) => logOutcome(log, call, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
     ask: async (cb, cbSignal) => {
       const asked = performance.now();
+      let raw: unknown;
       try {
-        const raw = await transport.run(
+        raw = await transport.run(
           { sessionId: call.sessionId, hookCallbackId: cb.id, toolUseId: call.toolUseId, input },
           cbSignal,
         );
-        return classifyReply(cb, raw, performance.now() - asked);
       } catch (error) {
         return classifyError(cb, error, cbSignal, performance.now() - asked);
       }
+      const durationMs = performance.now() - asked;
+      const read = interpretReply(raw, "PreToolUse");
+      if (!read.ok) return { callback: cb, label: read.label, durationMs, failure: read.message };
+      return classifyResult(cb, read.result, durationMs);
     },
   });
 
   const elapsed = ms(performance.now() - started);
-  const reports = call.callbacks.map((cb, i) => {
+  const systemMessages = collect(outcomes, (o) => o.result?.systemMessage);
+
+  if (end === "cancelled")
+    return { kind: "cancelled", reports: reportsOf(call, outcomes, elapsed) };
+  if (end) return denied(call, end, reportsOf(call, outcomes, elapsed), systemMessages, log);
+  return merge(call, outcomes, elapsed, systemMessages, log);
+}
+
+/** The `_meta.hooks` entries: one per callback, in registration order. */
+function reportsOf(
+  call: GateCall,
+  outcomes: readonly (Outcome | undefined)[],
+  elapsed: number,
+): OutcomeReport[] {
+  return call.callbacks.map((cb, i) => {
     const o = outcomes[i];
     return {
       hookCallbackId: cb.id,
+      kind: "callback",
       outcome: o?.label ?? "cancelled",
       durationMs: o ? ms(o.durationMs) : elapsed,
     };
   });
-  const systemMessages = collect(outcomes, (o) => o.systemMessage);
-
-  if (first === "cancelled") return { kind: "cancelled", reports };
-  if (first) {
-    opts.log.info(
-      {
-        hookCallbackId: first.callback.id,
-        tool: call.toolName,
-        durationMs: ms(first.durationMs),
-      },
-      "hook denied tool call",
-    );
-    return {
-      kind: "denied",
-      callbackId: first.callback.id,
-      reason: denyReason(first),
-      reports,
-      systemMessages,
-    };
-  }
-  return merge(call, outcomes, reports, systemMessages, opts.log);
 }
 
-/**
- * With no deny: applies `updatedInput` in registration order (re-validating each step,
- * an invalid one making its callback malformed), then ask > allow > continue.
- */
-function merge(
+function denied(
   call: GateCall,
-  outcomes: readonly (Outcome | undefined)[],
+  first: Outcome,
   reports: OutcomeReport[],
   systemMessages: string[],
   log: Logger,
 ): Verdict {
+  const reason = denyReason(first);
+  const stop = first.result?.stop;
+  log.info(
+    {
+      hookCallbackId: first.callback.id,
+      tool: call.toolName,
+      durationMs: ms(first.durationMs),
+      ...(stop && { stop: true }),
+    },
+    stop ? "hook denied tool call and ended the turn" : "hook denied tool call",
+  );
+  return {
+    kind: "denied",
+    callbackId: first.callback.id,
+    reason,
+    ...(stop && { stop: { reason } }),
+    reports,
+    systemMessages,
+  };
+}
+
+/**
+ * With no deny: applies each `updatedInput` in registration order (re-validating each step,
+ * an invalid one making its callback malformed), then ask > allow > continue.
+ */
+function merge(
+  call: GateCall,
+  settled: readonly (Outcome | undefined)[],
+  elapsed: number,
+  systemMessages: string[],
+  log: Logger,
+): Verdict {
+  const outcomes = [...settled];
   let input = call.input;
   for (const [i, o] of outcomes.entries()) {
-    if (o?.label !== "proceeded" || !o.updatedInput) continue;
-    const candidate = call.schema.safeParse({ ...input, ...o.updatedInput });
+    const update = o?.label === "proceeded" ? o.result?.updatedInput : undefined;
+    if (!o || !update) continue;
+    const candidate = call.schema.safeParse({ ...(update.replace ?? input), ...update.merge });
     if (candidate.success && isRecord(candidate.data)) {
       input = candidate.data;
       continue;
     }
-    o.label = "malformed";
     const why = candidate.success
       ? "not an object"
       : (candidate.error.issues[0]?.message ?? "invalid");
-    o.failure = `updatedInput does not fit ${call.toolName}'s input: ${why}`;
-    const report = reports[i];
-    if (report) report.outcome = "malformed";
-    logOutcome(log, call, o);
-    if (o.callback.failClosed) {
-      return {
-        kind: "denied",
-        callbackId: o.callback.id,
-        reason: denyReason(o),
-        reports,
-        systemMessages,
-      };
+    const bad: Outcome = {
+      callback: o.callback,
+      label: "malformed",
+      durationMs: o.durationMs,
+      failure: `updatedInput does not fit ${call.toolName}'s input: ${why}`,
+    };
+    outcomes[i] = bad;
+    logOutcome(log, call, bad);
+    if (bad.callback.failClosed) {
+      return denied(call, bad, reportsOf(call, outcomes, elapsed), systemMessages, log);
     }
   }
-  const valid = outcomes.filter((o): o is Outcome => o?.label === "proceeded");
+  const valid: HookResult[] = [];
+  for (const o of outcomes) if (o?.label === "proceeded" && o.result) valid.push(o.result);
   // A rewritten call never skips the user: `allow` counts only for the input as the model sent it.
   const rewritten = input !== call.input;
-  const permission = valid.some((o) => o.decision === "ask")
+  const permission = valid.some((r) => r.decision === "ask")
     ? "ask"
-    : valid.some((o) => o.decision === "allow") && !rewritten
+    : valid.some((r) => r.decision === "allow") && !rewritten
       ? "allow"
       : "default";
-  const context = collect(valid, (o) => o.additionalContext);
+  const context = valid.flatMap((r) => (r.additionalContext ? [r.additionalContext] : []));
   return {
     kind: "pass",
     clearance: issue(
@@ -217,7 +237,7 @@ function merge(
       permission,
       context.length > 0 ? context.join("\n") : undefined,
     ),
-    reports,
+    reports: reportsOf(call, outcomes, elapsed),
     systemMessages,
   };
 }
@@ -240,6 +260,12 @@ function collect(
 }
 
 function logOutcome(log: Logger, call: GateCall, o: Outcome): void {
+  if (o.result?.deferred) {
+    log.info(
+      { hookCallbackId: o.callback.id, tool: call.toolName, durationMs: ms(o.durationMs) },
+      `hook ${o.callback.id} deferred on ${call.toolName}; read as continue`,
+    );
+  }
   if (o.label === "proceeded" || o.label === "denied") return;
   log.warn(
     {

@@ -1,45 +1,8 @@
 import type { HookEventName } from "./events.js";
+import type { CommonInput, EventFields, HookInputFor } from "../wire/hooks.js";
 import { capValue } from "./truncate.js";
 
-/** Fields every HookInput carries (Claude Code's names, snake_case). */
-export interface CommonInput {
-  session_id: string;
-  transcript_path: string;
-  cwd: string;
-  permission_mode: string;
-}
-
-/** Per-event fields, keyed by event name. */
-export interface EventFields {
-  PreToolUse: { tool_name: string; tool_input: unknown; tool_use_id: string };
-  PostToolUse: {
-    tool_name: string;
-    tool_input: unknown;
-    tool_use_id: string;
-    tool_response: unknown;
-  };
-  PostToolUseFailure: {
-    tool_name: string;
-    tool_input: unknown;
-    tool_use_id: string;
-    error: string;
-  };
-  UserPromptSubmit: { prompt: string };
-  PermissionRequest: { tool_name: string; tool_input: unknown; tool_use_id: string };
-  Notification: { message: string; title?: string };
-  Stop: { stop_hook_active: boolean; stop_reason: string };
-  SessionStart: { source: "startup" | "resume" };
-  SessionEnd: { reason: string };
-  PreCompact: { trigger: "manual" | "auto"; custom_instructions: string };
-}
-
-/** The input a callback receives for event E. */
-export type HookInputFor<E extends HookEventName> = CommonInput & {
-  hook_event_name: E;
-  truncated?: true;
-} & EventFields[E];
-
-export type HookInput = { [E in HookEventName]: HookInputFor<E> }[HookEventName];
+export type { CommonInput, EventFields, HookInput, HookInputFor } from "../wire/hooks.js";
 
 const CAPPED_FIELDS = ["tool_input", "tool_response"] as const;
 

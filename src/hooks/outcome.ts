@@ -1,36 +1,20 @@
 import type { Callback } from "./registry.js";
-import {
-  HookAbort,
-  KNOWN_DECISIONS,
-  MalformedReplyError,
-  type HookDecision,
-  type HookReply,
-} from "./transport.js";
+import type { HookResult } from "./result.js";
+import { HookAbort } from "./transport.js";
 import { errorMessage } from "../values.js";
+import type { OutcomeLabel } from "../wire/hooks.js";
 
-/** Exactly one of these labels describes what each gate callback did. */
-export type OutcomeLabel =
-  | "denied"
-  | "proceeded"
-  | "timed_out"
-  | "transport_error"
-  | "malformed"
-  | "unknown_decision"
-  | "cancelled";
+export type { OutcomeLabel } from "../wire/hooks.js";
 
 /** What one callback contributed to a gate decision. */
 export interface Outcome {
   readonly callback: Callback;
-  label: OutcomeLabel;
+  readonly label: OutcomeLabel;
   readonly durationMs: number;
-  /** For `proceeded`: continue, allow or ask. */
-  readonly decision?: Exclude<HookDecision, "deny">;
-  readonly reason?: string;
-  readonly systemMessage?: string;
-  readonly updatedInput?: Record<string, unknown>;
-  readonly additionalContext?: string;
+  /** For `denied` and `proceeded`: the reply, read. */
+  readonly result?: HookResult;
   /** For failure labels: what went wrong, for logs and fail-closed reasons. */
-  failure?: string;
+  readonly failure?: string;
 }
 
 /** Failure labels fail open unless the group set `onFailure: "deny"`. */
@@ -39,7 +23,8 @@ export function isFailure(label: OutcomeLabel): boolean {
     label === "timed_out" ||
     label === "transport_error" ||
     label === "malformed" ||
-    label === "unknown_decision"
+    label === "unknown_decision" ||
+    label === "hook_error"
   );
 }
 
@@ -50,39 +35,25 @@ export function blocks(outcome: Outcome): boolean {
 
 /** The reason a blocking outcome gives the user and the model. */
 export function denyReason(outcome: Outcome): string {
-  if (outcome.label === "denied") return outcome.reason ?? `denied by hook ${outcome.callback.id}`;
+  if (outcome.label === "denied") {
+    const { result } = outcome;
+    const why = result?.stop ? (result.stop.reason ?? result.reason) : result?.reason;
+    if (why !== undefined && why !== "") return why;
+    return result?.stop
+      ? `hook ${outcome.callback.id} ended the turn`
+      : `denied by hook ${outcome.callback.id}`;
+  }
   return `hook ${outcome.callback.id} failed (${outcome.label}: ${outcome.failure ?? "no detail"}) and its group fails closed`;
 }
 
-function isKnownDecision(d: string): d is HookDecision {
-  return (KNOWN_DECISIONS as readonly string[]).includes(d);
-}
-
-/** Classifies a checked `_hooks/run` reply. */
-export function classifyReply(callback: Callback, reply: HookReply, durationMs: number): Outcome {
-  const decision = reply.decision ?? "continue";
-  if (!isKnownDecision(decision)) {
-    return {
-      callback,
-      label: "unknown_decision",
-      durationMs,
-      failure: `unknown decision ${JSON.stringify(decision)}`,
-    };
-  }
-  const common = {
-    callback,
-    durationMs,
-    ...(reply.reason !== undefined && { reason: reply.reason }),
-    ...(reply.systemMessage !== undefined && { systemMessage: reply.systemMessage }),
-  };
-  if (decision === "deny") return { ...common, label: "denied" };
-  return {
-    ...common,
-    label: "proceeded",
-    decision,
-    ...(reply.updatedInput !== undefined && { updatedInput: reply.updatedInput }),
-    ...(reply.additionalContext !== undefined && { additionalContext: reply.additionalContext }),
-  };
+/** Labels a read reply: a deny or `continue: false` blocks, anything else proceeds. */
+export function classifyResult(
+  callback: Callback,
+  result: HookResult,
+  durationMs: number,
+): Outcome {
+  const label = result.decision === "deny" || result.stop ? "denied" : "proceeded";
+  return { callback, label, durationMs, result };
 }
 
 /** Classifies a rejected `_hooks/run` request. */
@@ -101,7 +72,5 @@ export function classifyError(
       failure: abort.message,
     };
   }
-  const message = errorMessage(error);
-  const label = error instanceof MalformedReplyError ? "malformed" : "transport_error";
-  return { callback, label, durationMs, failure: message };
+  return { callback, label: "transport_error", durationMs, failure: errorMessage(error) };
 }

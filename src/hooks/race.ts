@@ -1,25 +1,30 @@
 import { blocks, type Outcome } from "./outcome.js";
 import type { Callback } from "./registry.js";
 import { HookAbort } from "./transport.js";
+import { errorMessage } from "../values.js";
 
 /** How a race ended: the first blocking outcome, every callback answered, or the turn was cancelled. */
 export type RaceEnd = Outcome | "cancelled" | undefined;
 
+/** What a race found: how it ended, and each callback's outcome by index (`undefined`: none yet). */
+export interface RaceResult {
+  readonly end: RaceEnd;
+  readonly outcomes: readonly (Outcome | undefined)[];
+}
+
 export interface RaceOptions {
-  /** Asks one callback; never rejects (a failure is an outcome). */
+  /** Asks one callback; a rejection is read as a `transport_error` outcome. */
   readonly ask: (callback: Callback, signal: AbortSignal) => Promise<Outcome>;
   /** Sees every outcome as it settles, including those that arrive after the end. */
   readonly onSettle: (outcome: Outcome) => void;
   /** The message for a callback's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
   readonly timeoutMessage: (callback: Callback) => string;
-  /** Benchmark-only: ask one callback after another instead of all at once. */
-  readonly serial: boolean;
 }
 
 /**
- * Asks every callback, each bounded by its own timeout, and ends at the first blocking
- * outcome (aborting the rest), once all have answered, or when `turn` aborts. Outcomes land
- * in `outcomes[i]` as callback i settles.
+ * Asks every callback at once, each bounded by its own timeout, and ends at the first
+ * blocking outcome (aborting the rest), once all have answered, or when `turn` aborts. The
+ * outcomes are those known at the end, a snapshot later settlements do not change.
  *
  * One promise per callback, but one abort listener on the turn and one timer per distinct
  * timeout whatever the count: per-callback listeners on a shared signal cost O(n) each to add
@@ -27,12 +32,12 @@ export interface RaceOptions {
  */
 export function raceCallbacks(
   callbacks: readonly Callback[],
-  outcomes: (Outcome | undefined)[],
   turn: AbortSignal,
   opts: RaceOptions,
-): Promise<RaceEnd> {
+): Promise<RaceResult> {
   return new Promise((resolve) => {
-    const controllers: AbortController[] = [];
+    const outcomes: (Outcome | undefined)[] = callbacks.map(() => undefined);
+    const controllers = callbacks.map(() => new AbortController());
     const timers: ReturnType<typeof setTimeout>[] = [];
     let pending = callbacks.length;
     let over = false;
@@ -48,7 +53,7 @@ export function raceCallbacks(
         reason ??= abortReason();
         controller.abort(reason);
       });
-      resolve(result);
+      resolve({ end: result, outcomes: [...outcomes] });
     };
     const onTurn = () =>
       end("cancelled", () => new HookAbort("cancelled", "the turn was cancelled"));
@@ -61,39 +66,41 @@ export function raceCallbacks(
       if (blocks(outcome))
         end(outcome, () => new HookAbort("decided", "the gate was already decided"));
       else if (--pending === 0) end(undefined);
-      else if (opts.serial) dispatch(i + 1, 1);
-    };
-
-    const dispatch = (first: number, count: number) => {
-      const batch = callbacks.slice(first, first + count).map((cb, k) => {
-        const controller = new AbortController();
-        controllers[first + k] = controller;
-        return { i: first + k, cb, controller };
-      });
-      // Callbacks sent together with the same timeout share one timer.
-      const byTimeout = new Map<number, typeof batch>();
-      for (const entry of batch) {
-        const group = byTimeout.get(entry.cb.timeoutMs);
-        if (group) group.push(entry);
-        else byTimeout.set(entry.cb.timeoutMs, [entry]);
-      }
-      for (const [ms, group] of byTimeout) {
-        const onTimeout = () => {
-          for (const { i, cb, controller } of group) {
-            if (outcomes[i] === undefined) {
-              controller.abort(new HookAbort("timeout", opts.timeoutMessage(cb)));
-            }
-          }
-        };
-        timers.push(setTimeout(onTimeout, ms));
-      }
-      for (const { i, cb, controller } of batch) {
-        void opts.ask(cb, controller.signal).then((o) => settle(i, o));
-      }
     };
 
     turn.addEventListener("abort", onTurn, { once: true });
     if (turn.aborted) return onTurn();
-    dispatch(0, opts.serial ? 1 : callbacks.length);
+
+    // Callbacks with the same timeout share one timer.
+    const byTimeout = new Map<number, number[]>();
+    callbacks.forEach((cb, i) => {
+      const same = byTimeout.get(cb.timeoutMs);
+      if (same) same.push(i);
+      else byTimeout.set(cb.timeoutMs, [i]);
+    });
+    for (const [ms, indexes] of byTimeout) {
+      const onTimeout = () => {
+        for (const i of indexes) {
+          const cb = callbacks[i];
+          if (cb && outcomes[i] === undefined) {
+            controllers[i]?.abort(new HookAbort("timeout", opts.timeoutMessage(cb)));
+          }
+        }
+      };
+      timers.push(setTimeout(onTimeout, ms));
+    }
+    callbacks.forEach((cb, i) => {
+      const controller = controllers[i] ?? new AbortController();
+      const asked = performance.now();
+      void opts
+        .ask(cb, controller.signal)
+        .catch((error: unknown): Outcome => ({
+          callback: cb,
+          label: "transport_error",
+          durationMs: performance.now() - asked,
+          failure: `the request could not be made: ${errorMessage(error)}`,
+        }))
+        .then((o) => settle(i, o));
+    });
   });
 }

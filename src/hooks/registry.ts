@@ -1,16 +1,12 @@
 import { HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from "./events.js";
 import { compileMatcher, type ToolMatcher } from "./matcher.js";
+import type { HookGroup } from "../wire/hooks.js";
 
 /** Default group timeout, as in Claude Code. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
-/** A group's settings as parsed from the wire (see protocol/hooks-wire.ts). */
-export interface GroupSpec {
-  matcher?: string | undefined;
-  hookCallbackIds: string[];
-  timeout?: number | undefined;
-  onFailure?: "allow" | "deny" | undefined;
-}
+/** A group's settings as parsed from the wire. */
+export type GroupSpec = HookGroup;
 
 /** One callback to call for an event, with its group's settings. */
 export interface Callback {

@@ -14,7 +14,6 @@ export interface SessionHooksOptions {
   readonly common: () => CommonInput;
   readonly maxValueBytes: number;
   readonly log: Logger;
-  readonly serialGate?: boolean;
 }
 
 /** A session's hooks as the session actor sees them: one gate, one event emitter. */
@@ -66,7 +65,7 @@ export class SessionHooks {
           ),
       },
       signal,
-      { transport: opts.transport, log: opts.log, serial: opts.serialGate ?? false },
+      { transport: opts.transport, log: opts.log },
     );
   }
 

@@ -22,7 +22,7 @@ import {
   HOOK_PROTOCOL_VERSION,
   HOOK_RUN_METHOD,
   hookRegistrationSchema,
-} from "./hooks-wire.js";
+} from "../wire/hooks.js";
 
 export type { AgentOptions };
 
@@ -89,7 +89,11 @@ export function createAgentApp(options: AgentOptions): AgentApp {
         log.warn({ count: params.mcpServers.length }, "MCP servers are not supported yet; ignored");
       }
       const ctx = connection ?? client;
-      const { session: opened, registered } = core.open({
+      const {
+        session: opened,
+        registered,
+        warnings,
+      } = core.open({
         cwd: params.cwd,
         roots,
         hooks: parsed.data,
@@ -100,7 +104,7 @@ export function createAgentApp(options: AgentOptions): AgentApp {
       return {
         sessionId: opened.id,
         modes: opened.modes(),
-        _meta: { hooks: { registered, ignoredEvents } },
+        _meta: { hooks: { registered, ignoredEvents, warnings } },
       };
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {

@@ -1,16 +1,13 @@
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
-import {
-  HookTransportError,
-  MalformedReplyError,
-  type EventNotice,
-  type HookReply,
-  type HookTransport,
-  type RunRequest,
-} from "../hooks/transport.js";
+import { HookTransportError, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
-import { firstIssue } from "../zod-issues.js";
 import { shareInFrames } from "./frame-json.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD, hookReplySchema } from "./hooks-wire.js";
+import {
+  HOOK_EVENT_METHOD,
+  HOOK_RUN_METHOD,
+  type HookEventParams,
+  type HookRunParams,
+} from "../wire/hooks.js";
 import { errorMessage } from "../values.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
@@ -20,12 +17,11 @@ export class AcpHookTransport implements HookTransport {
     private readonly log: Logger,
   ) {}
 
-  async run(request: RunRequest, signal: AbortSignal): Promise<HookReply> {
+  async run(request: HookRunParams, signal: AbortSignal): Promise<unknown> {
     // One HookInput goes to every callback of an event: serialize it once, not per frame.
     shareInFrames(request.input);
-    let raw: unknown;
     try {
-      raw = await this.client.request(HOOK_RUN_METHOD, request, {
+      return await this.client.request(HOOK_RUN_METHOD, request, {
         cancellationSignal: signal,
         stopWaitingOnCancel: true,
       });
@@ -36,10 +32,9 @@ export class AcpHookTransport implements HookTransport {
       }
       throw new HookTransportError(`request failed: ${errorMessage(error)}`);
     }
-    return checkReply(raw);
   }
 
-  event(notice: EventNotice): void {
+  event(notice: HookEventParams): void {
     shareInFrames(notice.input);
     this.client.notify(HOOK_EVENT_METHOD, notice).catch((error: unknown) => {
       this.log.warn(
@@ -48,20 +43,4 @@ export class AcpHookTransport implements HookTransport {
       );
     });
   }
-}
-
-const EMPTY: HookReply = Object.freeze({});
-
-/** Checks a `_hooks/run` result at the edge; `null` and `{}` (the common answer) skip the walk. */
-export function checkReply(raw: unknown): HookReply {
-  if (raw === null || isEmptyObject(raw)) return EMPTY;
-  const parsed = hookReplySchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw new MalformedReplyError(`malformed reply: ${firstIssue(parsed.error)}`);
-}
-
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  for (const key in value) if (Object.hasOwn(value, key)) return false;
-  return true;
 }

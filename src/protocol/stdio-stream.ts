@@ -1,7 +1,7 @@
 import { Readable, type Writable } from "node:stream";
 import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
 import { frameText } from "./frame-json.js";
-import { HOOK_EVENT_METHOD } from "./hooks-wire.js";
+import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
 
 /**
  * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio). Incoming

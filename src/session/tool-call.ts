@@ -27,6 +27,8 @@ type GateMeta = Pick<Verdict, "reports" | "gateMs">;
 export interface ToolCallResult {
   readonly output: string;
   readonly isError: boolean;
+  /** A hook said `continue: false`: the turn ends after this step, with this reason shown. */
+  readonly stop?: { readonly reason: string };
 }
 
 /** The session state a tool call needs. */
@@ -124,10 +126,11 @@ async function steps(
     });
   }
   if (verdict.kind === "denied") {
-    return fail(
+    const denied = await fail(
       `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
       `Hook denied: ${verdict.reason}`,
     );
+    return verdict.stop ? { ...denied, stop: verdict.stop } : denied;
   }
   const { clearance } = verdict;
   const toolCall: ToolCallUpdate = {

@@ -75,11 +75,15 @@ export async function runTurn(
     if (step.toolCalls.length === 0) return stopReasonFor(step.finish);
 
     const results = [];
+    let stop: { readonly reason: string } | undefined;
     for (const call of step.toolCalls) {
-      // Every call gets a result, so the history stays well-formed after a cancel.
+      // Every call gets a result, so the history stays well-formed after a cancel or a stop.
       const result = signal.aborted
         ? { output: "Cancelled before the tool ran.", isError: true }
-        : await runToolCall(call, env, signal);
+        : stop
+          ? { output: `Not run: a hook ended the turn (${stop.reason}).`, isError: true }
+          : await runToolCall(call, env, signal);
+      stop ??= result.stop;
       results.push({
         type: "tool-result" as const,
         toolCallId: call.toolCallId,
@@ -91,6 +95,11 @@ export async function runTurn(
     }
     void remember(env, { role: "tool", content: results });
     if (signal.aborted) return "cancelled";
+    if (stop) {
+      // A hook's `continue: false`: the turn ends here, and the user sees why.
+      await say(env.client, "agent_message_chunk", `\n${stop.reason}\n`);
+      return "end_turn";
+    }
   }
   return "max_turn_requests";
 }

@@ -221,7 +221,11 @@ describe("the PreToolUse gate over ACP", () => {
         Stop: [{ hookCallbackIds: ["ui", "log"] }],
       },
     });
-    expect(ok._meta?.hooks).toEqual({ registered: { Stop: 2 }, ignoredEvents: ["TeleportStart"] });
+    expect(ok._meta?.hooks).toEqual({
+      registered: { Stop: 2 },
+      ignoredEvents: ["TeleportStart"],
+      warnings: [],
+    });
   });
 
   it("observers get SessionStart, UserPromptSubmit, PostToolUse, Stop in that order, SessionStart after the session/new response", async () => {

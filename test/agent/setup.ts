@@ -23,7 +23,7 @@ import {
   hookRunResultSchema,
   type HookEventParams,
   type HookRunParams,
-} from "../../src/protocol/hooks-wire.js";
+} from "../../src/wire/hooks.js";
 import { silentLogger } from "../../src/log.js";
 import {
   connectInProcess,

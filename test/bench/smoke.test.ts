@@ -26,7 +26,6 @@ const results = z.object({
     "32": percentiles,
     "128": percentiles,
   }),
-  serial_32_p50_us: z.number().positive(),
   // A hung sibling with a 30 s timeout must not hold the deny back.
   deny_with_hung_sibling_ms: z.number().positive().lt(5_000),
   // The decision comes no earlier than the 200 ms timeout, and not much later.

@@ -119,6 +119,7 @@ describe("hookgate/client against the real binary over stdio", () => {
     expect(_meta?.hooks).toEqual({
       registered: { PreToolUse: 1, SessionStart: 1, PostToolUse: 1, Stop: 1 },
       ignoredEvents: [],
+      warnings: [],
     });
 
     const victim = join(cwd, "victim");

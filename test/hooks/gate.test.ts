@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runGate } from "../../src/hooks/gate.js";
-import {
-  HookTransportError,
-  MalformedReplyError,
-  type HookReply,
-  type HookTransport,
-  type RunRequest,
-} from "../../src/hooks/transport.js";
+import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+import type { HookRunParams } from "../../src/wire/hooks.js";
 import { silentLogger } from "../../src/log.js";
 import { cb, gateCall } from "./gate-call.js";
 
-type Reply = (req: RunRequest, signal: AbortSignal) => Promise<HookReply>;
+type Reply = (req: HookRunParams, signal: AbortSignal) => Promise<unknown>;
 
 /** A transport whose replies are scripted per callback id; records what it was sent. */
 function fakeTransport(replies: Record<string, Reply>) {
@@ -33,13 +28,22 @@ function fakeTransport(replies: Record<string, Reply>) {
 
 const never: Reply = () => new Promise(() => {});
 const after =
-  (ms: number, value: HookReply): Reply =>
+  (ms: number, value: unknown): Reply =>
   () =>
     new Promise((r) => setTimeout(() => r(value), ms));
 const now =
-  (value: HookReply): Reply =>
+  (value: unknown): Reply =>
   () =>
     Promise.resolve(value);
+
+/** A reply in Claude Code's hook output shape. */
+const cc = (permissionDecision: string, permissionDecisionReason?: string) => ({
+  hookSpecificOutput: {
+    hookEventName: "PreToolUse",
+    permissionDecision,
+    ...(permissionDecisionReason !== undefined && { permissionDecisionReason }),
+  },
+});
 
 const opts = (transport: HookTransport) => ({ transport, log: silentLogger() });
 const labels = (v: { reports: { hookCallbackId: string; outcome: string }[] }) =>
@@ -150,11 +154,9 @@ describe("the PreToolUse gate", () => {
         Promise.reject(new HookTransportError("JSON-RPC error -32601: Method not found", -32601)),
       "transport_error",
     ],
-    [
-      "a reply that failed the wire schema",
-      () => Promise.reject(new MalformedReplyError("malformed reply: decision: expected string")),
-      "malformed",
-    ],
+    ["a reply that fails the wire schema", now({ decision: 42 }), "malformed"],
+    ["a reply that is not an object", now("yes"), "malformed"],
+    ["an unknown permissionDecision", now(cc("maybe")), "unknown_decision"],
     ["an unknown decision", now({ decision: "maybe_later" }), "unknown_decision"],
   ] as const)("%s fails open and is labelled %s", async (_what, reply, label) => {
     const { transport } = fakeTransport({ x: reply });
@@ -241,17 +243,78 @@ describe("the PreToolUse gate", () => {
     expect(labels(v)).toEqual({ a: "cancelled", b: "cancelled" });
   });
 
-  it("serial dispatch (benchmark switch) sends one after another", async () => {
-    const { transport, sent } = fakeTransport({ a: after(100, {}), b: after(100, {}) });
-    const pending = runGate(gateCall([cb("a"), cb("b")]), new AbortController().signal, {
-      ...opts(transport),
-      serial: true,
+  it.each([
+    ["Claude Code's permissionDecision deny", cc("deny", "rm is off limits"), "rm is off limits"],
+    ["legacy decision block", { decision: "block", reason: "legacy no" }, "legacy no"],
+    [
+      "deny beside allow in one reply",
+      { decision: "allow", ...cc("deny", "deny wins") },
+      "deny wins",
+    ],
+  ])("%s blocks the call, labelled denied", async (_what, reply, reason) => {
+    for (const failClosed of [false, true]) {
+      const { transport } = fakeTransport({ x: now(reply) });
+      const v = await runGate(
+        gateCall([cb("x", 1000, failClosed)]),
+        new AbortController().signal,
+        opts(transport),
+      );
+      expect(v).toMatchObject({ kind: "denied", callbackId: "x", reason });
+      expect(v.kind === "denied" && v.stop).toBeUndefined();
+      expect(labels(v)).toEqual({ x: "denied" });
+    }
+  });
+
+  it.each([
+    ["permissionDecision allow", cc("allow"), "allow"],
+    ["legacy approve", { decision: "approve" }, "allow"],
+    ["permissionDecision ask", cc("ask"), "ask"],
+    ["ask beside allow", { decision: "allow", ...cc("ask") }, "ask"],
+    ["defer", cc("defer"), "default"],
+  ] as const)("%s proceeds with permission %s", async (_what, reply, permission) => {
+    const { transport } = fakeTransport({ x: now(reply) });
+    const v = await runGate(gateCall([cb("x")]), new AbortController().signal, opts(transport));
+    expect(v.kind === "pass" && v.clearance.permission).toBe(permission);
+    expect(labels(v)).toEqual({ x: "proceeded" });
+  });
+
+  it("continue: false denies the call and says the turn must end, with the stopReason", async () => {
+    const { transport } = fakeTransport({
+      x: now({ continue: false, stopReason: "budget spent", ...cc("allow") }),
     });
-    await vi.advanceTimersByTimeAsync(0);
-    expect(sent.map((s) => s.id)).toEqual(["a"]);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(sent.map((s) => s.id)).toEqual(["a", "b"]);
-    await vi.advanceTimersByTimeAsync(100);
-    expect((await pending).kind).toBe("pass");
+    const v = await runGate(gateCall([cb("x")]), new AbortController().signal, opts(transport));
+    expect(v).toMatchObject({
+      kind: "denied",
+      reason: "budget spent",
+      stop: { reason: "budget spent" },
+    });
+    expect(labels(v)).toEqual({ x: "denied" });
+  });
+
+  it("Claude Code's updatedInput replaces the whole input; the short form's merges over it", async () => {
+    const { transport } = fakeTransport({
+      cc: now({
+        hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "ls" } },
+      }),
+      short: now({ updatedInput: { timeout: 5 } }),
+    });
+    const v = await runGate(
+      gateCall([cb("cc"), cb("short")], { command: "rm -rf /", timeout: 9 }),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v.kind === "pass" && v.clearance.input).toEqual({ command: "ls", timeout: 5 });
+  });
+
+  it("an outcome turned malformed by a bad updatedInput is reported, and fails closed when asked", async () => {
+    const { transport } = fakeTransport({ bad: now({ updatedInput: { timeout: "soon" } }) });
+    const v = await runGate(
+      gateCall([cb("bad", 1000, true)]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v.kind).toBe("denied");
+    expect(labels(v)).toEqual({ bad: "malformed" });
+    expect(v.reports[0]).toMatchObject({ kind: "callback" });
   });
 });

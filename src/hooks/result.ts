@@ -1,0 +1,176 @@
+import type { HookEventName } from "./events.js";
+import { hookReplySchema, type HookReply } from "../wire/hooks.js";
+import { firstIssue } from "../zod-issues.js";
+
+/**
+ * What a hook decided, most restrictive first. On the PreToolUse gate: `deny` blocks the
+ * call, `ask` forces a permission request, `allow` skips it, `continue` leaves it to the
+ * mode. On events that are not gates `deny` reads as Claude Code's "block" (a blocked
+ * prompt, a Stop that keeps the turn going, a PostToolUse reason for the model).
+ */
+export type ReplyDecision = "deny" | "ask" | "allow" | "continue";
+
+/**
+ * One hook reply in hookgate's terms, whichever dialect it came in (hookgate's short form or
+ * Claude Code's hook output). The same value serves `_hooks/run` replies, command-hook JSON
+ * stdout and every event; each consumer reads the fields that mean something for its event.
+ */
+export interface HookResult {
+  /** The most restrictive decision among every decision field of the reply. */
+  readonly decision: ReplyDecision;
+  /**
+   * Why: the reason given with the field that decided (`permissionDecisionReason` for a
+   * `hookSpecificOutput.permissionDecision`, `reason` for a top-level `decision`), else the
+   * other one.
+   */
+  readonly reason?: string;
+  /**
+   * `continue: false`: the turn ends after the current step, whatever `decision` says; a gate
+   * also denies the call. `reason` is the reply's `stopReason`, shown to the user.
+   */
+  readonly stop?: { readonly reason?: string };
+  /** Shown to the user as an agent message. */
+  readonly systemMessage?: string;
+  /** Claude Code's `suppressOutput`, carried for consumers that show hook output. */
+  readonly suppressOutput?: boolean;
+  /**
+   * Context for the model: the short form's and `hookSpecificOutput`'s joined by a newline,
+   * in that order.
+   */
+  readonly additionalContext?: string;
+  /**
+   * Rewrites of the tool input, kept apart because their semantics differ: `replace`
+   * (`hookSpecificOutput.updatedInput`, Claude Code) stands in for the whole input, then
+   * `merge` (the short form's `updatedInput`) is applied over it shallowly.
+   */
+  readonly updatedInput?: {
+    readonly replace?: Record<string, unknown>;
+    readonly merge?: Record<string, unknown>;
+  };
+  /** `hookSpecificOutput.updatedToolOutput`: what the model sees instead of the tool's output. */
+  readonly updatedToolOutput?: unknown;
+  /** The reply said `permissionDecision: "defer"`, read as continue (worth a log line). */
+  readonly deferred?: boolean;
+}
+
+/** A reply read, or why it could not be: the failure's outcome label and a message. */
+export type Interpretation =
+  | { readonly ok: true; readonly result: HookResult }
+  | {
+      readonly ok: false;
+      readonly label: "malformed" | "unknown_decision";
+      /** Names the field, e.g. `hookSpecificOutput.permissionDecision: ...`. */
+      readonly message: string;
+    };
+
+const CONTINUE: Interpretation = Object.freeze({
+  ok: true,
+  result: Object.freeze({ decision: "continue" }),
+});
+
+const RANK: Record<ReplyDecision, number> = { continue: 0, allow: 1, ask: 2, deny: 3 };
+
+const TOP_LEVEL: Record<string, ReplyDecision> = {
+  continue: "continue",
+  allow: "allow",
+  approve: "allow",
+  ask: "ask",
+  deny: "deny",
+  block: "deny",
+};
+
+const PERMISSION: Record<string, ReplyDecision> = {
+  allow: "allow",
+  ask: "ask",
+  deny: "deny",
+  defer: "continue",
+};
+
+/**
+ * Reads a hook's reply for `event`: `null`, `undefined` and `{}` mean continue (without a
+ * schema walk: they are the common answer). A reply that does not fit the schema is
+ * `malformed`, naming the field; a decision string this version does not know is
+ * `unknown_decision`.
+ */
+export function interpretReply(raw: unknown, event: HookEventName): Interpretation {
+  if (raw === null || raw === undefined || isEmptyObject(raw)) return CONTINUE;
+  const parsed = hookReplySchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      label: "malformed",
+      message: `malformed reply: ${firstIssue(parsed.error)}`,
+    };
+  }
+  return fromReply(parsed.data, event);
+}
+
+function fromReply(reply: HookReply, event: HookEventName): Interpretation {
+  const specific = reply.hookSpecificOutput;
+  if (specific?.hookEventName !== undefined && specific.hookEventName !== event) {
+    return {
+      ok: false,
+      label: "malformed",
+      message: `malformed reply: hookSpecificOutput.hookEventName: is ${JSON.stringify(specific.hookEventName)}, expected ${JSON.stringify(event)}`,
+    };
+  }
+  const top = lookup(TOP_LEVEL, reply.decision);
+  if (top === null) return unknown("decision", reply.decision);
+  const permission = lookup(PERMISSION, specific?.permissionDecision);
+  if (permission === null)
+    return unknown("hookSpecificOutput.permissionDecision", specific?.permissionDecision);
+
+  // Most restrictive wins; on a tie the reason of the field that names it comes first.
+  const fromPermission = permission !== undefined && RANK[permission] >= RANK[top ?? "continue"];
+  const decision = fromPermission ? permission : (top ?? "continue");
+  const reason = fromPermission
+    ? (specific?.permissionDecisionReason ?? reply.reason)
+    : (reply.reason ?? specific?.permissionDecisionReason);
+  const context = [reply.additionalContext, specific?.additionalContext].filter(
+    (c): c is string => c !== undefined && c !== "",
+  );
+  const replace = specific?.updatedInput;
+  const merge = reply.updatedInput;
+
+  const result: HookResult = {
+    decision,
+    ...(reason !== undefined && { reason }),
+    ...(reply.continue === false && {
+      stop: reply.stopReason === undefined ? {} : { reason: reply.stopReason },
+    }),
+    ...(reply.systemMessage !== undefined && { systemMessage: reply.systemMessage }),
+    ...(reply.suppressOutput !== undefined && { suppressOutput: reply.suppressOutput }),
+    ...(context.length > 0 && { additionalContext: context.join("\n") }),
+    ...((replace !== undefined || merge !== undefined) && {
+      updatedInput: {
+        ...(replace !== undefined && { replace }),
+        ...(merge !== undefined && { merge }),
+      },
+    }),
+    ...(specific?.updatedToolOutput !== undefined && {
+      updatedToolOutput: specific.updatedToolOutput,
+    }),
+    ...(specific?.permissionDecision === "defer" && { deferred: true }),
+  };
+  return { ok: true, result };
+}
+
+/** The decision a string names; `undefined` when absent, `null` when unknown. */
+function lookup(table: Record<string, ReplyDecision>, value: string | undefined) {
+  if (value === undefined) return undefined;
+  return Object.hasOwn(table, value) ? (table[value] ?? null) : null;
+}
+
+function unknown(field: string, value: string | undefined): Interpretation {
+  return {
+    ok: false,
+    label: "unknown_decision",
+    message: `${field}: unknown decision ${JSON.stringify(value)}`,
+  };
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}

@@ -1,0 +1,257 @@
+/**
+ * The hook extension on the wire (registration, `_hooks/run`, `_hooks/event`, the reply in
+ * both dialects, the `_meta.hooks` outcome report): one zod schema per shape, types inferred
+ * from them. It sits beside protocol/ and hooks/ so that both, the client library and the
+ * command runner parse with the same schema.
+ */
+import { z } from "zod";
+import { HOOK_EVENTS, type HookEventName } from "../hooks/events.js";
+import { isValidMatcher } from "../hooks/matcher.js";
+
+/** Wire names of the hook extension (ACP reserves `_`-prefixed methods for extensions). */
+export const HOOK_RUN_METHOD = "_hooks/run";
+export const HOOK_EVENT_METHOD = "_hooks/event";
+export const HOOK_PROTOCOL_VERSION = 1;
+/** Most callbacks one session may register, over all events. */
+export const MAX_CALLBACKS_PER_SESSION = 256;
+
+// ---- registration -------------------------------------------------------------------------
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+const callbackId = z
+  .string()
+  .min(1, "must not be empty")
+  .max(256, "must be at most 256 characters")
+  .refine((id) => !CONTROL_CHARS.test(id), "must not contain control characters");
+
+/** One hook group as registered in `session/new` `_meta.hooks.<Event>[i]`. */
+export const hookGroupSchema = z.strictObject({
+  matcher: z.string().refine(isValidMatcher, "invalid regular expression").optional(),
+  hookCallbackIds: z
+    .array(callbackId)
+    .min(1, "must list at least one callback id")
+    .max(64, "must list at most 64 callback ids"),
+  timeout: z
+    .number()
+    .gt(0, "must be greater than 0 seconds")
+    .lte(300, "must be at most 300 seconds")
+    .optional(),
+  onFailure: z.enum(["allow", "deny"]).optional(),
+  /** Ask the group with `_hooks/run` and await it, instead of notifying it (steering events). */
+  blocking: z.boolean().optional(),
+});
+
+export type HookGroup = z.infer<typeof hookGroupSchema>;
+
+const groups = z.array(hookGroupSchema).optional();
+
+/**
+ * `_meta.hooks`: known events map to group lists; unknown event names pass through so a
+ * newer client still gets a session (they are reported as ignored).
+ */
+export const hookRegistrationSchema = z
+  .looseObject(
+    Object.fromEntries(HOOK_EVENTS.map((e) => [e, groups])) as Record<HookEventName, typeof groups>,
+  )
+  .superRefine((reg, ctx) => {
+    let count = 0;
+    for (const event of HOOK_EVENTS) {
+      for (const group of reg[event] ?? []) count += group.hookCallbackIds.length;
+    }
+    if (count > MAX_CALLBACKS_PER_SESSION) {
+      ctx.addIssue({
+        code: "custom",
+        message: `registers ${count} callbacks; at most ${MAX_CALLBACKS_PER_SESSION} are allowed per session`,
+      });
+    }
+  });
+
+export type HookRegistration = z.infer<typeof hookRegistrationSchema>;
+
+// ---- HookInput ----------------------------------------------------------------------------
+
+// Loose objects: a newer agent may add fields, and a hook should still get its input.
+const commonFields = {
+  session_id: z.string(),
+  transcript_path: z.string(),
+  cwd: z.string(),
+  permission_mode: z.string(),
+};
+const toolFields = { tool_name: z.string(), tool_input: z.unknown(), tool_use_id: z.string() };
+const eventFields = {
+  PreToolUse: toolFields,
+  PostToolUse: { ...toolFields, tool_response: z.unknown() },
+  PostToolUseFailure: { ...toolFields, error: z.string() },
+  UserPromptSubmit: { prompt: z.string() },
+  PermissionRequest: toolFields,
+  Notification: { message: z.string(), title: z.string().optional() },
+  Stop: { stop_hook_active: z.boolean(), stop_reason: z.string() },
+  SessionStart: { source: z.enum(["startup", "resume"]) },
+  SessionEnd: { reason: z.string() },
+  PreCompact: { trigger: z.enum(["manual", "auto"]), custom_instructions: z.string() },
+} satisfies Record<HookEventName, z.ZodRawShape>;
+
+/** A shape's parsed type without a loose object's index signature: only the named fields. */
+type FieldsOf<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+
+/** Fields every HookInput carries. */
+export type CommonInput = FieldsOf<typeof commonFields>;
+
+/** Per-event fields, keyed by event name. */
+export type EventFields = { [E in HookEventName]: FieldsOf<(typeof eventFields)[E]> };
+
+/** The input a hook receives for event E. */
+export type HookInputFor<E extends HookEventName> = CommonInput & {
+  hook_event_name: E;
+  truncated?: true;
+} & EventFields[E];
+
+/** The input of any event. */
+export type HookInput = { [E in HookEventName]: HookInputFor<E> }[HookEventName];
+
+/** Any event's input as far as every event agrees: the common fields and the event name. */
+export type AnyHookInput = CommonInput & { hook_event_name: HookEventName; truncated?: true };
+
+function inputSchema<E extends HookEventName>(event: E) {
+  return z.looseObject({
+    ...commonFields,
+    hook_event_name: z.literal(event),
+    truncated: z.literal(true).optional(),
+    ...eventFields[event],
+  });
+}
+
+/**
+ * Each event's HookInput (DESIGN §2.3: Claude Code's fields, snake_case), keyed by event.
+ * The annotation checks each schema against the type built from the same fields.
+ */
+export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookInputFor<E>> } = {
+  PreToolUse: inputSchema("PreToolUse"),
+  PostToolUse: inputSchema("PostToolUse"),
+  PostToolUseFailure: inputSchema("PostToolUseFailure"),
+  UserPromptSubmit: inputSchema("UserPromptSubmit"),
+  PermissionRequest: inputSchema("PermissionRequest"),
+  Notification: inputSchema("Notification"),
+  Stop: inputSchema("Stop"),
+  SessionStart: inputSchema("SessionStart"),
+  SessionEnd: inputSchema("SessionEnd"),
+  PreCompact: inputSchema("PreCompact"),
+};
+
+// Loose: `_hooks/run` params carry the event's own fields too (checked per event above).
+const anyHookInputSchema: z.ZodType<AnyHookInput> = z.looseObject({
+  ...commonFields,
+  hook_event_name: z.enum(HOOK_EVENTS),
+  truncated: z.literal(true).optional(),
+});
+
+// ---- requests -----------------------------------------------------------------------------
+
+/** `_hooks/run` params, as the agent sends them. */
+export const hookRunParamsSchema = z.strictObject({
+  sessionId: z.string(),
+  hookCallbackId: z.string(),
+  toolUseId: z.string(),
+  input: anyHookInputSchema,
+});
+
+/** `_hooks/event` params. */
+export const hookEventParamsSchema = z.strictObject({
+  sessionId: z.string(),
+  hookCallbackId: z.string(),
+  input: anyHookInputSchema,
+});
+
+export type HookRunParams = z.infer<typeof hookRunParamsSchema>;
+export type HookEventParams = z.infer<typeof hookEventParamsSchema>;
+
+// ---- the reply, both dialects -------------------------------------------------------------
+
+/** hookgate's short-form decisions. */
+export const KNOWN_DECISIONS = ["continue", "allow", "deny", "ask"] as const;
+export type HookDecision = (typeof KNOWN_DECISIONS)[number];
+/** Claude Code's legacy top-level decisions: `block` denies, `approve` allows. */
+export const LEGACY_DECISIONS = ["block", "approve"] as const;
+/** Claude Code's `hookSpecificOutput.permissionDecision` values (`defer` reads as continue). */
+export const PERMISSION_DECISIONS = ["allow", "deny", "ask", "defer"] as const;
+
+function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
+  decision: D,
+  permissionDecision: P,
+) {
+  // Loose objects: a newer client or Claude Code may send fields this version ignores.
+  return z.looseObject({
+    // hookgate's short form (`block` / `approve`: Claude Code's legacy top-level decision).
+    decision: decision.optional(),
+    reason: z.string().optional(),
+    systemMessage: z.string().optional(),
+    /** Shallowly merged into the tool input. */
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    additionalContext: z.string().optional(),
+    // Claude Code's common output fields.
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        hookEventName: z.string().optional(),
+        permissionDecision: permissionDecision.optional(),
+        permissionDecisionReason: z.string().optional(),
+        /** Replaces the whole tool input (Claude Code semantics). */
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        additionalContext: z.string().optional(),
+        /** What the model sees instead of the tool's output (PostToolUse). */
+        updatedToolOutput: z.unknown().optional(),
+      })
+      .optional(),
+  });
+}
+
+/**
+ * A `_hooks/run` result or a command hook's JSON stdout, as parsed: decision strings are any
+ * string here so that an unknown one can be told apart from a malformed reply.
+ */
+export const hookReplySchema = replySchema(z.string(), z.string());
+
+export type HookReply = z.infer<typeof hookReplySchema>;
+
+/** The same shape with only the decisions this version knows: what a hook author writes. */
+export const knownHookReplySchema = replySchema(
+  z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
+  z.enum(PERMISSION_DECISIONS),
+);
+
+export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
+
+/** The whole `_hooks/run` result: `null` also means continue. */
+export const hookRunResultSchema = z.union([z.null(), hookReplySchema]);
+
+export type HookRunResult = z.infer<typeof hookRunResultSchema>;
+
+// ---- the outcome report -------------------------------------------------------------------
+
+/** Exactly one of these labels describes what each gate hook did (DESIGN §2.4, §4). */
+export const OUTCOME_LABELS = [
+  "denied",
+  "proceeded",
+  "timed_out",
+  "transport_error",
+  "malformed",
+  "unknown_decision",
+  "hook_error",
+  "cancelled",
+] as const;
+
+export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
+
+/** One entry of a `tool_call_update`'s `_meta.hooks`: what one hook did for that call. */
+export const outcomeReportSchema = z.strictObject({
+  hookCallbackId: z.string(),
+  kind: z.enum(["callback", "command"]),
+  outcome: z.enum(OUTCOME_LABELS),
+  durationMs: z.number().nonnegative(),
+});
+
+export type OutcomeReport = z.infer<typeof outcomeReportSchema>;

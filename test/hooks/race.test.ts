@@ -1,0 +1,78 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Outcome } from "../../src/hooks/outcome.js";
+import { raceCallbacks, type RaceOptions } from "../../src/hooks/race.js";
+import { cb } from "./gate-call.js";
+
+const base: Omit<RaceOptions, "ask"> = {
+  onSettle: () => {},
+  timeoutMessage: (c) => `hook ${c.id} timed out`,
+};
+
+const proceeded = (callback = cb("x")): Outcome => ({
+  callback,
+  label: "proceeded",
+  durationMs: 1,
+  result: { decision: "continue" },
+});
+
+describe("raceCallbacks", () => {
+  it("returns every outcome in registration order, not finish order", async () => {
+    const ask: RaceOptions["ask"] = (c) =>
+      new Promise((r) => setTimeout(() => r(proceeded(c)), c.id === "a" ? 30 : 1));
+    const { end, outcomes } = await raceCallbacks(
+      [cb("a"), cb("b")],
+      new AbortController().signal,
+      { ...base, ask },
+    );
+    expect(end).toBeUndefined();
+    expect(outcomes.map((o) => o?.callback.id)).toEqual(["a", "b"]);
+  });
+
+  it("an outcome that settles after the end does not change what the race returned", async () => {
+    let late: ((o: Outcome) => void) | undefined;
+    const settled: string[] = [];
+    const ask: RaceOptions["ask"] = (c) =>
+      c.id === "deny"
+        ? Promise.resolve({ callback: c, label: "denied", durationMs: 1 })
+        : new Promise((r) => (late = r));
+    const { end, outcomes } = await raceCallbacks(
+      [cb("slow"), cb("deny")],
+      new AbortController().signal,
+      { ...base, ask, onSettle: (o) => settled.push(o.label) },
+    );
+    expect(end).toMatchObject({ label: "denied" });
+    late?.(proceeded(cb("slow")));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settled).toEqual(["denied", "proceeded"]);
+    expect(outcomes[0]).toBeUndefined();
+  });
+
+  it("an ask that rejects becomes a transport_error outcome and the race still ends", async () => {
+    vi.useFakeTimers();
+    try {
+      const ask: RaceOptions["ask"] = () => Promise.reject(new Error("socket gone"));
+      const race = raceCallbacks([cb("x", 60_000)], new AbortController().signal, {
+        ...base,
+        ask,
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      const { end, outcomes } = await race;
+      expect(end).toBeUndefined();
+      expect(outcomes[0]).toMatchObject({
+        label: "transport_error",
+        failure: expect.stringMatching(/socket gone/),
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a rejecting ask in a fail-closed group blocks", async () => {
+    const ask: RaceOptions["ask"] = () => Promise.reject(new Error("boom"));
+    const { end } = await raceCallbacks([cb("x", 1000, true)], new AbortController().signal, {
+      ...base,
+      ask,
+    });
+    expect(end).toMatchObject({ label: "transport_error" });
+  });
+});

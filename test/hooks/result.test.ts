@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import { interpretReply } from "../../src/hooks/result.js";
+
+const pre = (raw: unknown) => interpretReply(raw, "PreToolUse");
+const spec = (fields: Record<string, unknown>) => ({
+  hookSpecificOutput: { hookEventName: "PreToolUse", ...fields },
+});
+
+describe("interpretReply: hookgate's short form", () => {
+  it.each([null, undefined, {}])("%j means continue", (raw) => {
+    expect(pre(raw)).toEqual({ ok: true, result: { decision: "continue" } });
+  });
+
+  it.each(["continue", "allow", "ask", "deny"])("decision %s is read as itself", (decision) => {
+    expect(pre({ decision })).toMatchObject({ ok: true, result: { decision } });
+  });
+
+  it("carries reason, systemMessage, additionalContext and updatedInput (as a merge)", () => {
+    expect(
+      pre({
+        decision: "deny",
+        reason: "no",
+        systemMessage: "shown",
+        additionalContext: "ctx",
+        updatedInput: { command: "ls" },
+      }),
+    ).toEqual({
+      ok: true,
+      result: {
+        decision: "deny",
+        reason: "no",
+        systemMessage: "shown",
+        additionalContext: "ctx",
+        updatedInput: { merge: { command: "ls" } },
+      },
+    });
+  });
+
+  it("tolerates fields a newer client adds", () => {
+    expect(pre({ decision: "allow", future: 1 })).toMatchObject({
+      ok: true,
+      result: { decision: "allow" },
+    });
+  });
+});
+
+describe("interpretReply: Claude Code's hook output", () => {
+  it.each([
+    ["allow", "allow"],
+    ["deny", "deny"],
+    ["ask", "ask"],
+  ])(
+    "permissionDecision %s reads as %s, with permissionDecisionReason as the reason",
+    (d, want) => {
+      expect(pre(spec({ permissionDecision: d, permissionDecisionReason: "why" }))).toEqual({
+        ok: true,
+        result: { decision: want, reason: "why" },
+      });
+    },
+  );
+
+  it("defer reads as continue and is marked deferred", () => {
+    expect(pre(spec({ permissionDecision: "defer" }))).toEqual({
+      ok: true,
+      result: { decision: "continue", deferred: true },
+    });
+  });
+
+  it("legacy decision block denies and approve allows, with reason", () => {
+    expect(pre({ decision: "block", reason: "r" })).toMatchObject({
+      result: { decision: "deny", reason: "r" },
+    });
+    expect(pre({ decision: "approve" })).toMatchObject({ result: { decision: "allow" } });
+  });
+
+  it("continue: false asks to stop, with stopReason, whatever the decision", () => {
+    expect(pre({ continue: false, stopReason: "enough" })).toEqual({
+      ok: true,
+      result: { decision: "continue", stop: { reason: "enough" } },
+    });
+    expect(pre({ continue: false })).toMatchObject({ result: { stop: {} } });
+    expect(pre({ continue: true })).toEqual({ ok: true, result: { decision: "continue" } });
+  });
+
+  it("carries suppressOutput, systemMessage, updatedInput (as a replacement) and updatedToolOutput", () => {
+    expect(
+      pre({
+        suppressOutput: true,
+        systemMessage: "s",
+        ...spec({ updatedInput: { command: "ls" }, updatedToolOutput: { lines: 3 } }),
+      }),
+    ).toEqual({
+      ok: true,
+      result: {
+        decision: "continue",
+        suppressOutput: true,
+        systemMessage: "s",
+        updatedInput: { replace: { command: "ls" } },
+        updatedToolOutput: { lines: 3 },
+      },
+    });
+    expect(
+      interpretReply(
+        { hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: "short" } },
+        "PostToolUse",
+      ),
+    ).toMatchObject({ result: { updatedToolOutput: "short" } });
+  });
+
+  it("both dialects' additionalContext join, short form first; both updatedInputs are kept apart", () => {
+    expect(
+      pre({
+        additionalContext: "a",
+        updatedInput: { timeout: 1 },
+        ...spec({ additionalContext: "b", updatedInput: { command: "ls" } }),
+      }),
+    ).toMatchObject({
+      result: {
+        additionalContext: "a\nb",
+        updatedInput: { replace: { command: "ls" }, merge: { timeout: 1 } },
+      },
+    });
+  });
+
+  it("hookEventName may be left out", () => {
+    expect(pre({ hookSpecificOutput: { permissionDecision: "deny" } })).toMatchObject({
+      result: { decision: "deny" },
+    });
+  });
+});
+
+describe("interpretReply: fields that disagree, most restrictive wins", () => {
+  it.each([
+    [{ decision: "allow" }, "deny", "deny", "pd"],
+    [{ decision: "deny", reason: "top" }, "allow", "deny", "top"],
+    [{ decision: "block", reason: "top" }, "ask", "deny", "top"],
+    [{ decision: "approve" }, "ask", "ask", "pd"],
+    [{ decision: "ask", reason: "top" }, "allow", "ask", "top"],
+    [{ decision: "continue" }, "allow", "allow", "pd"],
+    [{ decision: "allow", reason: "top" }, "defer", "allow", "top"],
+  ] as const)("%j beside permissionDecision %s: %s", (top, pd, want, reason) => {
+    expect(
+      pre({ ...top, ...spec({ permissionDecision: pd, permissionDecisionReason: "pd" }) }),
+    ).toMatchObject({ ok: true, result: { decision: want, reason } });
+  });
+
+  it("the reason falls back to the other field when the deciding one has none", () => {
+    expect(pre({ reason: "top", ...spec({ permissionDecision: "deny" }) })).toMatchObject({
+      result: { decision: "deny", reason: "top" },
+    });
+  });
+});
+
+describe("interpretReply: replies it cannot read", () => {
+  it.each([
+    [{ decision: 42 }, "decision"],
+    [{ updatedInput: "rm -rf /" }, "updatedInput"],
+    [{ continue: "no" }, "continue"],
+    [{ hookSpecificOutput: { permissionDecision: 1 } }, "hookSpecificOutput.permissionDecision"],
+    [{ hookSpecificOutput: { updatedInput: [] } }, "hookSpecificOutput.updatedInput"],
+    [{ hookSpecificOutput: "deny" }, "hookSpecificOutput"],
+    [{ hookSpecificOutput: { hookEventName: "PostToolUse" } }, "hookSpecificOutput.hookEventName"],
+  ])("%j is malformed, naming %s", (raw, field) => {
+    const read = pre(raw);
+    expect(read).toMatchObject({ ok: false, label: "malformed" });
+    expect(!read.ok && read.message).toContain(`${field}:`);
+  });
+
+  it.each(["yes", 3, [], true])("%j is malformed", (raw) => {
+    expect(pre(raw)).toMatchObject({ ok: false, label: "malformed" });
+  });
+
+  it.each([
+    [{ decision: "maybe_later" }, "decision"],
+    [{ decision: "toString" }, "decision"],
+    [spec({ permissionDecision: "block" }), "hookSpecificOutput.permissionDecision"],
+  ])("%j is an unknown_decision naming %s", (raw, field) => {
+    const read = pre(raw);
+    expect(read).toMatchObject({ ok: false, label: "unknown_decision" });
+    expect(!read.ok && read.message).toContain(`${field}: unknown decision`);
+  });
+});
