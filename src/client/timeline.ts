@@ -11,6 +11,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { errorMessage } from "../values.js";
+import { outcomeReportSchema, type OutcomeReport } from "../wire/hooks.js";
 import type {
   HookErrorInfo,
   HookEventName,
@@ -67,7 +68,7 @@ export interface ToolCallRecord {
   /** The text of its content blocks, joined. */
   text: string;
   /** What each gate callback did, from `_meta.hooks`. */
-  hooks: { hookCallbackId: string; outcome: HookOutcome; durationMs: number }[];
+  hooks: OutcomeReport[];
   /** Gate start to decision, from `_meta.hooksGateMs`. */
   gateMs?: number;
 }
@@ -98,23 +99,11 @@ export interface Recording {
   readonly errors: HookErrorRecord[];
 }
 
+// Entries are checked one by one: a newer agent's report this version cannot read is skipped.
 const hooksMetaSchema = z.looseObject({
-  hooks: z
-    .array(z.object({ hookCallbackId: z.string(), outcome: z.string(), durationMs: z.number() }))
-    .optional(),
+  hooks: z.array(z.unknown()).optional(),
   hooksGateMs: z.number().optional(),
 });
-
-const OUTCOMES: readonly string[] = [
-  "denied",
-  "proceeded",
-  "timed_out",
-  "transport_error",
-  "malformed",
-  "unknown_decision",
-  "cancelled",
-] satisfies HookOutcome[];
-const isOutcome = (s: string): s is HookOutcome => OUTCOMES.includes(s);
 
 /**
  * Records what a client sees into a {@link Recording}. Entries are listed in wire order (the
@@ -240,7 +229,10 @@ export class TimelineRecorder implements Recording {
     const { hooks, hooksGateMs } = parsed.data;
     if (hooksGateMs !== undefined) call.gateMs = hooksGateMs;
     if (!hooks) return;
-    call.hooks = hooks.flatMap((h) => (isOutcome(h.outcome) ? [{ ...h, outcome: h.outcome }] : []));
+    call.hooks = hooks.flatMap((h) => {
+      const report = outcomeReportSchema.safeParse(h);
+      return report.success ? [report.data] : [];
+    });
     for (const report of call.hooks) {
       const record = this.hookCalls.find(
         (c) => c.toolUseId === call.toolCallId && c.hookCallbackId === report.hookCallbackId,
