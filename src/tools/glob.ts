@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
+import { realRoots } from "./paths.js";
 import { listFiles, newestFirst, resolveSearchBase } from "./walk.js";
 
 /** Most file names Glob returns; the rest are counted in a note. */
@@ -27,7 +28,7 @@ export const globTool: Tool<typeof GlobInput> = {
   description:
     'Finds files by glob pattern (e.g. "**/*.js", "src/**/*.{ts,tsx}") and returns their absolute paths, ' +
     `most recently modified first, at most ${MAX_GLOB_RESULTS}. node_modules and .git are skipped; ` +
-    "symbolic links are not followed. Use Grep to search file contents.",
+    "symbolic links are followed only while they lead inside the workspace. Use Grep to search file contents.",
   inputSchema: GlobInput,
   kind: "search",
   mutating: false,
@@ -46,7 +47,8 @@ export const globTool: Tool<typeof GlobInput> = {
     const started = Date.now();
     ctx.signal.throwIfAborted();
     const base = await resolveSearchBase(input.path, ctx, false);
-    const files = await newestFirst(await listFiles(base.path, input.pattern, ctx.signal));
+    const roots = await realRoots(ctx);
+    const files = await newestFirst(await listFiles(base.path, input.pattern, roots, ctx.signal));
     ctx.signal.throwIfAborted();
 
     const shown = files.slice(0, MAX_GLOB_RESULTS).map((f) => f.path);

@@ -98,7 +98,8 @@ function converse(worker: Worker, take: (scan: FileScan) => boolean): Promise<Sc
 
 /**
  * Scans files in the given order in a worker thread, handing every file that has at
- * least one match to `take`; `take` returns false to stop early. The worker keeps a
+ * least one match to `take`; `take` returns false to stop early. A file whose opened
+ * descriptor lies outside `roots` (real paths) is passed over unread. The worker keeps a
  * slow pattern off the main thread and is terminated on abort, at the deadline and
  * when the scan ends. Rejects with the signal's reason on abort.
  */
@@ -106,6 +107,7 @@ export async function scanFiles(
   files: readonly string[],
   regex: RegExp,
   depth: ScanDepth,
+  roots: readonly string[],
   signal: AbortSignal,
   take: (scan: FileScan) => boolean,
   options: ScanOptions = {},
@@ -115,6 +117,7 @@ export async function scanFiles(
   const deadlineMs = options.deadlineMs ?? GREP_DEADLINE_MS;
   const job: ScanJob = {
     files,
+    roots,
     source: regex.source,
     flags: regex.flags,
     depth,

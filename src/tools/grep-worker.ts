@@ -3,6 +3,8 @@ import type { FileScan, LineMatch, ScanDepth } from "./grep-scan.js";
 /** What the main thread hands the worker as `workerData`. */
 export interface ScanJob {
   readonly files: readonly string[];
+  /** Real paths of the workspace roots: a file whose opened descriptor lies elsewhere is not read. */
+  readonly roots: readonly string[];
   /** The compiled pattern's `source` and `flags`: a RegExp cannot cross threads. */
   readonly source: string;
   readonly flags: string;
@@ -49,12 +51,34 @@ export function grepWorkerProgram(): void {
   }
   const threads = builtin("node:worker_threads") as typeof import("node:worker_threads");
   const { constants, promises: fs } = builtin("node:fs") as typeof import("node:fs");
+  const path = builtin("node:path") as typeof import("node:path");
   const port = threads.parentPort;
   if (port === null) return;
   const job = threads.workerData as ScanJob;
   const regex = new RegExp(job.source, job.flags);
   // O_NONBLOCK: a FIFO that replaced a listed file must not park a thread-pool thread in open().
   const openFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+  function inside(real: string): boolean {
+    return job.roots.some((root) => {
+      const rel = path.relative(root, real);
+      return (
+        rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`))
+      );
+    });
+  }
+
+  // Checked on what was opened, not on the listed name: a symlink swapped in after the
+  // listing must not lead the read outside. Without /proc, the name's real path is compared
+  // by device and inode with the descriptor's.
+  async function openedInside(p: string, handle: import("node:fs/promises").FileHandle) {
+    const real = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (real !== undefined && path.isAbsolute(real)) return inside(real);
+    const named = await fs.realpath(p).catch(() => undefined);
+    if (named === undefined || !inside(named)) return false;
+    const [opened, current] = await Promise.all([handle.stat(), fs.stat(named)]);
+    return opened.dev === current.dev && opened.ino === current.ino;
+  }
 
   async function readRegular(
     p: string,
@@ -63,6 +87,7 @@ export function grepWorkerProgram(): void {
     const handle = await fs.open(p, openFlags).catch(() => undefined);
     if (handle === undefined) return "gone";
     try {
+      if (!(await openedInside(p, handle))) return "gone";
       const info = await handle.stat();
       if (!info.isFile()) return "gone";
       if (info.size > job.maxFileBytes) return "skipped";

@@ -9,6 +9,7 @@ import {
   type ScanDepth,
   type ScanSummary,
 } from "./grep-scan.js";
+import { realRoots } from "./paths.js";
 import { capOutput, cutLine, MAX_OUTPUT_CHARS, textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
 import { listFiles, resolveSearchBase } from "./walk.js";
@@ -187,10 +188,11 @@ export const grepTool: Tool<typeof GrepInput> = {
     ctx.signal.throwIfAborted();
     const regex = compilePattern(input.pattern, input["-i"] === true);
     const base = await resolveSearchBase(input.path, ctx, true);
+    const roots = await realRoots(ctx);
     const files = base.isFile
       ? [base.path]
-      : await listFiles(base.path, globPattern(input.glob), ctx.signal);
-    const run: Scan = (list, depth, take) => scanFiles(list, regex, depth, ctx.signal, take);
+      : await listFiles(base.path, globPattern(input.glob), roots, ctx.signal);
+    const run: Scan = (list, depth, take) => scanFiles(list, regex, depth, roots, ctx.signal, take);
     const found = await MODES[input.output_mode ?? "files_with_matches"](files, input, run);
     return { content: [textContent(found.text)], output: found.text, response: found.response };
   },

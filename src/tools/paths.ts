@@ -42,6 +42,16 @@ export async function realpathLoose(p: string, hops = 0): Promise<string> {
   return path.join(await realpathLoose(parent, hops), path.basename(p));
 }
 
+/** The real paths of the roots, to compare real paths found later against. */
+export function realRoots(ctx: Pick<ToolContext, "roots">): Promise<string[]> {
+  return Promise.all(ctx.roots.map((root) => realpathLoose(path.resolve(root))));
+}
+
+/** True when the real path `real` lies inside one of the real roots. */
+export function insideRoots(roots: readonly string[], real: string): boolean {
+  return roots.some((root) => isInside(root, real));
+}
+
 /**
  * Resolves a model-given path (absolute, or relative to `ctx.cwd`) and refuses it
  * unless its real location lies inside one of `ctx.roots`. Returns the absolute path
@@ -54,8 +64,7 @@ export async function resolveInRoots(
   if (given.includes("\0")) throw new ToolError("Path contains a NUL character");
   const absolute = path.resolve(ctx.cwd, given);
   const real = await realpathLoose(absolute);
-  const realRoots = await Promise.all(ctx.roots.map((root) => realpathLoose(path.resolve(root))));
-  if (realRoots.some((root) => isInside(root, real))) return absolute;
+  if (insideRoots(await realRoots(ctx), real)) return absolute;
 
   const where =
     real === absolute ? `Path ${absolute}` : `Path ${absolute} resolves to ${real}, which`;

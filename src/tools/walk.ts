@@ -1,8 +1,9 @@
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { glob } from "tinyglobby";
+import { containedFs } from "./contained-fs.js";
 import { localKind } from "./file-access.js";
-import { isInside, resolveInRoots } from "./paths.js";
+import { insideRoots, isInside, resolveInRoots } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
 
 /** Dependency and VCS directories that searches skip unless `path` points into them. */
@@ -43,12 +44,15 @@ export function patternUnder(base: string, pattern: string): string {
 }
 
 /**
- * Files under `base` matching `pattern`, as absolute paths sorted by name. Symlinks are
- * not followed, so a link cannot lead a search outside the roots or into a cycle.
+ * Files under `base` matching `pattern`, as absolute paths sorted by name, each one
+ * really inside `roots` (real paths). Symlinks that stay inside the roots are followed
+ * and reported under the name they were reached by; those leading outside are skipped
+ * and not reported, however they were reached (the pattern's own prefix included).
  */
 export async function listFiles(
   base: string,
   pattern: string,
+  roots: readonly string[],
   signal: AbortSignal,
 ): Promise<string[]> {
   const found = await glob(patternUnder(base, pattern), {
@@ -57,16 +61,23 @@ export async function listFiles(
     dot: true,
     onlyFiles: true,
     expandDirectories: false,
-    followSymbolicLinks: false,
+    followSymbolicLinks: true,
+    fs: containedFs(roots),
     ignore: DEFAULT_IGNORE,
     signal,
   });
   signal.throwIfAborted();
   // Brace expansion can still produce "..": keep only what really lies under the base.
-  return found
-    .map((f) => path.resolve(f))
-    .filter((f) => isInside(base, f))
-    .sort();
+  const under = found.map((f) => path.resolve(f)).filter((f) => isInside(base, f));
+  // A second look at each real path: the walk's view is the first line, not the only one.
+  const contained = await Promise.all(
+    under.map(async (f) => {
+      const real = await realpath(f).catch(() => undefined);
+      return real !== undefined && insideRoots(roots, real);
+    }),
+  );
+  signal.throwIfAborted();
+  return under.filter((_, i) => contained[i]).sort();
 }
 
 /** A file with its modification time. */

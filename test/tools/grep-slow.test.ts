@@ -76,6 +76,7 @@ describe("Grep with a catastrophic pattern", () => {
       [slowFile],
       compilePattern(SLOW_PATTERN, false),
       "first",
+      [cwd],
       new AbortController().signal,
       () => true,
       { deadlineMs: 300 },
@@ -100,6 +101,7 @@ describe("Grep with a catastrophic pattern", () => {
       files,
       compilePattern("hit", false),
       "lines",
+      [cwd],
       new AbortController().signal,
       (scan) => seen.push(`${path.basename(scan.path)}:${scan.count}`) < 20,
     );

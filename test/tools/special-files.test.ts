@@ -97,6 +97,7 @@ describe.skipIf(!hasMkfifo)("Tools on a FIFO", () => {
       [fifo, real],
       compilePattern("needle", false),
       "first",
+      [cwd],
       new AbortController().signal,
       (scan) => found.push(scan.path) > 0,
     );
