@@ -1,7 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { errnoCode } from "./paths.js";
+import { assertOpenedInside, openForWriting } from "./contained-open.js";
+import { errnoCode, realRoots } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
 import { errorMessage } from "../values.js";
 
@@ -62,11 +63,13 @@ export async function checkedKind(p: string): Promise<LocalKind> {
 
 /**
  * Opens a local file for reading, refusing anything but a regular file before a read
- * could block (the path may have changed since it was checked). The caller closes it.
+ * could block, and anything that is not really inside `roots` (real paths): the path may
+ * have changed since it was checked. The caller closes it.
  */
-export async function openRegularFile(p: string): Promise<FileHandle> {
+export async function openRegularFile(p: string, roots: readonly string[]): Promise<FileHandle> {
   const handle = await open(p, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
   try {
+    await assertOpenedInside(handle, p, roots);
     const kind = kindOf(await handle.stat());
     if (kind !== "file") throw notRegularFile(p, kind);
     return handle;
@@ -76,13 +79,17 @@ export async function openRegularFile(p: string): Promise<FileHandle> {
   }
 }
 
-/** Replaces a local file's content, refusing anything but a regular file, as openRegularFile does. */
-async function writeRegularFile(p: string, content: string): Promise<void> {
-  const handle = await open(
-    p,
-    constants.O_WRONLY | constants.O_CREAT | OPEN_WITHOUT_WAITING,
-    0o666,
-  ).catch(async (err: unknown) => {
+/**
+ * Replaces a local file's content, refusing anything but a regular file and anything
+ * outside `roots`, as openRegularFile does; truncates only once the opened file passed.
+ */
+async function writeRegularFile(
+  p: string,
+  content: string,
+  roots: readonly string[],
+): Promise<void> {
+  const flags = constants.O_WRONLY | OPEN_WITHOUT_WAITING;
+  const handle = await openForWriting(p, flags, roots).catch(async (err: unknown) => {
     // ENXIO: a FIFO with no reader, or a socket.
     if (errnoCode(err) !== "ENXIO") throw err;
     throw notRegularFile(p, await localKind(p).catch(() => "other" as const));
@@ -124,7 +131,7 @@ export async function readCurrentText(ctx: ToolContext, p: string): Promise<stri
   }
   if (kind === "missing") return null;
   if (kind === "directory") throw new ToolError(`${p} is a directory, not a file`);
-  const handle = await openRegularFile(p);
+  const handle = await openRegularFile(p, await realRoots(ctx));
   try {
     return await handle.readFile({ encoding: "utf8", signal: ctx.signal });
   } finally {
@@ -148,7 +155,7 @@ export async function writeText(ctx: ToolContext, p: string, content: string): P
     await mkdir(path.dirname(p), { recursive: true });
     ctx.signal.throwIfAborted();
     // No signal here: a write cut off halfway would leave a corrupt file behind.
-    await writeRegularFile(p, content);
+    await writeRegularFile(p, content, await realRoots(ctx));
   } catch (err) {
     ctx.signal.throwIfAborted();
     if (err instanceof ToolError) throw err;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { checkedKind, clientReadError, openRegularFile } from "./file-access.js";
-import { resolveInRoots } from "./paths.js";
+import { realRoots, resolveInRoots } from "./paths.js";
 import {
   clientWindow,
   localFileLooksBinary,
@@ -66,7 +66,7 @@ async function readWindow(
   if (kind === "directory") {
     throw new ToolError(`${p} is a directory, not a file; use Glob or Bash (ls) to list it`);
   }
-  const handle = await openRegularFile(p);
+  const handle = await openRegularFile(p, await realRoots(ctx));
   try {
     if (await localFileLooksBinary(handle)) {
       throw new ToolError(

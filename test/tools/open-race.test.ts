@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/commands/process-group.js";
+import { editTool } from "../../src/tools/edit.js";
+import { readTool } from "../../src/tools/read.js";
+import { writeTool } from "../../src/tools/write.js";
+import { runTool, tempDir, toolContext } from "./helpers.js";
+
+/** Attempts per tool; each one races a symlink flipping between inside and outside. */
+const ATTEMPTS = 300;
+
+/**
+ * Points `link` alternately at `a` and `b` as fast as it can, by atomic rename, until
+ * killed (or after 120 s, so it can never outlive a crashed test run).
+ */
+const FLIPPER = `
+const fs = require("node:fs");
+const [link, a, b] = process.argv.slice(1);
+const tmp = link + ".flip";
+const stopAt = Date.now() + 120000;
+for (let i = 0; Date.now() < stopAt; i++) {
+  try { fs.unlinkSync(tmp); } catch {}
+  fs.symlinkSync(i % 2 ? a : b, tmp);
+  fs.renameSync(tmp, link);
+}
+`;
+
+let cwd: string;
+let outside: string;
+let flipper: ChildProcess | undefined;
+
+/** Starts the flipper and resolves once the link exists. */
+async function flip(link: string, a: string, b: string): Promise<void> {
+  const child = spawn(process.execPath, ["-e", FLIPPER, link, a, b], { stdio: "ignore" });
+  flipper = child;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (
+      await readFile(link).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the flipper never created the link");
+}
+
+beforeEach(async () => {
+  cwd = await tempDir();
+  outside = await tempDir("hookgate-outside-");
+});
+
+afterEach(async () => {
+  const pid = flipper?.pid;
+  flipper?.kill("SIGKILL");
+  flipper = undefined;
+  const deadline = Date.now() + 10_000;
+  while (pid !== undefined && processAlive(pid) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});
+
+describe("a symlink flipped between inside and outside during the call", () => {
+  it(`never lets Read return the outside file (${ATTEMPTS} attempts)`, async () => {
+    await writeFile(path.join(cwd, "inside.txt"), "harmless\n");
+    await writeFile(path.join(outside, "secret.txt"), "SECRET\n");
+    await flip(
+      path.join(cwd, "flip"),
+      path.join(cwd, "inside.txt"),
+      path.join(outside, "secret.txt"),
+    );
+    let leaks = 0;
+    let served = 0;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const result = await runTool(readTool, { file_path: "flip" }, toolContext(cwd)).catch(
+        () => undefined,
+      );
+      if (result === undefined) continue;
+      served += 1;
+      if (result.output.includes("SECRET")) leaks += 1;
+    }
+    expect(leaks).toBe(0);
+    // The race was real: some reads went through to the inside file.
+    expect(served).toBeGreaterThan(0);
+  });
+
+  it(`never lets Write or Edit change the outside file (${ATTEMPTS} attempts)`, async () => {
+    const inside = path.join(cwd, "target.txt");
+    const target = path.join(outside, "target.txt");
+    const untouched = "pwned outside\n";
+    await writeFile(inside, "pwned inside\n");
+    await writeFile(target, untouched);
+    await flip(path.join(cwd, "flip"), inside, target);
+    let leaks = 0;
+    let written = 0;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      // Write puts "pwned" in; Edit then finds it, in whichever file it reached.
+      const attempt =
+        i % 2 === 0
+          ? runTool(writeTool, { file_path: "flip", content: `pwned ${i}\n` }, toolContext(cwd))
+          : runTool(
+              editTool,
+              { file_path: "flip", old_string: "pwned", new_string: "edited" },
+              toolContext(cwd),
+            );
+      if (
+        await attempt.then(
+          () => true,
+          () => false,
+        )
+      )
+        written += 1;
+      if ((await readFile(target, "utf8")) !== untouched) {
+        leaks += 1;
+        await writeFile(target, untouched);
+      }
+    }
+    expect(leaks).toBe(0);
+    expect(written).toBeGreaterThan(0);
+  });
+});
