@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { killGroupsOnExit } from "./commands/process-group.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
@@ -104,6 +105,8 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof ConfigError || error instanceof ModelConfigError) fail(error.message);
     throw error;
   }
+  // Background jobs a session left running die with the agent, however it ends.
+  killGroupsOnExit();
   const connection = serveStdio({
     log,
     model: model.model,

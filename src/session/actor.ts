@@ -1,5 +1,6 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import { ProcessGroups } from "../commands/process-group.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import type { ToolContext } from "../tools/types.js";
@@ -42,6 +43,8 @@ export class SessionActor {
   private readonly permissions = new PermissionMemory();
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
+  /** Process groups the session's tools left running (background jobs): ended at close. */
+  private readonly processGroups = new ProcessGroups();
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
@@ -64,6 +67,7 @@ export class SessionActor {
       signal: controller.signal,
       client: settings.client,
       log: settings.log,
+      processGroups: this.processGroups,
     };
     this.title ??= firstLine(prompt);
     const done = runTurn(
@@ -132,6 +136,7 @@ export class SessionActor {
     const running = this.current?.finished;
     this.cancel();
     await running?.catch(() => undefined);
+    await this.processGroups.terminateAll();
     this.hooks.emit("SessionEnd", () => ({ reason }));
   }
 }

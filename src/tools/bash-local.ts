@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { groupAlive, signalGroup, type ProcessGroups } from "../commands/process-group.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
 import { ToolError } from "./types.js";
@@ -17,6 +18,8 @@ export interface LocalRunOptions {
   readonly signal: AbortSignal;
   /** Characters kept of the combined output (and of each stream). */
   readonly maxChars: number;
+  /** Where the group stays tracked when bash leaves background jobs running. */
+  readonly groups?: ProcessGroups | undefined;
 }
 
 /** Keeps the first `max` characters of each stream and of both interleaved. */
@@ -39,17 +42,14 @@ class OutputCapture {
 
 /** Kills every process in the group led by `pid`; gone already is fine. */
 function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // ESRCH: the whole group has exited.
-  }
+  if (pid !== undefined) signalGroup(pid, "SIGKILL");
 }
 
 /**
  * Runs `bash -c command` as the leader of its own process group, so a timeout or an abort
- * can kill everything it started. Rejects with the signal's reason on abort.
+ * can kill everything it started. The group is tracked in `opts.groups` while it runs; when
+ * bash returns with background jobs still alive (`server &`), it stays tracked, so they
+ * end with the session rather than outliving it. Rejects with the signal's reason on abort.
  */
 export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
   const { signal } = opts;
@@ -60,6 +60,8 @@ export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const pid = child.pid;
+    const forget = pid === undefined ? undefined : opts.groups?.add(pid);
     const capture = new OutputCapture(opts.maxChars);
     let timedOut = false;
     let exit: { code: number | null; signal: string | null } | undefined;
@@ -67,18 +69,19 @@ export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
     let grace: NodeJS.Timeout | undefined;
 
     const onAbort = (): void => {
-      killGroup(child.pid);
+      killGroup(pid);
       finish();
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killGroup(pid);
     }, opts.timeoutMs);
     signal.addEventListener("abort", onAbort, { once: true });
 
     function finish(error?: Error): void {
       if (settled) return;
       settled = true;
+      if (pid === undefined || !groupAlive(pid)) forget?.();
       clearTimeout(timer);
       clearTimeout(grace);
       signal.removeEventListener("abort", onAbort);
@@ -105,7 +108,7 @@ export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
     child.stdout.on("data", (chunk: string) => capture.add("stdout", chunk));
     child.stderr.on("data", (chunk: string) => capture.add("stderr", chunk));
     child.on("error", (err) => {
-      killGroup(child.pid);
+      killGroup(pid);
       finish(new ToolError(`Could not run bash in ${opts.cwd}: ${err.message}`));
     });
     child.on("exit", (code, sig) => {

@@ -68,6 +68,7 @@ export const bashTool: Tool<typeof BashInput> = {
           timeoutMs,
           signal: ctx.signal,
           maxChars: MAX_OUTPUT_CHARS,
+          groups: ctx.processGroups,
         });
     return commandResult(outcome, timeoutMs);
   },

@@ -1,5 +1,6 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
+import type { ProcessGroups } from "../commands/process-group.js";
 import type { Logger } from "../log.js";
 import type { ClientPort } from "../port.js";
 
@@ -13,6 +14,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly client: ClientPort;
   readonly log: Logger;
+  /**
+   * The owner's process groups (the session's): a local Bash call's group is tracked
+   * while it runs and, when bash leaves background jobs behind, until the owner ends it.
+   */
+  readonly processGroups?: ProcessGroups;
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }
