@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../src/tools/edit.js";
@@ -58,6 +58,13 @@ function singleFileRows(tool: AnyTool, extra: Record<string, unknown>): Row[] {
           expect(JSON.stringify(result.response)).toContain(path.join(at.cwd, "in-link/inner.txt")),
       },
     ),
+    row("a symlink to a file inside is followed", () => "file-link", {
+      check: (result, at) =>
+        expect(JSON.stringify(result.response)).toContain(path.join(at.cwd, "file-link")),
+    }),
+    row("a dangling symlink whose target would be outside is refused", () => "dangling-link", {
+      refused: OUTSIDE_REFUSAL,
+    }),
     row(
       "a file through a symlinked directory leading out is refused",
       () => "out-link/secret.txt",
@@ -252,6 +259,8 @@ beforeEach(async () => {
   await symlink(outside, path.join(cwd, "out-link"));
   await symlink("/", path.join(cwd, "root-link"));
   await symlink("/dev/zero", path.join(cwd, "zero-link"));
+  await symlink(path.join(cwd, "file.txt"), path.join(cwd, "file-link"));
+  await symlink(path.join(outside, "not-yet.txt"), path.join(cwd, "dangling-link"));
   execFileSync("mkfifo", [path.join(cwd, "pipe")]);
 });
 
@@ -277,6 +286,7 @@ describe("every file tool keeps to the workspace", () => {
         expect(result.output).not.toContain(at.outside);
       }
       expect(await readFile(path.join(at.outside, "secret.txt"), "utf8")).toBe("OUTSIDE\n");
+      expect(await readdir(at.outside)).toEqual(["secret.txt"]);
     },
   );
 });
