@@ -21,10 +21,26 @@ export function containedFs(roots: readonly string[]): FileSystemAdapter {
     options: fs.ObjectEncodingOptions & { withFileTypes: true },
     callback: (err: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void,
   ): void => {
-    fs.realpath(dir, (err, real) => {
+    // The directory is opened, checked by what was opened, and listed through that
+    // descriptor, so a symlink swapped in after the check cannot redirect the listing.
+    const flags = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NONBLOCK;
+    fs.open(dir, flags, (err, fd) => {
       if (err) return callback(err, []);
-      if (!insideRoots(roots, real)) return callback(null, []);
-      fs.readdir(dir, options, callback);
+      const done = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]): void =>
+        fs.close(fd, () => callback(error, entries));
+      const opened = `/proc/self/fd/${fd}`;
+      fs.readlink(opened, (noProc, real) => {
+        if (noProc === null) {
+          if (!insideRoots(roots, real)) return done(null, []);
+          return fs.readdir(opened, options, (error, entries) => done(error, entries));
+        }
+        // No /proc: the name's real path is checked instead, which leaves a narrow race.
+        fs.realpath(dir, (error, named) => {
+          if (error) return done(error, []);
+          if (!insideRoots(roots, named)) return done(null, []);
+          fs.readdir(dir, options, (error2, entries) => done(error2, entries));
+        });
+      });
     });
   };
   const realpath = (

@@ -1,9 +1,9 @@
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { glob } from "tinyglobby";
 import { containedFs } from "./contained-fs.js";
 import { localKind } from "./file-access.js";
-import { insideRoots, isInside, resolveInRoots } from "./paths.js";
+import { isInside, resolveInRoots } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
 
 /** Dependency and VCS directories that searches skip unless `path` points into them. */
@@ -68,16 +68,10 @@ export async function listFiles(
   });
   signal.throwIfAborted();
   // Brace expansion can still produce "..": keep only what really lies under the base.
-  const under = found.map((f) => path.resolve(f)).filter((f) => isInside(base, f));
-  // A second look at each real path: the walk's view is the first line, not the only one.
-  const contained = await Promise.all(
-    under.map(async (f) => {
-      const real = await realpath(f).catch(() => undefined);
-      return real !== undefined && insideRoots(roots, real);
-    }),
-  );
-  signal.throwIfAborted();
-  return under.filter((_, i) => contained[i]).sort();
+  return found
+    .map((f) => path.resolve(f))
+    .filter((f) => isInside(base, f))
+    .sort();
 }
 
 /** A file with its modification time. */
