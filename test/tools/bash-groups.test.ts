@@ -6,9 +6,14 @@ import { runLocal } from "../../src/tools/bash-local.js";
 import { tempDir } from "./helpers.js";
 
 const groups = new ProcessGroups();
+const started: number[] = [];
 
 afterEach(async () => {
   await groups.terminateAll(500);
+  // Only the pids this file's commands wrote down, should a test fail before its own cleanup.
+  for (const pid of started.splice(0)) {
+    if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  }
 });
 
 function run(command: string, cwd: string) {
@@ -29,14 +34,17 @@ describe("a local Bash call's process group", () => {
     expect(groups.size).toBe(0);
   });
 
-  it("stays tracked while a background job it started lives, and ends with its owner", async () => {
-    const cwd = await tempDir();
-    const pidFile = path.join(cwd, "bg.pid");
-    await run(`sleep 1000 > /dev/null 2>&1 & echo $! > ${pidFile}`, cwd);
-    const pid = Number((await readFile(pidFile, "utf8")).trim());
-    expect(groups.size).toBe(1);
-    expect(processAlive(pid)).toBe(true);
-    await groups.terminateAll();
-    expect(processAlive(pid)).toBe(false);
-  });
+  it.each([["sleep 1000 > /dev/null 2>&1 &"], ["nohup sleep 1000 > /dev/null 2>&1 &"]])(
+    "stays tracked while `%s` lives, and ends with its owner",
+    async (job) => {
+      const cwd = await tempDir();
+      const pidFile = path.join(cwd, "bg.pid");
+      await run(`${job} echo $! > ${pidFile}`, cwd);
+      const pid = Number((await readFile(pidFile, "utf8")).trim());
+      expect(groups.size).toBe(1);
+      expect(processAlive(pid)).toBe(true);
+      await groups.terminateAll();
+      expect(processAlive(pid)).toBe(false);
+    },
+  );
 });
