@@ -7,6 +7,7 @@ import { startInProcess, startStdio, toolLine, type Session } from "./setup.js";
 
 /** Generous: the machine running the suite may be busy. */
 const GONE_WITHIN_MS = 15_000;
+const TEST_MS = 60_000;
 
 let s: Session | undefined;
 const started: number[] = [];
@@ -45,23 +46,31 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
 }
 
 describe("background jobs started by Bash end with their owner", () => {
-  it("a job left running by a finished Bash call ends at session/close", async () => {
-    s = await startInProcess();
-    const { sessionId } = await s.newSession();
-    const pid = await leaveBackgroundJob(s, sessionId);
-    // Still running after the call returned: it is a background job, not a slow command.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processAlive(pid)).toBe(true);
-    await s.h.agent.request(methods.agent.session.close, { sessionId });
-    expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
-  });
+  it(
+    "a job left running by a finished Bash call ends at session/close",
+    async () => {
+      s = await startInProcess();
+      const { sessionId } = await s.newSession();
+      const pid = await leaveBackgroundJob(s, sessionId);
+      // Still running after the call returned: it is a background job, not a slow command.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(processAlive(pid)).toBe(true);
+      await s.h.agent.request(methods.agent.session.close, { sessionId });
+      expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
+    },
+    TEST_MS,
+  );
 
-  it("a job left running ends when the real agent exits on stdin closing", async () => {
-    s = await startStdio();
-    const { sessionId } = await s.newSession();
-    const pid = await leaveBackgroundJob(s, sessionId);
-    await s.h.close();
-    s = undefined;
-    expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
-  });
+  it(
+    "a job left running ends when the real agent exits on stdin closing",
+    async () => {
+      s = await startStdio();
+      const { sessionId } = await s.newSession();
+      const pid = await leaveBackgroundJob(s, sessionId);
+      await s.h.close();
+      s = undefined;
+      expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
+    },
+    TEST_MS,
+  );
 });

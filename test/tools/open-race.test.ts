@@ -11,6 +11,9 @@ import { runTool, tempDir, toolContext } from "./helpers.js";
 /** Attempts per tool; each one races a symlink flipping between inside and outside. */
 const ATTEMPTS = 300;
 
+/** A busy machine may take a while over them; the figure that matters is the leak count. */
+const RACE_TEST_MS = 120_000;
+
 /**
  * Points `link` alternately at `a` and `b` as fast as it can, by atomic rename, until
  * killed (or after 120 s, so it can never outlive a crashed test run).
@@ -65,61 +68,69 @@ afterEach(async () => {
 });
 
 describe("a symlink flipped between inside and outside during the call", () => {
-  it(`never lets Read return the outside file (${ATTEMPTS} attempts)`, async () => {
-    await writeFile(path.join(cwd, "inside.txt"), "harmless\n");
-    await writeFile(path.join(outside, "secret.txt"), "SECRET\n");
-    await flip(
-      path.join(cwd, "flip"),
-      path.join(cwd, "inside.txt"),
-      path.join(outside, "secret.txt"),
-    );
-    let leaks = 0;
-    let served = 0;
-    for (let i = 0; i < ATTEMPTS; i++) {
-      const result = await runTool(readTool, { file_path: "flip" }, toolContext(cwd)).catch(
-        () => undefined,
+  it(
+    `never lets Read return the outside file (${ATTEMPTS} attempts)`,
+    async () => {
+      await writeFile(path.join(cwd, "inside.txt"), "harmless\n");
+      await writeFile(path.join(outside, "secret.txt"), "SECRET\n");
+      await flip(
+        path.join(cwd, "flip"),
+        path.join(cwd, "inside.txt"),
+        path.join(outside, "secret.txt"),
       );
-      if (result === undefined) continue;
-      served += 1;
-      if (result.output.includes("SECRET")) leaks += 1;
-    }
-    expect(leaks).toBe(0);
-    // The race was real: some reads went through to the inside file.
-    expect(served).toBeGreaterThan(0);
-  });
-
-  it(`never lets Write or Edit change the outside file (${ATTEMPTS} attempts)`, async () => {
-    const inside = path.join(cwd, "target.txt");
-    const target = path.join(outside, "target.txt");
-    const untouched = "pwned outside\n";
-    await writeFile(inside, "pwned inside\n");
-    await writeFile(target, untouched);
-    await flip(path.join(cwd, "flip"), inside, target);
-    let leaks = 0;
-    let written = 0;
-    for (let i = 0; i < ATTEMPTS; i++) {
-      // Write puts "pwned" in; Edit then finds it, in whichever file it reached.
-      const attempt =
-        i % 2 === 0
-          ? runTool(writeTool, { file_path: "flip", content: `pwned ${i}\n` }, toolContext(cwd))
-          : runTool(
-              editTool,
-              { file_path: "flip", old_string: "pwned", new_string: "edited" },
-              toolContext(cwd),
-            );
-      if (
-        await attempt.then(
-          () => true,
-          () => false,
-        )
-      )
-        written += 1;
-      if ((await readFile(target, "utf8")) !== untouched) {
-        leaks += 1;
-        await writeFile(target, untouched);
+      let leaks = 0;
+      let served = 0;
+      for (let i = 0; i < ATTEMPTS; i++) {
+        const result = await runTool(readTool, { file_path: "flip" }, toolContext(cwd)).catch(
+          () => undefined,
+        );
+        if (result === undefined) continue;
+        served += 1;
+        if (result.output.includes("SECRET")) leaks += 1;
       }
-    }
-    expect(leaks).toBe(0);
-    expect(written).toBeGreaterThan(0);
-  });
+      expect(leaks).toBe(0);
+      // The race was real: some reads went through to the inside file.
+      expect(served).toBeGreaterThan(0);
+    },
+    RACE_TEST_MS,
+  );
+
+  it(
+    `never lets Write or Edit change the outside file (${ATTEMPTS} attempts)`,
+    async () => {
+      const inside = path.join(cwd, "target.txt");
+      const target = path.join(outside, "target.txt");
+      const untouched = "pwned outside\n";
+      await writeFile(inside, "pwned inside\n");
+      await writeFile(target, untouched);
+      await flip(path.join(cwd, "flip"), inside, target);
+      let leaks = 0;
+      let written = 0;
+      for (let i = 0; i < ATTEMPTS; i++) {
+        // Write puts "pwned" in; Edit then finds it, in whichever file it reached.
+        const attempt =
+          i % 2 === 0
+            ? runTool(writeTool, { file_path: "flip", content: `pwned ${i}\n` }, toolContext(cwd))
+            : runTool(
+                editTool,
+                { file_path: "flip", old_string: "pwned", new_string: "edited" },
+                toolContext(cwd),
+              );
+        if (
+          await attempt.then(
+            () => true,
+            () => false,
+          )
+        )
+          written += 1;
+        if ((await readFile(target, "utf8")) !== untouched) {
+          leaks += 1;
+          await writeFile(target, untouched);
+        }
+      }
+      expect(leaks).toBe(0);
+      expect(written).toBeGreaterThan(0);
+    },
+    RACE_TEST_MS,
+  );
 });
