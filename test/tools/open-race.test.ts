@@ -15,18 +15,22 @@ const ATTEMPTS = 300;
 const RACE_TEST_MS = 120_000;
 
 /**
- * Points `link` alternately at `a` and `b` as fast as it can, by atomic rename, until
+ * Points `link` alternately at `a` and `b`, in fast bursts, by atomic rename, until
  * killed (or after 120 s, so it can never outlive a crashed test run).
  */
 const FLIPPER = `
 const fs = require("node:fs");
 const [link, a, b] = process.argv.slice(1);
 const tmp = link + ".flip";
+const rest = new Int32Array(new SharedArrayBuffer(4));
 const stopAt = Date.now() + 120000;
 for (let i = 0; Date.now() < stopAt; i++) {
   try { fs.unlinkSync(tmp); } catch {}
   fs.symlinkSync(i % 2 ? a : b, tmp);
   fs.renameSync(tmp, link);
+  // Bursts of flips with short rests (on either target: 15 is odd), so some calls see a
+  // link that holds still.
+  if (i % 15 === 0) Atomics.wait(rest, 0, 0, 1);
 }
 `;
 
