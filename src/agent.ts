@@ -1,20 +1,31 @@
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import type { LanguageModel } from "ai";
-import type { HookEventName } from "./hooks/events.js";
-import { HookRegistry, type GroupSpec } from "./hooks/registry.js";
+import { HookRegistry } from "./hooks/registry.js";
 import { SessionHooks } from "./hooks/session-hooks.js";
-import type { HookTransport } from "./hooks/transport.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { registrationWarnings } from "./hooks/warnings.js";
 import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
 import { toolSetFor } from "./model/step.js";
+import type {
+  AgentHost,
+  ListQuery,
+  Opened,
+  OpenRequest,
+  RestoreRefusal,
+  RestoreRequest,
+  SessionHandle,
+} from "./protocol/host.js";
 import { SessionActor } from "./session/actor.js";
+import { isModeId } from "./session/modes.js";
 import { Transcript } from "./session/transcript.js";
-import type { ClientPort } from "./port.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { handleOf, metaOf, summaryOf } from "./session-handle.js";
+import { MetaError, type SessionMeta } from "./store/metadata.js";
+import { CursorError, page } from "./store/paging.js";
+import { isStorableId, SessionStore, type StoredSession } from "./store/session-store.js";
 import { builtinTools } from "./tools/index.js";
+import { errorMessage } from "./values.js";
 
 /** How the agent behaves; the CLI builds this from flags and config. */
 export interface AgentOptions {
@@ -29,67 +40,186 @@ export interface AgentOptions {
   readonly maxRounds?: number;
   /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
   readonly maxHookValueBytes?: number;
-  /** Where each session's transcript goes (`<dir>/<sessionId>.jsonl`); none when absent. */
-  readonly transcriptDir?: string;
+  /**
+   * Where sessions persist (`<dataDir>/sessions/`: transcript, record, lock); without it
+   * sessions live only as long as the connection and keep no transcript.
+   */
+  readonly dataDir?: string;
 }
 
-/** A session to open, with what has already been checked and the client's adapters. */
-export interface SessionRequest {
-  readonly cwd: string;
-  /** cwd first, then the additional directories. */
-  readonly roots: readonly string[];
-  readonly hooks: Partial<Record<HookEventName, GroupSpec[] | undefined>>;
-  readonly client: (sessionId: string, log: Logger) => ClientPort;
-  readonly transport: (log: Logger) => HookTransport;
+/** A session being started, new or restored; the one path every session is put together by. */
+interface Start {
+  readonly id: string;
+  readonly request: OpenRequest;
+  readonly log: Logger;
+  readonly stored?: StoredSession | undefined;
 }
 
 /**
  * The sessions of one connection, and how a session is put together: its actor, its hooks,
- * the model and the tools. protocol/ calls in here; nothing here knows JSON-RPC.
+ * the model, the tools and its persistence. protocol/ calls in here through AgentHost;
+ * nothing here knows JSON-RPC.
  */
-export class Agent {
+export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
   private readonly tools = toolSetFor(builtinTools);
   /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
   private readonly toolNames = builtinTools.map((tool) => tool.name);
+  private readonly store: SessionStore | undefined;
 
-  constructor(private readonly options: AgentOptions) {}
+  constructor(private readonly options: AgentOptions) {
+    this.store =
+      options.dataDir === undefined ? undefined : new SessionStore(options.dataDir, options.log);
+  }
 
-  /**
-   * Opens a session; SessionStart goes out once the caller has answered with its id.
-   * `warnings` name registrations that are valid but cannot do what they seem to.
-   */
-  open(request: SessionRequest): {
-    session: SessionActor;
-    registered: Record<string, number>;
-    warnings: string[];
-  } {
-    const { options } = this;
+  get persistent(): boolean {
+    return this.store !== undefined;
+  }
+
+  async open(request: OpenRequest): Promise<Opened> {
     const id = randomUUID();
-    const log = options.log.child({ sessionId: id });
+    const log = this.options.log.child({ sessionId: id });
+    const lock = await this.store?.lock(id);
+    if (lock && !lock.ok)
+      throw new Error(`a fresh session id ${id} is locked by pid ${lock.holder.pid}`);
+    const opened = this.start({ id, request, log });
+    opened.actor.hooks.sessionStart("startup");
+    return {
+      session: handleOf(opened.actor),
+      registered: opened.registered,
+      warnings: opened.warnings,
+    };
+  }
+
+  async restore(request: RestoreRequest, replay: boolean): Promise<Opened | RestoreRefusal> {
+    const id = request.sessionId;
+    const { store } = this;
+    const notFound = (detail = "") =>
+      ({ refused: "not_found", message: `Session not found: ${id}${detail}` }) as const;
+    if (!store || !isStorableId(id)) return notFound();
+    const log = this.options.log.child({ sessionId: id });
+    const live = this.sessions.get(id);
+    let stored: StoredSession | undefined;
+    try {
+      stored = await store.load(id, log);
+    } catch (error) {
+      if (!(error instanceof MetaError)) throw error;
+      log.warn({ error: error.message }, "session record unreadable; cannot load");
+      return notFound(` (its record is unreadable: ${error.message})`);
+    }
+    // A session of this connection that has not finished a turn yet is not on disk.
+    stored ??= live && {
+      meta: metaOf(live),
+      conversation: { history: [], replay: [], lastUuid: null },
+    };
+    if (!stored) return notFound();
+    if (stored.meta.cwd !== request.cwd) {
+      return {
+        refused: "cwd_mismatch",
+        message: `cwd: session ${id} belongs to ${stored.meta.cwd}, not ${request.cwd}`,
+      };
+    }
+    // Loading a session this connection has open starts it over from what was persisted.
+    if (live) await this.close(id, "resume");
+    const lock = await store.lock(id);
+    if (!lock.ok) {
+      return {
+        refused: "locked",
+        pid: lock.holder.pid,
+        message: `session ${id} is open in another hookgate process (pid ${lock.holder.pid}); close it there first`,
+      };
+    }
+    const opened = this.start({ id, request, log, stored });
+    if (replay) {
+      // Awaited one by one: every update is on the wire before the load's response.
+      for (const update of stored.conversation.replay) await opened.client.update(update);
+    }
+    log.debug({ replayed: replay ? stored.conversation.replay.length : 0 }, "session restored");
+    opened.actor.hooks.sessionStart("resume");
+    return {
+      session: handleOf(opened.actor),
+      registered: opened.registered,
+      warnings: opened.warnings,
+    };
+  }
+
+  get(id: string): SessionHandle | undefined {
+    const actor = this.sessions.get(id);
+    return actor && handleOf(actor);
+  }
+
+  async list(query: ListQuery) {
+    const byId = new Map<string, SessionMeta>();
+    for (const meta of (await this.store?.list(query.cwd)) ?? []) byId.set(meta.sessionId, meta);
+    for (const actor of this.sessions.values()) {
+      if (!query.cwd || actor.settings.cwd === query.cwd) byId.set(actor.id, metaOf(actor));
+    }
+    const summaries = [...byId.values()].map(summaryOf);
+    try {
+      const { items, nextCursor } = page(summaries, query.cursor);
+      return { sessions: items, nextCursor };
+    } catch (error) {
+      if (error instanceof CursorError)
+        return { refused: "bad_cursor" as const, message: error.message };
+      throw error;
+    }
+  }
+
+  /** Cancels and forgets a session; false when there was none. */
+  async close(id: string, reason: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    try {
+      await session.close(reason);
+    } finally {
+      this.store?.unlock(id);
+    }
+    return true;
+  }
+
+  /** Ends every session (the connection went away). */
+  closeAll(reason: string): void {
+    for (const id of [...this.sessions.keys()]) void this.close(id, reason);
+  }
+
+  /** Puts a session together: hooks, transcript, actor. New, loaded and resumed alike. */
+  private start({ id, request, log, stored }: Start) {
+    const { options, store } = this;
     const registry = new HookRegistry(request.hooks);
     const transport = request.transport(log);
+    const client = request.client(id, log);
+    if (request.mcpServers.length > 0) {
+      log.warn({ count: request.mcpServers.length }, "MCP servers are not supported yet; ignored");
+    }
     const transcript =
-      options.transcriptDir === undefined
-        ? undefined
-        : new Transcript(
-            join(options.transcriptDir, `${id}.jsonl`),
-            { sessionId: id, cwd: request.cwd },
-            log,
-          );
-    const session = new SessionActor({
+      store &&
+      new Transcript(
+        store.transcriptPath(id),
+        { sessionId: id, cwd: request.cwd },
+        log,
+        stored?.conversation.lastUuid ?? null,
+      );
+    const meta = stored?.meta;
+    const actor = new SessionActor({
       id,
       cwd: request.cwd,
       roots: request.roots,
-      client: request.client(id, log),
+      client,
       model: options.model,
       tools: this.tools,
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
       log,
-      createdAt: new Date(),
+      createdAt: meta ? new Date(meta.createdAt) : new Date(),
       transcript,
+      restored: stored && {
+        history: stored.conversation.history,
+        mode: meta && isModeId(meta.mode) ? meta.mode : "default",
+        title: meta?.title ?? undefined,
+      },
+      persist: store && ((session) => this.persist(store, session)),
       hooks: (self) =>
         new SessionHooks({
           sessionId: id,
@@ -105,35 +235,21 @@ export class Agent {
           log,
         }),
     });
-    this.sessions.set(id, session);
+    if (meta) actor.updatedAt = new Date(meta.updatedAt);
+    this.sessions.set(id, actor);
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
-    session.hooks.sessionStart("startup");
-    return { session, registered: registry.counts(), warnings };
+    return { actor, client, registered: registry.counts(), warnings };
   }
 
-  get(id: string): SessionActor | undefined {
-    return this.sessions.get(id);
-  }
-
-  /** Sessions, optionally only those in `cwd`. */
-  list(cwd?: string | null): SessionActor[] {
-    return [...this.sessions.values()].filter((s) => !cwd || s.settings.cwd === cwd);
-  }
-
-  /** Cancels and forgets a session; false when there was none. */
-  async close(id: string, reason: string): Promise<boolean> {
-    const session = this.sessions.get(id);
-    if (!session) return false;
-    this.sessions.delete(id);
-    await session.close(reason);
-    return true;
-  }
-
-  /** Ends every session (the connection went away). */
-  closeAll(reason: string): void {
-    for (const session of this.sessions.values()) void session.close(reason);
-    this.sessions.clear();
+  /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */
+  private async persist(store: SessionStore, session: SessionActor): Promise<void> {
+    if (!session.started) return;
+    try {
+      await store.save(metaOf(session));
+    } catch (error) {
+      session.settings.log.warn({ error: errorMessage(error) }, "session record not saved");
+    }
   }
 }

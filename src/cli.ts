@@ -5,6 +5,7 @@ import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.
 import { createLogger, LOG_LEVELS } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
+import { DataDirError, prepareDataDir } from "./store/data-dir.js";
 import { VERSION } from "./version.js";
 import { errorMessage } from "./values.js";
 
@@ -26,8 +27,8 @@ Options:
   --log-level <level>       ${LOG_LEVELS.join("|")} (default info; env HOOKGATE_LOG_LEVEL)
   --max-rounds <n>          model/tool rounds per turn before max_turn_requests (default 50)
   --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in observer hook inputs (default 16384)
-  --transcript-dir <dir>    where session transcripts (transcript_path) are written
-                            (default <tmpdir>/hookgate/transcripts)
+  --data-dir <dir>          where sessions persist (transcripts, records, locks; see docs/sessions.md)
+                            (default $XDG_STATE_HOME/hookgate, else ~/.local/state/hookgate)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -56,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
         "log-level": { type: "string" },
         "max-rounds": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
-        "transcript-dir": { type: "string" },
+        "data-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -94,15 +95,22 @@ async function main(argv: string[]): Promise<void> {
       logLevel: values["log-level"],
       maxRounds: values["max-rounds"],
       maxHookValueBytes: values["max-hook-value-bytes"],
-      transcriptDir: values["transcript-dir"],
+      dataDir: values["data-dir"],
     });
     settings = mergeSettings(file, flags);
+    prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel);
     model = resolveModel(settings, { log });
     // The key now lives in the provider; tools' child processes must not inherit it.
     if (model.keyVariable !== undefined) delete process.env[model.keyVariable];
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ModelConfigError) fail(error.message);
+    if (
+      error instanceof ConfigError ||
+      error instanceof ModelConfigError ||
+      error instanceof DataDirError
+    ) {
+      fail(error.message);
+    }
     throw error;
   }
   // Background jobs a session left running die with the agent, however it ends.
@@ -114,7 +122,7 @@ async function main(argv: string[]): Promise<void> {
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,
     maxHookValueBytes: settings.maxHookValueBytes,
-    transcriptDir: settings.transcriptDir,
+    dataDir: settings.dataDir,
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

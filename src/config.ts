@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { defaultDataDir } from "./store/data-dir.js";
 import { errorMessage } from "./values.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */
@@ -32,7 +32,7 @@ export const configFileSchema = z.strictObject({
   maxRounds: z.int().positive().optional(),
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
-  transcriptDir: z.string().min(1).optional(),
+  dataDir: z.string().min(1).optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -43,7 +43,8 @@ export interface Settings extends ModelSettings {
   readonly maxRounds: number;
   readonly maxHookValueBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
-  readonly transcriptDir: string;
+  /** Where sessions persist (absolute). */
+  readonly dataDir: string;
 }
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
@@ -134,7 +135,7 @@ export function mergeSettings(
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
-    transcriptDir: resolve(pick("transcriptDir") ?? join(tmpdir(), "hookgate", "transcripts")),
+    dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,
   };
 }

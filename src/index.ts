@@ -2,9 +2,21 @@
  * hookgate as a library: build the agent for a connection of your own, or serve stdio.
  * The client-side helpers live in `hookgate/client`.
  */
-export { createAgentApp } from "./protocol/app.js";
-export type { AgentOptions } from "./agent.js";
-export { serveStdio } from "./serve.js";
+export { createAgentApp, SESSION_LOCKED } from "./protocol/app.js";
+export type {
+  AgentHost,
+  OpenRequest,
+  Opened,
+  PromptOutcome,
+  RestoreRefusal,
+  RestoreRequest,
+  SessionHandle,
+  SessionPage,
+  SessionSummary,
+} from "./protocol/host.js";
+export { Agent, type AgentOptions } from "./agent.js";
+export { createHookgateApp, serveStdio } from "./serve.js";
+export { defaultDataDir } from "./store/data-dir.js";
 export { createLogger, silentLogger, type Logger } from "./log.js";
 export { createScriptedModel } from "./model/scripted.js";
 export { HOOK_EVENTS, type HookEventName } from "./hooks/events.js";

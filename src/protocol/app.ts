@@ -7,11 +7,9 @@ import {
   type AgentApp,
   type AgentContext,
   type InitializeResponse,
+  type McpServer,
 } from "@agentclientprotocol/sdk";
-import { Agent, type AgentOptions } from "../agent.js";
 import { HOOK_EVENTS, isHookEventName } from "../hooks/events.js";
-import { SessionBusyError, type SessionActor } from "../session/actor.js";
-import { isModeId, MODE_IDS } from "../session/modes.js";
 import type { ClientAbilities } from "../port.js";
 import { VERSION } from "../version.js";
 import { AcpClientPort } from "./client-port.js";
@@ -23,31 +21,79 @@ import {
   HOOK_RUN_METHOD,
   hookRegistrationSchema,
 } from "../wire/hooks.js";
+import type { AgentHost, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
 
-export type { AgentOptions };
+export type * from "./host.js";
 
 const SUPPORTED_PROTOCOL_VERSION = 1;
 
+/** JSON-RPC code for a session that another running hookgate process holds open. */
+export const SESSION_LOCKED = -32003;
+
+/** What `session/new`, `session/load` and `session/resume` share in their params. */
+interface SessionParams {
+  readonly cwd: string;
+  readonly additionalDirectories?: string[] | null | undefined;
+  readonly mcpServers?: McpServer[] | null | undefined;
+  readonly _meta?: { [key: string]: unknown } | null | undefined;
+}
+
 /**
- * Builds the ACP agent: the handler table for one connection. Create one app per
- * connection; sessions belong to the connection that made them.
+ * Builds the ACP agent: the handler table for one connection, over the `host` that owns its
+ * sessions. Create one app (and one host) per connection; sessions belong to the connection
+ * that made them.
  */
-export function createAgentApp(options: AgentOptions): AgentApp {
-  const { log } = options;
-  const core = new Agent(options);
+export function createAgentApp(host: AgentHost): AgentApp {
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
   let connection: AgentContext | undefined;
 
-  const session = (sessionId: string): SessionActor => {
-    const found = core.get(sessionId);
+  const session = (sessionId: string): SessionHandle => {
+    const found = host.get(sessionId);
     if (!found) throw RequestError.sessionNotFound(sessionId);
     return found;
+  };
+
+  /** Checks what every session-opening request carries and builds the host's request. */
+  const sessionRequest = (params: SessionParams, client: AgentContext) => {
+    const roots = [params.cwd, ...(params.additionalDirectories ?? [])];
+    roots.forEach((dir, i) =>
+      checkDirectory(i === 0 ? "cwd" : `additionalDirectories[${i - 1}]`, dir),
+    );
+    const parsed = hookRegistrationSchema.safeParse(params._meta?.hooks ?? {});
+    if (!parsed.success) throw invalidParams("_meta.hooks", parsed.error);
+    const ignoredEvents = Object.keys(parsed.data).filter((k) => !isHookEventName(k));
+    const ctx = connection ?? client;
+    const request: OpenRequest = {
+      cwd: params.cwd,
+      roots,
+      hooks: parsed.data,
+      mcpServers: params.mcpServers ?? [],
+      client: (sessionId, sessionLog) => new AcpClientPort(ctx, sessionId, abilities, sessionLog),
+      transport: (sessionLog) => new AcpHookTransport(ctx, sessionLog),
+    };
+    return { request, ignoredEvents };
+  };
+
+  const restore = async (
+    params: SessionParams & { sessionId: string },
+    client: AgentContext,
+    replay: boolean,
+  ) => {
+    const { request, ignoredEvents } = sessionRequest(params, client);
+    const restored = await host.restore({ ...request, sessionId: params.sessionId }, replay);
+    if ("refused" in restored) throw refusalError(restored, params.sessionId);
+    return {
+      modes: restored.session.modes(),
+      _meta: {
+        hooks: { registered: restored.registered, ignoredEvents, warnings: restored.warnings },
+      },
+    };
   };
 
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
       connection = conn.client;
-      conn.signal.addEventListener("abort", () => core.closeAll("connection_closed"));
+      conn.signal.addEventListener("abort", () => host.closeAll("connection_closed"));
     })
     .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
       const fs = params.clientCapabilities?.fs;
@@ -61,10 +107,15 @@ export function createAgentApp(options: AgentOptions): AgentApp {
         agentInfo: { name: "hookgate", title: "hookgate", version: VERSION },
         authMethods: [],
         agentCapabilities: {
-          loadSession: false,
+          loadSession: host.persistent,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { list: {}, close: {}, additionalDirectories: {} },
+          sessionCapabilities: {
+            list: {},
+            close: {},
+            additionalDirectories: {},
+            ...(host.persistent && { resume: {} }),
+          },
           _meta: {
             hooks: {
               version: HOOK_PROTOCOL_VERSION,
@@ -76,81 +127,77 @@ export function createAgentApp(options: AgentOptions): AgentApp {
         },
       };
     })
-    .onRequest(methods.agent.session.new, ({ params, client }) => {
-      const roots = [params.cwd, ...(params.additionalDirectories ?? [])];
-      roots.forEach((dir, i) =>
-        checkDirectory(i === 0 ? "cwd" : `additionalDirectories[${i - 1}]`, dir),
-      );
-      const rawHooks = params._meta?.hooks;
-      const parsed = hookRegistrationSchema.safeParse(rawHooks ?? {});
-      if (!parsed.success) throw invalidParams("_meta.hooks", parsed.error);
-      const ignoredEvents = Object.keys(parsed.data).filter((k) => !isHookEventName(k));
-      if (params.mcpServers.length > 0) {
-        log.warn({ count: params.mcpServers.length }, "MCP servers are not supported yet; ignored");
-      }
-      const ctx = connection ?? client;
-      const {
-        session: opened,
-        registered,
-        warnings,
-      } = core.open({
-        cwd: params.cwd,
-        roots,
-        hooks: parsed.data,
-        client: (sessionId, sessionLog) => new AcpClientPort(ctx, sessionId, abilities, sessionLog),
-        transport: (sessionLog) => new AcpHookTransport(ctx, sessionLog),
-      });
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      const { request, ignoredEvents } = sessionRequest(params, client);
+      const opened = await host.open(request);
       // The response goes out first; the session's SessionStart follows it.
       return {
-        sessionId: opened.id,
-        modes: opened.modes(),
-        _meta: { hooks: { registered, ignoredEvents, warnings } },
+        sessionId: opened.session.id,
+        modes: opened.session.modes(),
+        _meta: {
+          hooks: { registered: opened.registered, ignoredEvents, warnings: opened.warnings },
+        },
       };
     })
+    .onRequest(methods.agent.session.load, ({ params, client }) => restore(params, client, true))
+    .onRequest(methods.agent.session.resume, ({ params, client }) => restore(params, client, false))
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
-      const actor = session(params.sessionId);
-      try {
-        return { stopReason: await actor.prompt(params.prompt) };
-      } catch (error) {
-        if (error instanceof SessionBusyError) {
-          throw new RequestError(
-            -32600,
-            `session ${params.sessionId} is already running a prompt; wait for its response or send session/cancel`,
-          );
-        }
-        throw error;
-      }
+      const outcome = await session(params.sessionId).prompt(params.prompt);
+      if (!("refused" in outcome)) return { stopReason: outcome.stopReason };
+      if (outcome.refused === "closed") throw RequestError.sessionNotFound(params.sessionId);
+      throw new RequestError(
+        -32600,
+        `session ${params.sessionId} is already running a prompt; wait for its response or send session/cancel`,
+      );
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
-      core.get(params.sessionId)?.cancel();
+      host.get(params.sessionId)?.cancel();
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
-      const actor = session(params.sessionId);
-      if (!isModeId(params.modeId)) {
+      const handle = session(params.sessionId);
+      if (!(await handle.setMode(params.modeId))) {
+        const known = handle.modes().availableModes.map((m) => m.id);
         throw invalidField(
           "modeId",
-          `unknown mode ${JSON.stringify(params.modeId)}; one of ${MODE_IDS.join(", ")}`,
+          `unknown mode ${JSON.stringify(params.modeId)}; one of ${known.join(", ")}`,
         );
       }
-      await actor.setMode(params.modeId);
       return {};
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
-      if (!(await core.close(params.sessionId, "close"))) {
+      if (!(await host.close(params.sessionId, "close"))) {
         throw RequestError.sessionNotFound(params.sessionId);
       }
       return {};
     })
-    .onRequest(methods.agent.session.list, ({ params }) => {
-      const list = core.list(params.cwd).map((s) => ({
-        sessionId: s.id,
-        cwd: s.settings.cwd,
-        additionalDirectories: s.settings.roots.slice(1),
-        title: s.title ?? null,
-        updatedAt: s.updatedAt.toISOString(),
-      }));
-      return { sessions: list };
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      if (params.cwd && !isAbsolute(params.cwd)) {
+        throw invalidField("cwd", `must be an absolute path, got ${JSON.stringify(params.cwd)}`);
+      }
+      const page = await host.list({ cwd: params.cwd, cursor: params.cursor });
+      if ("refused" in page) throw invalidField("cursor", page.message.replace(/^cursor: /, ""));
+      return {
+        sessions: page.sessions.map((s) => ({
+          sessionId: s.id,
+          cwd: s.cwd,
+          additionalDirectories: [...s.additionalDirectories],
+          title: s.title,
+          updatedAt: s.updatedAt,
+        })),
+        ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+      };
     });
+}
+
+function refusalError(refusal: RestoreRefusal, sessionId: string): RequestError {
+  switch (refusal.refused) {
+    case "not_found":
+      return new RequestError(-32002, refusal.message, { sessionId });
+    case "cwd_mismatch":
+      return new RequestError(-32602, refusal.message, { issues: [refusal.message] });
+    case "locked":
+      return new RequestError(SESSION_LOCKED, refusal.message, { sessionId, pid: refusal.pid });
+  }
 }
 
 function checkDirectory(field: string, dir: string): void {

@@ -9,9 +9,13 @@ import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
 import type { ClientPort } from "../port.js";
 import { runTurn } from "./turn.js";
+import { ViewRecorder } from "./view-recorder.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
+
+/** A prompt arrived for a session that has ended. */
+export class SessionClosedError extends Error {}
 
 export interface SessionSettings {
   readonly id: string;
@@ -29,6 +33,10 @@ export interface SessionSettings {
   readonly transcript?: Transcript | undefined;
   /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
   readonly hooks: (session: SessionActor) => SessionHooks;
+  /** What a loaded session starts from: the model's history, its mode and title. */
+  readonly restored?: { history: ModelMessage[]; mode: ModeId; title: string | undefined };
+  /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
+  readonly persist?: (session: SessionActor) => Promise<void>;
 }
 
 /**
@@ -39,16 +47,24 @@ export class SessionActor {
   mode: ModeId = "default";
   updatedAt: Date;
   title: string | undefined;
-  private readonly history: ModelMessage[] = [];
+  private readonly history: ModelMessage[];
   private readonly permissions = new PermissionMemory();
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
   /** Process groups the session's tools left running (background jobs): ended at close. */
   private readonly processGroups = new ProcessGroups();
+  /** The client, recording what it is shown when the session keeps a transcript. */
+  private readonly client: ClientPort;
+  private readonly recorder: ViewRecorder | undefined;
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
     this.updatedAt = settings.createdAt;
+    this.history = settings.restored?.history ?? [];
+    this.mode = settings.restored?.mode ?? "default";
+    this.title = settings.restored?.title;
+    this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
+    this.client = this.recorder ?? settings.client;
     this.hooks = settings.hooks(this);
   }
 
@@ -56,24 +72,34 @@ export class SessionActor {
     return this.settings.id;
   }
 
-  /** Runs one prompt turn. Throws SessionBusyError while another is running. */
+  /** Whether the conversation has begun (a session with nothing said is not persisted). */
+  get started(): boolean {
+    return this.history.length > 0;
+  }
+
+  /**
+   * Runs one prompt turn. Throws SessionBusyError while another is running and
+   * SessionClosedError once the session has ended.
+   */
   async prompt(prompt: readonly ContentBlock[]): Promise<StopReason> {
-    if (this.current || this.closed) throw new SessionBusyError(this.closed ? "closed" : "busy");
+    if (this.closed) throw new SessionClosedError(`session ${this.id} has ended`);
+    if (this.current) throw new SessionBusyError(`session ${this.id} is running a prompt`);
     const controller = new AbortController();
     const { settings } = this;
     const toolContext: ToolContext = {
       cwd: settings.cwd,
       roots: settings.roots,
       signal: controller.signal,
-      client: settings.client,
+      client: this.client,
       log: settings.log,
       processGroups: this.processGroups,
     };
     this.title ??= firstLine(prompt);
+    this.recorder?.user(prompt);
     const done = runTurn(
       prompt,
       {
-        client: settings.client,
+        client: this.client,
         hooks: this.hooks,
         permissions: this.permissions,
         mode: () => this.mode,
@@ -104,10 +130,12 @@ export class SessionActor {
       stopReason = await done;
       return stopReason;
     } finally {
+      await this.recorder?.flush();
       await this.settings.transcript?.flush();
+      this.updatedAt = new Date();
+      await this.settings.persist?.(this);
       this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
       this.current = undefined;
-      this.updatedAt = new Date();
     }
   }
 
@@ -119,7 +147,8 @@ export class SessionActor {
   /** Switches mode and tells the client. */
   async setMode(mode: ModeId): Promise<void> {
     this.mode = mode;
-    await this.settings.client.update({
+    await this.settings.persist?.(this);
+    await this.client.update({
       sessionUpdate: "current_mode_update",
       currentModeId: mode,
     });

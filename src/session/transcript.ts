@@ -3,6 +3,8 @@ import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ModelMessage } from "ai";
 import type { Logger } from "../log.js";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
 
 /** One content block of a transcript line, named as in Claude Code's transcripts. */
 type Block =
@@ -15,23 +17,41 @@ type Block =
  * A session's conversation as JSON lines in the shape of Claude Code's transcripts
  * (`type` user/assistant, `message.content` blocks text/thinking/tool_use/tool_result), so a
  * hook script that reads `transcript_path` finds what it expects. Writes are queued in order
- * and never throw into the turn; a failure is logged once.
+ * and never throw into the turn; a failure is logged once. Each message line also carries
+ * `modelMessage` (the message exactly as the model got it) and `hookgate_view` lines record
+ * what the client was shown, so a session can be loaded again (see store/transcript-lines.ts).
  */
 export class Transcript {
   private queue: Promise<void> = Promise.resolve();
   private ready: Promise<unknown> | undefined;
   private failed = false;
-  private parent: string | null = null;
+  private parent: string | null;
 
   constructor(
     readonly path: string,
     private readonly meta: { sessionId: string; cwd: string },
     private readonly log: Logger,
-  ) {}
+    /** The last message line's uuid when continuing a loaded transcript. */
+    parent: string | null = null,
+  ) {
+    this.parent = parent;
+  }
 
   /** Appends messages as they entered the model's history; resolves once they are written. */
   record(...messages: ModelMessage[]): Promise<void> {
-    const lines = messages.map((m) => this.line(m)).filter((l) => l !== undefined);
+    return this.append(messages.map((m) => this.line(m)).filter((l) => l !== undefined));
+  }
+
+  /** Appends items of what the client was shown, for a later replay. */
+  view(...entries: SessionUpdate[]): Promise<void> {
+    const timestamp = new Date().toISOString();
+    const { sessionId } = this.meta;
+    return this.append(
+      entries.map((update) => ({ type: VIEW_LINE_TYPE, sessionId, timestamp, update })),
+    );
+  }
+
+  private append(lines: readonly Record<string, unknown>[]): Promise<void> {
     if (lines.length === 0) return this.queue;
     this.ready ??= mkdir(dirname(this.path), { recursive: true });
     const text = lines.map((l) => `${JSON.stringify(l)}\n`).join("");
@@ -63,6 +83,7 @@ export class Transcript {
       uuid,
       timestamp: new Date().toISOString(),
       message: { role, content: blocks },
+      modelMessage: message,
     };
     this.parent = uuid;
     return line;

@@ -8,7 +8,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import { createAgentApp } from "../../src/protocol/app.js";
+import { createHookgateApp } from "../../src/serve.js";
 import { silentLogger } from "../../src/log.js";
 import { connectInProcess } from "../helpers/harness.js";
 import {
@@ -45,7 +45,7 @@ describe("agent core over ACP", () => {
   it("refuses requests before initialize", async () => {
     const { app } = testClient();
     const h = connectInProcess(
-      createAgentApp({ log: silentLogger(), model: createScriptedModel() }),
+      createHookgateApp({ log: silentLogger(), model: createScriptedModel() }),
       app,
     );
     const err = await rpcError(

@@ -397,7 +397,7 @@ describe("session lifecycle events and isolation", () => {
     // With a transcript the turn's end waits on real I/O, which is where the order can slip.
     s = await startInProcess(
       { permission: pending.permission },
-      { transcriptDir: mkdtempSync(join(tmpdir(), "hookgate-transcripts-")) },
+      { dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")) },
     );
     const { sessionId } = await s.newSession({
       hooks: { Stop: [{ hookCallbackIds: ["ui"] }], SessionEnd: [{ hookCallbackIds: ["ui"] }] },
@@ -491,7 +491,7 @@ describe("transcript_path", () => {
           },
         },
       },
-      { transcriptDir: dir },
+      { dataDir: dir },
     );
     const { sessionId } = await s.newSession({
       hooks: { PreToolUse: [{ hookCallbackIds: ["gate"] }], Stop: [{ hookCallbackIds: ["ui"] }] },
@@ -503,7 +503,7 @@ describe("transcript_path", () => {
     await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }));
     await new Promise((r) => setTimeout(r, 20));
     const stop = s.seen.events.find((e) => e.input.hook_event_name === "Stop");
-    expect(stop?.input.transcript_path).toBe(join(dir, `${sessionId}.jsonl`));
+    expect(stop?.input.transcript_path).toBe(join(dir, "sessions", `${sessionId}.jsonl`));
     expect(atGate.map((l) => l.type)).toEqual(["user", "assistant"]);
     expect(JSON.stringify(atGate[1]?.message.content)).toMatch(/"type":"tool_use".*"name":"Glob"/);
     const all = lines(stop?.input.transcript_path ?? "");

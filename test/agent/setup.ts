@@ -14,7 +14,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import { createAgentApp, type AgentOptions } from "../../src/protocol/app.js";
+import type { AgentOptions } from "../../src/agent.js";
+import { createHookgateApp } from "../../src/serve.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
@@ -164,7 +165,7 @@ export async function startInProcess(
 ): Promise<Session> {
   const { app, seen } = testClient(script);
   const h = connectInProcess(
-    createAgentApp({ log: silentLogger(), model: createScriptedModel(), ...agent }),
+    createHookgateApp({ log: silentLogger(), model: createScriptedModel(), ...agent }),
     app,
   );
   await initialize(h, {

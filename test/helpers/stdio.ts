@@ -1,6 +1,8 @@
 import { ndJsonStream, type AnyMessage, type ClientApp } from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { FrameLog, wireCopy } from "./frames.js";
@@ -31,7 +33,12 @@ const EXIT_WAIT_MS = 5_000;
 export function connectStdio(clientApp: ClientApp, opts: StdioOptions = {}): Harness {
   const entry = opts.entry ?? BUILT_CLI;
   if (!existsSync(entry)) throw new Error(`${entry} does not exist; run \`npm run build\` first`);
-  const child = spawn(process.execPath, [entry, ...(opts.args ?? [])], {
+  // Sessions persist: every spawned agent gets a data dir of its own unless the test names one.
+  const args = opts.args ?? [];
+  const dataDir = args.includes("--data-dir")
+    ? undefined
+    : mkdtempSync(join(tmpdir(), "hookgate-data-"));
+  const child = spawn(process.execPath, [entry, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])], {
     cwd: opts.cwd,
     env: { ...process.env, ...opts.env },
     stdio: ["pipe", "pipe", "pipe"],
@@ -74,6 +81,7 @@ export function connectStdio(clientApp: ClientApp, opts: StdioOptions = {}): Har
         child.kill("SIGKILL");
         await exitsWithin(child, EXIT_WAIT_MS);
       }
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   });
 }

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "../../../src/config.js";
@@ -99,10 +99,13 @@ describe("flags and precedence", () => {
       maxRounds: 50,
       maxHookValueBytes: 16384,
       logLevel: "debug",
-      transcriptDir: join(tmpdir(), "hookgate", "transcripts"),
+      dataDir: join(homedir(), ".local", "state", "hookgate"),
     });
-    expect(mergeSettings({ transcriptDir: "rel/dir" }, {}, {}).transcriptDir).toBe(
-      resolve("rel/dir"),
+    expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
+    expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");
+    // The XDG spec ignores a relative XDG_STATE_HOME.
+    expect(mergeSettings({}, {}, { XDG_STATE_HOME: "state" }).dataDir).toBe(
+      join(homedir(), ".local", "state", "hookgate"),
     );
     expect(mergeSettings(file, {}, {}).logLevel).toBe("error");
     expect(

@@ -1,0 +1,102 @@
+import type {
+  ContentBlock,
+  McpServer,
+  SessionModeState,
+  StopReason,
+} from "@agentclientprotocol/sdk";
+import type { HookTransport } from "../hooks/transport.js";
+import type { Logger } from "../log.js";
+import type { ClientPort } from "../port.js";
+import type { HookRegistration } from "../wire/hooks.js";
+
+/**
+ * What the ACP app needs from the agent behind it. `protocol/` defines it and calls it;
+ * the agent implements it (src/agent.ts) and `serve.ts` wires the two together, so this layer
+ * knows sessions only through these shapes.
+ */
+export interface AgentHost {
+  /** Whether sessions persist, so `session/load` and `session/resume` can find them. */
+  readonly persistent: boolean;
+  /** Opens a new session (`session/new`); SessionStart follows the caller's response. */
+  open(request: OpenRequest): Promise<Opened>;
+  /**
+   * Brings a persisted session back (`session/load` with `replay`, `session/resume` without):
+   * the replay's updates are sent before this resolves; SessionStart follows the response.
+   */
+  restore(request: RestoreRequest, replay: boolean): Promise<Opened | RestoreRefusal>;
+  /** A live session of this connection. */
+  get(id: string): SessionHandle | undefined;
+  /** Live and persisted sessions, newest first, one page at a time. */
+  list(query: ListQuery): Promise<SessionPage | { refused: "bad_cursor"; message: string }>;
+  /** Ends a live session; false when this connection has none by that id. */
+  close(id: string, reason: string): Promise<boolean>;
+  /** Ends every session of the connection (it went away). */
+  closeAll(reason: string): void;
+}
+
+/** A new session, with what protocol/ already checked and the client's adapters. */
+export interface OpenRequest {
+  readonly cwd: string;
+  /** cwd first, then the additional directories. */
+  readonly roots: readonly string[];
+  readonly hooks: HookRegistration;
+  readonly mcpServers: readonly McpServer[];
+  readonly client: (sessionId: string, log: Logger) => ClientPort;
+  readonly transport: (log: Logger) => HookTransport;
+}
+
+/** A persisted session to bring back, with the registrations of the new request. */
+export interface RestoreRequest extends OpenRequest {
+  readonly sessionId: string;
+}
+
+/** A session that opened, and what its hooks registration came to. */
+export interface Opened {
+  readonly session: SessionHandle;
+  readonly registered: Record<string, number>;
+  /** Registrations that are valid but cannot do what they seem to (e.g. `"bash"`). */
+  readonly warnings: readonly string[];
+}
+
+/** Why a session could not be brought back. */
+export type RestoreRefusal =
+  | { readonly refused: "not_found"; readonly message: string }
+  | { readonly refused: "cwd_mismatch"; readonly message: string }
+  | { readonly refused: "locked"; readonly message: string; readonly pid: number };
+
+/** A live session as the ACP app drives it. */
+export interface SessionHandle {
+  readonly id: string;
+  /** Runs one prompt turn, unless one is running or the session has ended. */
+  prompt(prompt: readonly ContentBlock[]): Promise<PromptOutcome>;
+  /** Aborts the running turn, if any; its prompt then answers `cancelled`. */
+  cancel(): void;
+  /** Switches mode; false when `modeId` is not one of `modes().availableModes`. */
+  setMode(modeId: string): Promise<boolean>;
+  modes(): SessionModeState;
+}
+
+export type PromptOutcome =
+  | { readonly stopReason: StopReason }
+  | { readonly refused: "busy" }
+  | { readonly refused: "closed" };
+
+export interface ListQuery {
+  readonly cwd?: string | null | undefined;
+  readonly cursor?: string | null | undefined;
+}
+
+/** A session as `session/list` shows it. */
+export interface SessionSummary {
+  readonly id: string;
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+  readonly title: string | null;
+  /** ISO 8601. */
+  readonly updatedAt: string;
+}
+
+export interface SessionPage {
+  readonly sessions: readonly SessionSummary[];
+  readonly nextCursor?: string | undefined;
+}

@@ -1,0 +1,131 @@
+import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ClientPort } from "../port.js";
+import type { Transcript } from "./transcript.js";
+
+type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
+type Chunk = Extract<
+  SessionUpdate,
+  { sessionUpdate: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" }
+>;
+type Item = { entry: ToolCall | Chunk; settled: boolean };
+
+const FINAL = new Set(["completed", "failed"]);
+
+/**
+ * The client as the session sees it, recording what the client is shown so a load can replay
+ * it: message and thought chunks joined into one entry per run, each tool call as one entry
+ * with every update merged in. Entries go to the transcript in the order the client saw them,
+ * each as soon as it can no longer change; `flush` writes the rest at turn end.
+ */
+export class ViewRecorder implements ClientPort {
+  private items: Item[] = [];
+
+  constructor(
+    private readonly port: ClientPort,
+    private readonly transcript: Transcript,
+  ) {}
+
+  get abilities() {
+    return this.port.abilities;
+  }
+
+  update(update: SessionUpdate): Promise<void> {
+    this.observe(update);
+    return this.port.update(update);
+  }
+
+  requestPermission: ClientPort["requestPermission"] = (params, signal) =>
+    this.port.requestPermission(params, signal);
+  readTextFile: ClientPort["readTextFile"] = (params, signal) =>
+    this.port.readTextFile(params, signal);
+  writeTextFile: ClientPort["writeTextFile"] = (params, signal) =>
+    this.port.writeTextFile(params, signal);
+  createTerminal: ClientPort["createTerminal"] = (params, signal) =>
+    this.port.createTerminal(params, signal);
+
+  /** Records the user's prompt (the client sent it, so it is not echoed back now). */
+  user(prompt: readonly ContentBlock[]): void {
+    for (const block of prompt) {
+      const content = viewContent(block);
+      if (content) this.push({ sessionUpdate: "user_message_chunk", content }, true);
+    }
+  }
+
+  /** Writes everything still open (the turn ended); resolves once it is on disk. */
+  flush(): Promise<void> {
+    const entries = this.items.map((i) => i.entry);
+    this.items = [];
+    return this.transcript.view(...entries);
+  }
+
+  private observe(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk": {
+        if (update.content.type !== "text") return;
+        const last = this.items.at(-1)?.entry;
+        if (last?.sessionUpdate === update.sessionUpdate && last.content.type === "text") {
+          last.content.text += update.content.text;
+          return;
+        }
+        this.push({ sessionUpdate: update.sessionUpdate, content: { ...update.content } }, false);
+        return;
+      }
+      case "tool_call": {
+        this.push({ ...update }, FINAL.has(update.status ?? ""));
+        return;
+      }
+      case "tool_call_update": {
+        const item = this.items.find(
+          (i) => i.entry.sessionUpdate === "tool_call" && i.entry.toolCallId === update.toolCallId,
+        );
+        if (!item || item.entry.sessionUpdate !== "tool_call") return;
+        const { sessionUpdate: _kind, ...fields } = update;
+        const merged: ToolCall = { ...item.entry, ...defined(fields) };
+        item.entry = merged;
+        item.settled = FINAL.has(merged.status ?? "");
+        this.settle();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private push(entry: ToolCall | Chunk, settled: boolean): void {
+    // A new item ends the text run before it.
+    const last = this.items.at(-1);
+    if (last && last.entry.sessionUpdate !== "tool_call") last.settled = true;
+    this.items.push({ entry, settled });
+    this.settle();
+  }
+
+  /** Writes the settled items at the front, keeping the order the client saw. */
+  private settle(): void {
+    let n = 0;
+    while (n < this.items.length && this.items[n]?.settled) n++;
+    if (n === 0) return;
+    const done = this.items.splice(0, n).map((i) => i.entry);
+    void this.transcript.view(...done);
+  }
+}
+
+/** The fields of an update that are set: ACP updates leave unchanged fields absent or null. */
+function defined<T extends object>(fields: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined && value !== null),
+  ) as { [K in keyof T]?: NonNullable<T[K]> };
+}
+
+/** The prompt blocks a replay can show; images and binary resources are not replayed. */
+function viewContent(block: ContentBlock): ContentBlock | undefined {
+  switch (block.type) {
+    case "text":
+    case "resource_link":
+      return block;
+    case "resource":
+      return "text" in block.resource ? block : undefined;
+    default:
+      return undefined;
+  }
+}

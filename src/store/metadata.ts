@@ -1,0 +1,50 @@
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { errorMessage } from "../values.js";
+import { describeIssue } from "../zod-issues.js";
+
+/** The small record beside each transcript: what `session/list` shows and a load restores. */
+export const sessionMetaSchema = z.object({
+  version: z.literal(1),
+  sessionId: z.string().min(1),
+  cwd: z.string().min(1),
+  additionalDirectories: z.array(z.string()),
+  title: z.string().nullable(),
+  mode: z.string().min(1),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export type SessionMeta = z.infer<typeof sessionMetaSchema>;
+
+/** A metadata file that could not be read or did not fit the schema. */
+export class MetaError extends Error {}
+
+/** Reads and validates one metadata file; `undefined` when it does not exist. */
+export async function readMeta(path: string): Promise<SessionMeta | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return undefined;
+    throw new MetaError(`${path}: ${errorMessage(error)}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new MetaError(`${path}: not valid JSON`);
+  }
+  const parsed = sessionMetaSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new MetaError(`${path}: ${describeIssue(parsed.error.issues[0])}`);
+  }
+  return parsed.data;
+}
+
+/** Writes a metadata file whole (temp file, then rename), so a crash never leaves half of one. */
+export async function writeMeta(path: string, meta: SessionMeta): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`, "utf8");
+  await rename(temp, path);
+}
