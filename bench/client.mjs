@@ -1,7 +1,9 @@
 // The benchmark's ACP client: spawns an agent over stdio, as an IDE would, and answers
 // `_hooks/run` by callback id. Everything here runs in the benchmark process.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
@@ -51,9 +53,11 @@ export function connectAgent(
   entry,
   { args = [], nodeArgs = [], env, onUpdate = () => {}, onEvent = () => {} } = {},
 ) {
+  // Bench sessions persist nowhere that matters: a state home of their own, removed on close.
+  const stateHome = mkdtempSync(join(tmpdir(), "hookgate-bench-state-"));
   const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    env: { ...process.env, XDG_STATE_HOME: stateHome, ...env },
   });
   let stderr = "";
   child.stderr.setEncoding("utf8");
@@ -96,6 +100,7 @@ export function connectAgent(
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       const how = await exited;
       clearTimeout(timer);
+      rmSync(stateHome, { recursive: true, force: true });
       return how;
     },
   };

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
@@ -114,6 +114,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       ),
   );
   const cwd = options.cwd ?? makeWorkspace();
+  // A recorded run keeps its sessions to itself: a data dir of its own, removed afterwards.
+  const dataDir = options.args?.includes("--data-dir")
+    ? undefined
+    : mkdtempSync(join(tmpdir(), "hookgate-data-"));
   const agent = spawnHookgate(app, {
     cwd,
     env: options.env,
@@ -122,6 +126,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       ...["--model", options.model ?? "scripted"],
       ...["--log-level", options.logLevel ?? "warn"],
       ...(options.args ?? []),
+      ...(dataDir ? ["--data-dir", dataDir] : []),
     ],
     onMessage: (direction, message) =>
       direction === "incoming" ? recorder.incoming(message) : recorder.outgoing(message),
@@ -183,6 +188,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
   } finally {
     clearTimeout(timer);
     await agent.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

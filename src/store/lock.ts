@@ -16,7 +16,10 @@ export interface LockHolder {
  * Takes `<id>.lock` for this process. A lock whose pid is dead (or unreadable) is stale and
  * taken over; a lock held by a living process, or by another connection of this one, is not.
  */
-export function acquireLock(path: string, id: string): { ok: true } | { ok: false; holder: LockHolder } {
+export function acquireLock(
+  path: string,
+  id: string,
+): { ok: true } | { ok: false; holder: LockHolder } {
   if (held.has(id)) return { ok: false, holder: { pid: process.pid } };
   const mine = JSON.stringify({ pid: process.pid, since: new Date().toISOString() });
   for (let attempt = 0; attempt < 2; attempt++) {

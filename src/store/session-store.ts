@@ -77,7 +77,10 @@ export class SessionStore {
           return await this.meta(id);
         } catch (error) {
           if (!(error instanceof MetaError)) throw error;
-          this.log.warn({ sessionId: id, error: error.message }, "session record unreadable; not listed");
+          this.log.warn(
+            { sessionId: id, error: error.message },
+            "session record unreadable; not listed",
+          );
           return undefined;
         }
       }),

@@ -47,7 +47,18 @@ export const viewToolCallSchema = z.object({
   toolCallId: z.string().min(1),
   title: z.string(),
   kind: z
-    .enum(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"])
+    .enum([
+      "read",
+      "edit",
+      "delete",
+      "move",
+      "search",
+      "execute",
+      "think",
+      "fetch",
+      "switch_mode",
+      "other",
+    ])
     .optional(),
   status: z.enum(["pending", "in_progress", "completed", "failed"]).optional(),
   rawInput: z.unknown().optional(),

@@ -480,7 +480,9 @@ describe("transcript_path", () => {
       readFileSync(path, "utf8")
         .trim()
         .split("\n")
-        .map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
+        .map((l) => JSON.parse(l) as { type: string; message: { content: unknown } })
+        // What a Claude Code transcript reader sees: hookgate's replay lines are another type.
+        .filter((l) => l.type === "user" || l.type === "assistant");
     let atGate: ReturnType<typeof lines> = [];
     s = await startInProcess(
       {

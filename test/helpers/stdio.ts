@@ -38,11 +38,15 @@ export function connectStdio(clientApp: ClientApp, opts: StdioOptions = {}): Har
   const dataDir = args.includes("--data-dir")
     ? undefined
     : mkdtempSync(join(tmpdir(), "hookgate-data-"));
-  const child = spawn(process.execPath, [entry, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])], {
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [entry, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])],
+    {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   const log = new FrameLog(opts.extensionValidators);
   let stderr = "";
   child.stderr.setEncoding("utf8");
