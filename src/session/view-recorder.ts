@@ -80,8 +80,11 @@ export class ViewRecorder implements ClientPort {
           (i) => i.entry.sessionUpdate === "tool_call" && i.entry.toolCallId === update.toolCallId,
         );
         if (!item || item.entry.sessionUpdate !== "tool_call") return;
-        const { sessionUpdate: _kind, ...fields } = update;
-        const merged: ToolCall = { ...item.entry, ...defined(fields) };
+        const merged: ToolCall = {
+          ...item.entry,
+          ...defined(update),
+          sessionUpdate: "tool_call",
+        };
         item.entry = merged;
         item.settled = FINAL.has(merged.status ?? "");
         this.settle();
