@@ -1,0 +1,135 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, RequestError } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../helpers/stdio.js";
+import { pendingPermission, startInProcess, toolLine, type Session } from "./setup.js";
+
+let s: Session | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hookgate-sessions-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function rpcError(p: Promise<unknown>): Promise<RequestError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof RequestError) return error;
+    throw error;
+  }
+  throw new Error("expected a JSON-RPC error");
+}
+
+describe("session persistence over ACP", () => {
+  it("initialize advertises loadSession and resume when sessions persist, and neither when they do not", async () => {
+    s = await startInProcess({}, { dataDir: tempDir() });
+    const persistent = await s.h.agent.request(methods.agent.initialize, { protocolVersion: 1 });
+    expect(persistent.agentCapabilities?.loadSession).toBe(true);
+    expect(persistent.agentCapabilities?.sessionCapabilities?.resume).toEqual({});
+    await s.h.close();
+    s = await startInProcess();
+    const memory = await s.h.agent.request(methods.agent.initialize, { protocolVersion: 1 });
+    expect(memory.agentCapabilities?.loadSession).toBe(false);
+    expect(memory.agentCapabilities?.sessionCapabilities?.resume).toBeUndefined();
+  });
+
+  it("a prompt to a closed session is -32002, not 'already running a prompt'", async () => {
+    s = await startInProcess({}, { dataDir: tempDir() });
+    const { sessionId } = await s.newSession();
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    const err = await rpcError(s.prompt(sessionId, "hello?"));
+    expect(err.code).toBe(-32002);
+  });
+
+  it("a second prompt while one runs is still -32600 with its message", async () => {
+    const pending = pendingPermission();
+    s = await startInProcess({ permission: pending.permission }, { dataDir: tempDir() });
+    const { sessionId } = await s.newSession();
+    void s.prompt(sessionId, toolLine("Bash", { command: "true" })).catch(() => undefined);
+    await pending.asked;
+    const err = await rpcError(s.prompt(sessionId, "again"));
+    expect(err.code).toBe(-32600);
+    expect(err.message).toMatch(/already running a prompt/);
+  });
+
+  it("a session appears on disk after its first turn; list shows it newest first with its title", async () => {
+    const dataDir = tempDir();
+    s = await startInProcess({}, { dataDir });
+    const first = await s.newSession();
+    const second = await s.newSession();
+    await s.prompt(first.sessionId, "the first one");
+    await s.prompt(second.sessionId, "the second one");
+    await s.h.agent.request(methods.agent.session.close, { sessionId: first.sessionId });
+    await s.h.agent.request(methods.agent.session.close, { sessionId: second.sessionId });
+    const list = await s.h.agent.request(methods.agent.session.list, { cwd: s.cwd });
+    expect(list.sessions.map((x) => [x.sessionId, x.title])).toEqual([
+      [second.sessionId, "the second one"],
+      [first.sessionId, "the first one"],
+    ]);
+    const bad = await rpcError(
+      s.h.agent.request(methods.agent.session.list, { cursor: "not-a-cursor" }),
+    );
+    expect(bad.code).toBe(-32602);
+    expect(bad.message).toMatch(/^cursor: /);
+  });
+
+  it("list pages through many persisted sessions with nextCursor", async () => {
+    const dataDir = tempDir();
+    const sessions = join(dataDir, "sessions");
+    s = await startInProcess({}, { dataDir });
+    mkdirSync(sessions, { recursive: true });
+    for (let i = 0; i < 120; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      writeFileSync(
+        join(sessions, `s${i}.json`),
+        JSON.stringify({
+          version: 1,
+          sessionId: `s${i}`,
+          cwd: s.cwd,
+          additionalDirectories: [],
+          title: null,
+          mode: "default",
+          createdAt: at,
+          updatedAt: at,
+        }),
+      );
+    }
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await s.h.agent.request(methods.agent.session.list, { cursor: cursor ?? null });
+      ids.push(...page.sessions.map((x) => x.sessionId));
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    expect(ids).toEqual(Array.from({ length: 120 }, (_, i) => `s${119 - i}`));
+  });
+});
+
+describe("the data dir at startup", () => {
+  it("one that is not writable stops hookgate with exit 2, naming it", () => {
+    const file = join(tempDir(), "not-a-dir");
+    writeFileSync(file, "");
+    const result = spawnSync(process.execPath, [BUILT_CLI, "--data-dir", join(file, "state")], {
+      input: "",
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`data dir ${join(file, "state")} is not writable`);
+    expect(result.stdout).toBe("");
+  });
+});
