@@ -2,7 +2,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   methods,
-  RequestError,
   type RequestPermissionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
@@ -21,6 +20,7 @@ import {
   toolLine,
   workspace,
   type Session,
+  rpcError,
 } from "./setup.js";
 
 let s: Session | undefined;
@@ -30,16 +30,6 @@ afterEach(async () => {
 });
 
 const finalUpdate = (updates: SessionUpdate[]) => finishedCalls(updates).at(-1);
-
-async function rpcError(p: Promise<unknown>): Promise<RequestError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof RequestError) return error;
-    throw error;
-  }
-  throw new Error("expected a JSON-RPC error");
-}
 
 describe("agent core over ACP", () => {
   it("refuses requests before initialize", async () => {

@@ -1,17 +1,12 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  methods,
-  RequestError,
-  type AnyMessage,
-  type SessionUpdate,
-} from "@agentclientprotocol/sdk";
+import { methods, type AnyMessage, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/commands/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
 import { chunks, eventually, stream } from "../model/providers/setup.js";
-import { finishedCalls, startStdio, toolLine, type Session } from "./setup.js";
+import { finishedCalls, startStdio, toolLine, rpcError, type Session } from "./setup.js";
 
 let dataDir: string;
 let open: Session[] = [];
@@ -32,16 +27,6 @@ async function agentProcess(args: string[] = [], env: Record<string, string> = {
   );
   open.push(s);
   return s;
-}
-
-async function rpcError(p: Promise<unknown>): Promise<RequestError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof RequestError) return error;
-    throw error;
-  }
-  throw new Error("expected a JSON-RPC error");
 }
 
 const REPLAYED = new Set([

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { methods, RequestError } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/stdio.js";
-import { pendingPermission, startInProcess, toolLine, type Session } from "./setup.js";
+import { pendingPermission, startInProcess, toolLine, rpcError, type Session } from "./setup.js";
 
 let s: Session | undefined;
 const dirs: string[] = [];
@@ -19,16 +19,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "hookgate-sessions-"));
   dirs.push(dir);
   return dir;
-}
-
-async function rpcError(p: Promise<unknown>): Promise<RequestError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof RequestError) return error;
-    throw error;
-  }
-  throw new Error("expected a JSON-RPC error");
 }
 
 describe("session persistence over ACP", () => {

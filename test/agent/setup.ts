@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   client,
   methods,
+  RequestError,
   type ClientApp,
   type NewSessionResponse,
   type RequestPermissionRequest,
@@ -187,6 +188,17 @@ export async function startStdio(
     terminal: false,
   });
   return helpers(h, seen, workspace());
+}
+
+/** The JSON-RPC error a request fails with; fails the test when it succeeds. */
+export async function rpcError(p: Promise<unknown>): Promise<RequestError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof RequestError) return error;
+    throw error;
+  }
+  throw new Error("expected a JSON-RPC error");
 }
 
 /** `/tool <Name> <json>` prompt line for the scripted model. */
