@@ -98,7 +98,17 @@ export class Agent implements AgentHost {
       ({ refused: "not_found", message: `Session not found: ${id}${detail}` }) as const;
     if (!store || !isStorableId(id)) return notFound();
     const log = this.options.log.child({ sessionId: id });
+    const mismatch = (cwd: string) =>
+      ({
+        refused: "cwd_mismatch",
+        message: `cwd: session ${id} belongs to ${cwd}, not ${request.cwd}`,
+      }) as const;
+    // Loading a session this connection has open starts it over from what was persisted:
+    // it is closed first, so its last turn is on disk before the transcript is read.
     const live = this.sessions.get(id);
+    const liveMeta = live && metaOf(live);
+    if (liveMeta && liveMeta.cwd !== request.cwd) return mismatch(liveMeta.cwd);
+    if (live) await this.close(id, "resume");
     let stored: StoredSession | undefined;
     try {
       stored = await store.load(id, log);
@@ -107,20 +117,13 @@ export class Agent implements AgentHost {
       log.warn({ error: error.message }, "session record unreadable; cannot load");
       return notFound(` (its record is unreadable: ${error.message})`);
     }
-    // A session of this connection that has not finished a turn yet is not on disk.
-    stored ??= live && {
-      meta: metaOf(live),
+    // A session of this connection that had not finished a turn yet was not on disk.
+    stored ??= liveMeta && {
+      meta: liveMeta,
       conversation: { history: [], replay: [], lastUuid: null },
     };
     if (!stored) return notFound();
-    if (stored.meta.cwd !== request.cwd) {
-      return {
-        refused: "cwd_mismatch",
-        message: `cwd: session ${id} belongs to ${stored.meta.cwd}, not ${request.cwd}`,
-      };
-    }
-    // Loading a session this connection has open starts it over from what was persisted.
-    if (live) await this.close(id, "resume");
+    if (stored.meta.cwd !== request.cwd) return mismatch(stored.meta.cwd);
     const lock = await store.lock(id);
     if (!lock.ok) {
       return {

@@ -74,6 +74,26 @@ describe("session persistence over ACP", () => {
     expect(bad.message).toMatch(/^cursor: /);
   });
 
+  it("loading a session this connection has open ends it (SessionEnd: resume) and restores it from disk", async () => {
+    s = await startInProcess({}, { dataDir: tempDir() });
+    const { sessionId } = await s.newSession({
+      hooks: { SessionEnd: [{ hookCallbackIds: ["ui"] }] },
+    });
+    await s.prompt(sessionId, "hello there");
+    const before = s.h.sessionUpdates(sessionId).length;
+    await s.h.agent.request(methods.agent.session.load, { sessionId, cwd: s.cwd, mcpServers: [] });
+    const replayed = s.h.sessionUpdates(sessionId).slice(before);
+    expect(replayed[0]).toEqual({
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "hello there" },
+    });
+    expect(replayed.map((u) => u.sessionUpdate)).toContain("agent_message_chunk");
+    expect(s.seen.events.map((e) => e.input)).toContainEqual(
+      expect.objectContaining({ hook_event_name: "SessionEnd", reason: "resume" }),
+    );
+    expect(await s.prompt(sessionId, "still here")).toBe("end_turn");
+  });
+
   it("list pages through many persisted sessions with nextCursor", async () => {
     const dataDir = tempDir();
     const sessions = join(dataDir, "sessions");
