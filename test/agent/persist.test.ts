@@ -84,7 +84,8 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-describe("sessions that persist across hookgate processes", () => {
+// Each test starts two or three real processes; a loaded machine needs the room.
+describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
     const a = await conversationInA();
     const replay = await ReplayServer.start();
