@@ -37,6 +37,11 @@ const REPLAYED = new Set([
   "tool_call_update",
 ]);
 
+/** `session/load` with no hooks and no MCP servers. */
+function load(s: Session, sessionId: string, cwd: string) {
+  return s.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+}
+
 /** The kinds of updates as a replay shows them: text runs joined, a call and its final update. */
 function runs(updates: SessionUpdate[]): string[] {
   const kinds: string[] = [];
@@ -183,11 +188,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const whole = readFileSync(path, "utf8");
     appendFileSync(path, '{"type":"assistant","message":{"role":"assis');
     const b = await agentProcess();
-    await b.h.agent.request(methods.agent.session.load, {
-      sessionId: a.sessionId,
-      cwd: a.cwd,
-      mcpServers: [],
-    });
+    await load(b, a.sessionId, a.cwd);
     expect(finishedCalls(b.h.sessionUpdates(a.sessionId))).toHaveLength(1);
     await eventually(() => b.h.stderr().includes("cut line"));
     // The cut tail is gone, so the next turn's lines start on lines of their own.
@@ -205,13 +206,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const list = await b.h.agent.request(methods.agent.session.list, {});
     expect(list.sessions.map((s) => s.sessionId)).toEqual([a.sessionId]);
     await eventually(() => b.h.stderr().includes("unreadable"));
-    const err = await rpcError(
-      b.h.agent.request(methods.agent.session.load, {
-        sessionId: "broken",
-        cwd: a.cwd,
-        mcpServers: [],
-      }),
-    );
+    const err = await rpcError(load(b, "broken", a.cwd));
     expect(err.code).toBe(-32002);
     expect((await b.h.agent.request(methods.agent.session.list, {})).sessions).toHaveLength(1);
   });
@@ -221,13 +216,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const b = await agentProcess();
     const c = await agentProcess();
     await b.h.agent.request(methods.agent.session.resume, { sessionId: a.sessionId, cwd: a.cwd });
-    const err = await rpcError(
-      c.h.agent.request(methods.agent.session.load, {
-        sessionId: a.sessionId,
-        cwd: a.cwd,
-        mcpServers: [],
-      }),
-    );
+    const err = await rpcError(load(c, a.sessionId, a.cwd));
     expect(err.code).toBe(-32003);
     expect(err.message).toContain(`pid ${b.h.child?.pid}`);
     expect(c.h.sessionUpdates(a.sessionId)).toEqual([]);
@@ -260,21 +249,9 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
       );
       expect(err.code).toBe(-32002);
     }
-    const traversal = await rpcError(
-      b.h.agent.request(methods.agent.session.load, {
-        sessionId: "../sessions/x",
-        cwd: a.cwd,
-        mcpServers: [],
-      }),
-    );
+    const traversal = await rpcError(load(b, "../sessions/x", a.cwd));
     expect(traversal.code).toBe(-32002);
-    const elsewhere = await rpcError(
-      b.h.agent.request(methods.agent.session.load, {
-        sessionId: a.sessionId,
-        cwd: b.cwd,
-        mcpServers: [],
-      }),
-    );
+    const elsewhere = await rpcError(load(b, a.sessionId, b.cwd));
     expect(elsewhere.code).toBe(-32602);
     expect(elsewhere.message).toMatch(/^cwd: /);
   });
