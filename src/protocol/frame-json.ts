@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
-import { isRecord } from "../values.js";
+import { errorMessage, isRecord } from "../values.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
 const shared = new WeakMap<object, string | undefined>();
@@ -20,8 +20,32 @@ export function shareInFrames(value: object): void {
   if (!shared.has(value)) shared.set(value, undefined);
 }
 
-/** A message's JSON text, exactly as `JSON.stringify` writes it. */
+/** JSON-RPC's code for an error inside the server. */
+const INTERNAL_ERROR = -32603;
+
+/**
+ * A message's JSON text, exactly as `JSON.stringify` writes it. A response that cannot be
+ * written (an error reply whose `data` echoes a frame nested thousands deep overflows the
+ * stack) is still answered, with the unserializable part replaced by a note: a reply lost here
+ * would end the connection and every session on it.
+ */
 export function frameText(message: AnyMessage): string {
+  try {
+    return serialize(message);
+  } catch (error) {
+    if ("method" in message || !("id" in message)) throw error;
+    const note = `omitted: could not be serialized (${errorMessage(error)})`;
+    const { code, message: text } =
+      "error" in message ? message.error : { code: INTERNAL_ERROR, message: "Internal error" };
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code, message: text, data: note },
+    });
+  }
+}
+
+function serialize(message: AnyMessage): string {
   const params = "params" in message ? message.params : undefined;
   const input = isRecord(params) ? params.input : undefined;
   if (!isRecord(params) || !isRecord(input) || !shared.has(input)) return JSON.stringify(message);

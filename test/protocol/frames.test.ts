@@ -55,6 +55,19 @@ describe("frames", () => {
     expect(frameText(frame)).toBe(JSON.stringify(frame));
   });
 
+  it("an error reply whose data cannot be serialized is still written, with the data replaced", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const text = frameText({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32600, message: "Invalid request", data: deep },
+    });
+    const reply: unknown = JSON.parse(text);
+    expect(reply).toMatchObject({ id: 3, error: { code: -32600, message: "Invalid request" } });
+    expect(text).toContain("could not be serialized");
+  });
+
   it("the stdio stream writes a burst of observer events, and what follows it, in one write", async () => {
     const { out, writes } = recordingOutput();
     const { writable } = stdioStream(out, new PassThrough());
