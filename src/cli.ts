@@ -29,6 +29,7 @@ Options:
   --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in observer hook inputs (default 16384)
   --data-dir <dir>          where sessions persist (transcripts, records, locks; see docs/sessions.md)
                             (default $XDG_STATE_HOME/hookgate, else ~/.local/state/hookgate)
+  --max-frame-bytes <n>     longest incoming frame accepted; longer ones are discarded (default 16 MiB)
   -h, --help                show this help
   -v, --version             print the version
 
@@ -58,6 +59,7 @@ async function main(argv: string[]): Promise<void> {
         "max-rounds": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
         "data-dir": { type: "string" },
+        "max-frame-bytes": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -96,6 +98,7 @@ async function main(argv: string[]): Promise<void> {
       maxRounds: values["max-rounds"],
       maxHookValueBytes: values["max-hook-value-bytes"],
       dataDir: values["data-dir"],
+      maxFrameBytes: values["max-frame-bytes"],
     });
     settings = mergeSettings(file, flags);
     prepareDataDir(settings.dataDir);
@@ -123,6 +126,7 @@ async function main(argv: string[]): Promise<void> {
     maxRounds: settings.maxRounds,
     maxHookValueBytes: settings.maxHookValueBytes,
     dataDir: settings.dataDir,
+    maxFrameBytes: settings.maxFrameBytes,
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
+import { DEFAULT_MAX_FRAME_BYTES } from "./protocol/frame-limit.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { defaultDataDir } from "./store/data-dir.js";
 import { errorMessage } from "./values.js";
@@ -33,6 +34,11 @@ export const configFileSchema = z.strictObject({
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   dataDir: z.string().min(1).optional(),
+  maxFrameBytes: z
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -45,6 +51,7 @@ export interface Settings extends ModelSettings {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Where sessions persist (absolute). */
   readonly dataDir: string;
+  readonly maxFrameBytes: number;
 }
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
@@ -89,6 +96,7 @@ const NUMERIC = new Set([
   "contextWindow",
   "maxRounds",
   "maxHookValueBytes",
+  "maxFrameBytes",
 ]);
 
 /** Validates flag values with the config file's rules; errors name the flag. */
@@ -137,6 +145,7 @@ export function mergeSettings(
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,
+    maxFrameBytes: pick("maxFrameBytes") ?? DEFAULT_MAX_FRAME_BYTES,
   };
 }
 

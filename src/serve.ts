@@ -9,6 +9,14 @@ export function createHookgateApp(options: AgentOptions): AgentApp {
 }
 
 /** Serves ACP over this process's stdin/stdout until the client goes away. */
-export function serveStdio(options: AgentOptions): AgentConnection {
-  return createHookgateApp(options).connect(stdioStream(process.stdout, process.stdin));
+export function serveStdio(
+  options: AgentOptions & { readonly maxFrameBytes?: number },
+): AgentConnection {
+  const { maxFrameBytes, log } = options;
+  return createHookgateApp(options).connect(
+    stdioStream(process.stdout, process.stdin, {
+      log,
+      ...(maxFrameBytes !== undefined && { maxFrameBytes }),
+    }),
+  );
 }

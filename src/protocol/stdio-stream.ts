@@ -1,7 +1,18 @@
 import { Readable, type Writable } from "node:stream";
 import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import type { Logger } from "../log.js";
 import { frameText } from "./frame-json.js";
 import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
+import { readFrameHead } from "./frame-head.js";
+import { DEFAULT_MAX_FRAME_BYTES, limitFrames, type OversizeFrame } from "./frame-limit.js";
+
+/** Limits on the incoming side of a stdio stream. */
+export interface StdioLimits {
+  /** The longest incoming frame (line) accepted, in bytes (default 16 MiB). */
+  readonly maxFrameBytes?: number;
+  /** Where a discarded frame is reported. */
+  readonly log?: Logger;
+}
 
 /**
  * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio). Incoming
@@ -15,11 +26,16 @@ import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
  * callback), so an event holds the output until the end of the tick and the burst, with
  * whatever follows it in that tick, leaves in one write.
  */
-export function stdioStream(output: Writable, input: Readable): Stream {
+export function stdioStream(output: Writable, input: Readable, limits: StdioLimits = {}): Stream {
   const sink = new Sink(output);
+  const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  // An oversize line is dropped before the SDK sees it: the SDK would end the connection.
+  const lines = (Readable.toWeb(input) as ReadableStream<Uint8Array>).pipeThrough(
+    limitFrames(maxFrameBytes, (frame) => refuseOversize(frame, maxFrameBytes, sink, limits.log)),
+  );
   // The SDK answers unparsable lines itself; those answers go through the same sink, in order.
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => sink.write(chunk) });
-  const { readable } = ndJsonStream(bytes, Readable.toWeb(input) as ReadableStream<Uint8Array>);
+  const { readable } = ndJsonStream(bytes, lines, { maxMessageBytes: maxFrameBytes });
   const writable = new WritableStream<AnyMessage>({
     write: (message) => {
       if ("method" in message && message.method === HOOK_EVENT_METHOD) sink.holdUntilNextTick();
@@ -27,6 +43,31 @@ export function stdioStream(output: Writable, input: Readable): Stream {
     },
   });
   return { readable, writable };
+}
+
+/**
+ * Answers a discarded request with -32600 when its head names an id and a method; a
+ * response or a frame whose id is not in its head can only be logged.
+ */
+function refuseOversize(
+  frame: OversizeFrame,
+  maxFrameBytes: number,
+  sink: Sink,
+  log: Logger | undefined,
+): void {
+  const { id, method } = readFrameHead(new TextDecoder().decode(frame.head));
+  const message = `frame of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte limit; discarded`;
+  const request = id !== undefined && id !== null && method !== undefined;
+  log?.warn({ bytes: frame.bytes, maxFrameBytes, id, method, answered: request }, message);
+  if (!request) return;
+  const reply = {
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32600, message: `Invalid request: ${message}` },
+  };
+  void Promise.resolve()
+    .then(() => sink.write(`${JSON.stringify(reply)}\n`))
+    .catch(() => {});
 }
 
 /** Writes to a Node stream, honouring backpressure and failing once the stream has failed. */

@@ -31,4 +31,33 @@ describe("hostile frames on the real binary", () => {
     expect(agent.problems).toEqual([]);
     expect(agent.alive).toBe(true);
   });
+
+  it("a 33 MiB line is discarded with an error reply naming its id, and the agent keeps serving", async () => {
+    agent = new RawAgent(["--log-level", "warn"]);
+    cwd = workspace();
+    const size = 33 * 1024 * 1024;
+    const head = '{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"';
+    const line = Buffer.alloc(size + 1, "a");
+    line.write(head, 0);
+    line.write('"}}\n', size - 3);
+    agent.expectAnswer(7);
+    await agent.write(line);
+    const reply = await agent.response(7);
+    expect(errorCode(reply)).toBe(-32600);
+    expect(JSON.stringify(reply)).toContain("16777216-byte limit");
+    await provesAlive(agent, cwd, 100);
+    expect(agent.problems).toEqual([]);
+    const warning = agent.stderrLines().find((l) => l.includes("exceeds the"));
+    expect(warning && JSON.parse(warning)).toMatchObject({ bytes: size, id: 7, answered: true });
+  });
+
+  it("--max-frame-bytes lowers the limit; an oversize response-shaped frame is only logged", async () => {
+    agent = new RawAgent(["--log-level", "warn", "--max-frame-bytes", "2048"]);
+    cwd = workspace();
+    await agent.write(`{"jsonrpc":"2.0","id":5,"result":{"pad":"${"b".repeat(4096)}"}}\n`);
+    await provesAlive(agent, cwd, 100);
+    expect(agent.frames.some((f) => f.id === 5)).toBe(false);
+    expect(agent.stderrLines().some((l) => l.includes("2048-byte limit"))).toBe(true);
+    expect(agent.problems).toEqual([]);
+  });
 });
