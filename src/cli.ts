@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { killGroupsOnExit } from "./commands/process-group.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
-import { createLogger, LOG_LEVELS } from "./log.js";
+import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
 import { DataDirError, prepareDataDir } from "./store/data-dir.js";
@@ -103,6 +103,7 @@ async function main(argv: string[]): Promise<void> {
     settings = mergeSettings(file, flags);
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel);
+    routeConsoleErrors(log);
     model = resolveModel(settings, { log });
     // The key now lives in the provider; tools' child processes must not inherit it.
     if (model.keyVariable !== undefined) delete process.env[model.keyVariable];

@@ -60,4 +60,30 @@ describe("hostile frames on the real binary", () => {
     expect(agent.stderrLines().some((l) => l.includes("2048-byte limit"))).toBe(true);
     expect(agent.problems).toEqual([]);
   });
+
+  it("what the SDK reports about stray frames reaches stderr as JSON log lines only", async () => {
+    agent = new RawAgent(["--log-level", "info"]);
+    cwd = workspace();
+    const stray = [
+      { jsonrpc: "2.0", id: 999, result: {} },
+      { jsonrpc: "2.0", result: 1 },
+      { jsonrpc: "2.0", method: "session/cancel", params: { sessionId: 5 } },
+    ];
+    await agent.write(stray.map((f) => `${JSON.stringify(f)}\n`).join(""));
+    await provesAlive(agent, cwd, 100);
+    expect(await agent.close()).toEqual({ code: 0, signal: null });
+    const lines = agent.stderrLines();
+    const notJson = lines.filter((line) => {
+      try {
+        return typeof JSON.parse(line) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+    const text = lines.join("\n");
+    expect(text).toContain("Got response to unknown request");
+    expect(text).toContain("Invalid message");
+    expect(text).toContain("Error handling notification");
+  });
 });
