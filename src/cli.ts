@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { withholdVariable } from "./commands/child-env.js";
 import { killGroupsOnExit } from "./commands/process-group.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
@@ -105,8 +106,8 @@ async function main(argv: string[]): Promise<void> {
     log = createLogger(settings.logLevel);
     routeConsoleErrors(log);
     model = resolveModel(settings, { log });
-    // The key now lives in the provider; tools' child processes must not inherit it.
-    if (model.keyVariable !== undefined) delete process.env[model.keyVariable];
+    // Every process the agent starts gets childEnv(), which leaves this one out too.
+    if (settings.apiKeyEnv !== undefined) withholdVariable(settings.apiKeyEnv);
   } catch (error) {
     if (
       error instanceof ConfigError ||

@@ -38,8 +38,6 @@ export interface ModelOptions {
   readonly system?: (session: PromptSession) => string;
   /** What to log about the model at startup: no keys, only where it is. */
   readonly describe: Record<string, unknown>;
-  /** The environment variable the key was read from, if any. */
-  readonly keyVariable?: string;
 }
 
 /** Splits `provider:model-id` at the first colon (model ids such as `qwen3:8b` keep theirs). */
@@ -105,7 +103,6 @@ export function resolveModel(
         tools: builtinTools,
         now: new Date(),
       }),
-    ...(target.keyVariable !== undefined && { keyVariable: target.keyVariable }),
     describe: {
       provider: target.provider,
       model: target.modelId,

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childEnv } from "../commands/child-env.js";
 import { groupAlive, signalGroup, type ProcessGroups } from "../commands/process-group.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
@@ -57,6 +58,7 @@ export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
   return new Promise<CommandOutcome>((resolve, reject) => {
     const child = spawn("bash", ["-c", opts.command], {
       cwd: opts.cwd,
+      env: childEnv(),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

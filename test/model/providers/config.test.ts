@@ -100,6 +100,7 @@ describe("flags and precedence", () => {
       maxHookValueBytes: 16384,
       logLevel: "debug",
       dataDir: join(homedir(), ".local", "state", "hookgate"),
+      maxFrameBytes: 16 * 1024 * 1024,
     });
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
     expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");
