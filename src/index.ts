@@ -1,8 +1,10 @@
 /**
- * hookgate as a library: build the agent for a connection of your own, or serve stdio.
+ * hookgate as a library: build the agent for a connection of your own (wrap its stream in
+ * `releaseAbandoned`), or serve stdio.
  * The client-side helpers live in `hookgate/client`.
  */
 export { createAgentApp, SESSION_LOCKED } from "./protocol/app.js";
+export { releaseAbandoned } from "./protocol/abandoned-requests.js";
 export type {
   AgentHost,
   OpenRequest,

@@ -1,5 +1,6 @@
 import type { AgentApp, AgentConnection } from "@agentclientprotocol/sdk";
 import { Agent, type AgentOptions } from "./agent.js";
+import { releaseAbandoned } from "./protocol/abandoned-requests.js";
 import { createAgentApp } from "./protocol/app.js";
 import { stdioStream } from "./protocol/stdio-stream.js";
 
@@ -13,10 +14,9 @@ export function serveStdio(
   options: AgentOptions & { readonly maxFrameBytes?: number },
 ): AgentConnection {
   const { maxFrameBytes, log } = options;
-  return createHookgateApp(options).connect(
-    stdioStream(process.stdout, process.stdin, {
-      log,
-      ...(maxFrameBytes !== undefined && { maxFrameBytes }),
-    }),
-  );
+  const stream = stdioStream(process.stdout, process.stdin, {
+    log,
+    ...(maxFrameBytes !== undefined && { maxFrameBytes }),
+  });
+  return createHookgateApp(options).connect(releaseAbandoned(stream));
 }
