@@ -40,7 +40,7 @@ describe("hostile frames on the real binary", () => {
     const line = Buffer.alloc(size + 1, "a");
     line.write(head, 0);
     line.write('"}}\n', size - 3);
-    agent.expectAnswer(7);
+    agent.expectAnswer(7, "session/prompt");
     await agent.write(line);
     const reply = await agent.response(7);
     expect(errorCode(reply)).toBe(-32600);

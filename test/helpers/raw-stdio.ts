@@ -58,9 +58,9 @@ export class RawAgent {
     return this.response(id);
   }
 
-  /** Notes that a hostile frame carries `id`, so the agent's answer to it is expected. */
-  expectAnswer(id: JsonRpcId): void {
-    this.pending.set(id, "(hostile frame)");
+  /** Notes that a raw frame is a request for `method` with `id`, so its answer is checked. */
+  expectAnswer(id: JsonRpcId, method: string): void {
+    this.pending.set(id, method);
   }
 
   /** Waits for the response carrying `id`. */
