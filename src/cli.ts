@@ -34,8 +34,9 @@ Options:
   -h, --help                show this help
   -v, --version             print the version
 
-API keys come from the environment only: OPENAI_API_KEY, ANTHROPIC_API_KEY, HOOKGATE_API_KEY
-(openai-compatible servers that need one), or the variable named by apiKeyEnv in the config.
+API keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, HOOKGATE_API_KEY
+(openai-compatible servers that need one), or the variable named by apiKeyEnv in the config;
+or from the config's apiKeyHelper, a command that prints the key (then it is in no environment).
 `;
 
 function fail(message: string): never {
@@ -132,6 +133,8 @@ async function main(argv: string[]): Promise<void> {
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");
+  // The key is fetched while the client initializes; the first model request joins the run.
+  model.keyHelper?.refresh().catch(() => {});
   await connection.closed;
   log.info("client disconnected; exiting");
   log.flush();

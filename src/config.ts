@@ -26,6 +26,7 @@ export const configFileSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")
     .optional(),
+  apiKeyHelper: z.string().trim().min(1, "must be a shell command").optional(),
   maxRetries: z.int().min(0).max(10).optional(),
   maxOutputTokens: z.int().positive().optional(),
   contextWindow: z.int().positive().optional(),
@@ -87,7 +88,7 @@ export function loadConfigFile(path: string): ConfigLayer {
 
 /** Command-line flags as strings, by config field name. */
 export type FlagValues = Partial<
-  Record<Exclude<keyof ConfigLayer, "providerOptions" | "$schema">, string>
+  Record<Exclude<keyof ConfigLayer, "providerOptions" | "$schema" | "apiKeyHelper">, string>
 >;
 
 const NUMERIC = new Set([
@@ -137,6 +138,7 @@ export function mergeSettings(
     model: pick("model") ?? "scripted",
     baseUrl: pick("baseUrl"),
     apiKeyEnv: pick("apiKeyEnv"),
+    apiKeyHelper: file.apiKeyHelper,
     maxRetries: pick("maxRetries"),
     maxOutputTokens: pick("maxOutputTokens"),
     contextWindow: pick("contextWindow"),

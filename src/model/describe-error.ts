@@ -1,5 +1,6 @@
 import { APICallError, InvalidResponseDataError } from "@ai-sdk/provider";
 import { RetryError } from "ai";
+import { KeyHelperError } from "./key-helper.js";
 import { MissingApiKeyError } from "./missing-key.js";
 import type { ModelTarget } from "./providers.js";
 import { StreamCutError } from "./step.js";
@@ -25,6 +26,9 @@ function describe(target: ModelTarget, thrown: unknown): string {
 
   if (error instanceof MissingApiKeyError) {
     return `${error.variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`;
+  }
+  if (error instanceof KeyHelperError) {
+    return `${error.message}: fix the apiKeyHelper command in the config, then send the prompt again.`;
   }
   if (isStreamCut(error)) {
     return `The response from ${service} was cut off mid-stream; the reply above is incomplete. Send the prompt again.`;

@@ -2,6 +2,8 @@ import type { LanguageModel } from "ai";
 import type { Logger } from "../log.js";
 import { builtinTools } from "../tools/index.js";
 import { describeModelError, describePlainError } from "./describe-error.js";
+import { KeyHelper } from "./key-helper.js";
+import { silentLogger } from "../log.js";
 import { withProfile, type ProviderOptions } from "./profile.js";
 import { ModelConfigError, PROVIDERS, providerModel, type ProviderId } from "./providers.js";
 import { createScriptedModel } from "./scripted.js";
@@ -17,6 +19,8 @@ export interface ModelSettings {
   readonly baseUrl?: string | undefined;
   /** The environment variable holding the key, instead of the provider's usual one. */
   readonly apiKeyEnv?: string | undefined;
+  /** A command whose trimmed stdout is the key (Claude Code's `apiKeyHelper`). */
+  readonly apiKeyHelper?: string | undefined;
   /** Retries of a request that failed with 429, 5xx or a network error (default 2). */
   readonly maxRetries?: number | undefined;
   readonly maxOutputTokens?: number | undefined;
@@ -38,6 +42,8 @@ export interface ModelOptions {
   readonly system?: (session: PromptSession) => string;
   /** What to log about the model at startup: no keys, only where it is. */
   readonly describe: Record<string, unknown>;
+  /** Runs `apiKeyHelper`, when the key comes from one: the CLI gets the key at startup. */
+  readonly keyHelper?: KeyHelper;
 }
 
 /** Splits `provider:model-id` at the first colon (model ids such as `qwen3:8b` keep theirs). */
@@ -86,15 +92,22 @@ export function resolveModel(
       describe: { model: "scripted" },
     };
   }
+  if (settings.apiKeyHelper !== undefined && settings.apiKeyEnv !== undefined) {
+    throw new ModelConfigError("apiKeyHelper and apiKeyEnv are both set: the key comes from one");
+  }
+  const keyHelper =
+    settings.apiKeyHelper === undefined
+      ? undefined
+      : new KeyHelper(settings.apiKeyHelper, deps.log ?? silentLogger());
   const resolved = providerModel(
-    { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv },
+    { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, keyHelper },
     deps.env,
   );
   const contextWindow = settings.contextWindow ?? resolved.knownContextWindow;
   const { target } = resolved;
   return {
     model: withProfile(resolved.model, { ...profile, contextWindow }),
-    describeError: describeModelError(target, [resolved.secret]),
+    describeError: describeModelError(target, resolved.secrets),
     system: (session) =>
       systemPrompt({
         cwd: session.settings.cwd,
@@ -108,9 +121,10 @@ export function resolveModel(
       model: target.modelId,
       baseUrl: target.baseUrl,
       keyVariable: target.keyVariable,
-      keySet: resolved.secret !== undefined,
+      keySet: keyHelper ? undefined : resolved.secrets.some((key) => key !== undefined),
       contextWindow,
     },
+    ...(keyHelper && { keyHelper }),
   };
 }
 

@@ -3,7 +3,9 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { knownContextWindow } from "./context-window.js";
+import type { KeyHelper } from "./key-helper.js";
 import { MissingKeyModel } from "./missing-key.js";
+import { RekeyedModel } from "./rekeyed-model.js";
 
 /** The real providers `--model provider:model-id` can name. */
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic"] as const;
@@ -19,6 +21,8 @@ export interface ProviderSettings {
   readonly baseUrl?: string | undefined;
   /** The environment variable holding the key, instead of the provider's usual one. */
   readonly apiKeyEnv?: string | undefined;
+  /** Where the key comes from instead of the environment (config `apiKeyHelper`). */
+  readonly keyHelper?: KeyHelper | undefined;
 }
 
 /** Where a model lives, for messages to the user. Never holds the key itself. */
@@ -28,15 +32,18 @@ export interface ModelTarget {
   /** How messages name the service: "OpenAI", "Anthropic", or the compatible server's URL. */
   readonly service: string;
   readonly baseUrl: string;
-  /** The environment variable the key is read from (undefined: no key was asked for). */
+  /**
+   * Where the key comes from, for messages: the environment variable, or "apiKeyHelper"
+   * (undefined: no key was asked for).
+   */
   readonly keyVariable: string | undefined;
 }
 
 export interface ProviderModel {
   readonly model: LanguageModelV3;
   readonly target: ModelTarget;
-  /** The key in use, so messages can be scrubbed of it; never log this. */
-  readonly secret: string | undefined;
+  /** The keys in use, so messages can be scrubbed of them; never log these. */
+  readonly secrets: readonly (string | undefined)[];
   /** The provider's documented context window for this model id, if known. */
   readonly knownContextWindow: number | undefined;
 }
@@ -52,35 +59,44 @@ export function providerModel(
   settings: ProviderSettings,
   env: NodeJS.ProcessEnv = process.env,
 ): ProviderModel {
-  const { provider, modelId } = settings;
+  const { provider, modelId, keyHelper } = settings;
   const keyVariable = settings.apiKeyEnv ?? DEFAULT_KEY_VARIABLE[provider];
-  const secret = env[keyVariable] || undefined;
+  const secret = keyHelper ? undefined : env[keyVariable] || undefined;
   const baseUrl = trimSlash(settings.baseUrl ?? defaultBaseUrl(provider, env));
   if (hasCredentials(baseUrl)) {
     throw new ModelConfigError(
       "the base URL must not contain a user:password part: keys come from the environment",
     );
   }
+  const known =
+    provider === "openai-compatible" ? undefined : knownContextWindow(provider, modelId);
+  const service =
+    provider === "openai" ? "OpenAI" : provider === "anthropic" ? "Anthropic" : baseUrl;
+  if (keyHelper) {
+    const model = new RekeyedModel(`${provider}.chat`, modelId, keyHelper, (key) =>
+      build(provider, modelId, baseUrl, key),
+    );
+    const target = { provider, modelId, service, baseUrl, keyVariable: "apiKeyHelper" };
+    return { model, target, secrets: keyHelper.secrets, knownContextWindow: known };
+  }
   const target: ModelTarget = {
     provider,
     modelId,
-    service: provider === "openai" ? "OpenAI" : provider === "anthropic" ? "Anthropic" : baseUrl,
+    service,
     baseUrl,
     // A compatible server may need no key (Ollama, LM Studio); only a named variable is required.
     keyVariable:
       provider !== "openai-compatible" || settings.apiKeyEnv || secret ? keyVariable : undefined,
   };
   const keyRequired = provider !== "openai-compatible" || settings.apiKeyEnv !== undefined;
-  const known =
-    provider === "openai-compatible" ? undefined : knownContextWindow(provider, modelId);
   if (secret === undefined && keyRequired) {
     const model = new MissingKeyModel(`${provider}.chat`, modelId, keyVariable);
-    return { model, target, secret, knownContextWindow: known };
+    return { model, target, secrets: [], knownContextWindow: known };
   }
   return {
     model: build(provider, modelId, baseUrl, secret),
     target,
-    secret,
+    secrets: [secret],
     knownContextWindow: known,
   };
 }
