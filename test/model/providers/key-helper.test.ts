@@ -29,6 +29,26 @@ const NO_KEYS = {
   HOOKGATE_API_KEY: undefined,
 };
 
+/** The binary with an OpenAI model at the replay server, its key from the config's helper. */
+function startWithHelper(config: string) {
+  return replay.track(
+    startStdio(
+      {},
+      {
+        args: [
+          "--config",
+          config,
+          "--model",
+          "openai:gpt-4o-mini",
+          "--base-url",
+          replay.server.url,
+        ],
+        env: NO_KEYS,
+      },
+    ),
+  );
+}
+
 function runs(where: string): number {
   try {
     return readFileSync(join(where, "runs"), "utf8").split("\n").filter(Boolean).length;
@@ -42,22 +62,7 @@ describe("apiKeyHelper: the key comes from a command, not the environment", () =
     const { dir: where, config } = helperSetup();
     writeFileSync(join(where, "key.txt"), "hg-helper-key-7001\n");
     replay.server.queue(stream("openai", "text"));
-    const s = await replay.track(
-      startStdio(
-        {},
-        {
-          args: [
-            "--config",
-            config,
-            "--model",
-            "openai:gpt-4o-mini",
-            "--base-url",
-            replay.server.url,
-          ],
-          env: NO_KEYS,
-        },
-      ),
-    );
+    const s = await startWithHelper(config);
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     expect(replay.server.requests[0]?.headers.authorization).toBe("Bearer hg-helper-key-7001");
@@ -73,22 +78,7 @@ describe("apiKeyHelper: the key comes from a command, not the environment", () =
     writeFileSync(join(where, "key.txt"), "old-key-7002");
     replay.server.queue({ status: 401, json: ERROR_BODIES.openai[401] });
     replay.server.queue(stream("openai", "text"));
-    const s = await replay.track(
-      startStdio(
-        {},
-        {
-          args: [
-            "--config",
-            config,
-            "--model",
-            "openai:gpt-4o-mini",
-            "--base-url",
-            replay.server.url,
-          ],
-          env: NO_KEYS,
-        },
-      ),
-    );
+    const s = await startWithHelper(config);
     const { sessionId } = await s.newSession();
     // The startup run has the old key; the key rotates before the first prompt.
     await expect.poll(() => runs(where), { timeout: 20_000 }).toBe(1);
@@ -107,22 +97,7 @@ describe("apiKeyHelper: the key comes from a command, not the environment", () =
 
   it("a failing helper is reported at the prompt without its output, and nothing is sent", async () => {
     const { config } = helperSetup("echo leaked-secret-7004; echo leaked-err-7005 >&2; exit 3");
-    const s = await replay.track(
-      startStdio(
-        {},
-        {
-          args: [
-            "--config",
-            config,
-            "--model",
-            "openai:gpt-4o-mini",
-            "--base-url",
-            replay.server.url,
-          ],
-          env: NO_KEYS,
-        },
-      ),
-    );
+    const s = await startWithHelper(config);
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
