@@ -6,7 +6,7 @@ import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { registrationWarnings } from "./hooks/warnings.js";
 import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
-import { toolSetFor } from "./model/step.js";
+import { SessionMcp } from "./mcp/session-servers.js";
 import type {
   AgentHost,
   ListQuery,
@@ -17,6 +17,7 @@ import type {
   SessionHandle,
 } from "./protocol/host.js";
 import { SessionActor } from "./session/actor.js";
+import { ToolCatalog } from "./session/catalog.js";
 import { isModeId } from "./session/modes.js";
 import { Transcript } from "./session/transcript.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
@@ -45,6 +46,8 @@ export interface AgentOptions {
    * sessions live only as long as the connection and keep no transcript.
    */
   readonly dataDir?: string;
+  /** Bound on connecting one MCP server (default 10 s). */
+  readonly mcpConnectTimeoutMs?: number;
 }
 
 /** A session being started, new or restored; the one path every session is put together by. */
@@ -62,10 +65,11 @@ interface Start {
  */
 export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
-  private readonly tools = toolSetFor(builtinTools);
   /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
   private readonly toolNames = builtinTools.map((tool) => tool.name);
   private readonly store: SessionStore | undefined;
+  /** Set once the connection has gone: a session still opening is closed again. */
+  private closed = false;
 
   constructor(private readonly options: AgentOptions) {
     this.store =
@@ -82,12 +86,13 @@ export class Agent implements AgentHost {
     const lock = await this.store?.lock(id);
     if (lock && !lock.ok)
       throw new Error(`a fresh session id ${id} is locked by pid ${lock.holder.pid}`);
-    const opened = this.start({ id, request, log });
+    const opened = await this.start({ id, request, log });
     opened.actor.hooks.sessionStart("startup");
     return {
       session: handleOf(opened.actor),
       registered: opened.registered,
       warnings: opened.warnings,
+      mcp: opened.mcp,
     };
   }
 
@@ -132,7 +137,7 @@ export class Agent implements AgentHost {
         message: `session ${id} is open in another hookgate process (pid ${lock.holder.pid}); close it there first`,
       };
     }
-    const opened = this.start({ id, request, log, stored });
+    const opened = await this.start({ id, request, log, stored });
     if (replay) {
       // Awaited one by one: every update is on the wire before the load's response.
       for (const update of stored.conversation.replay) await opened.client.update(update);
@@ -143,6 +148,7 @@ export class Agent implements AgentHost {
       session: handleOf(opened.actor),
       registered: opened.registered,
       warnings: opened.warnings,
+      mcp: opened.mcp,
     };
   }
 
@@ -183,18 +189,20 @@ export class Agent implements AgentHost {
 
   /** Ends every session (the connection went away). */
   closeAll(reason: string): void {
+    this.closed = true;
     for (const id of [...this.sessions.keys()]) void this.close(id, reason);
   }
 
-  /** Puts a session together: hooks, transcript, actor. New, loaded and resumed alike. */
-  private start({ id, request, log, stored }: Start) {
+  /**
+   * Puts a session together: its MCP servers, hooks, transcript, actor. New, loaded and
+   * resumed alike, so every way a session opens connects the servers of its own request.
+   */
+  private async start({ id, request, log, stored }: Start) {
     const { options, store } = this;
+    const mcp = await this.connectMcp(id, request, log);
     const registry = new HookRegistry(request.hooks);
     const transport = request.transport(log);
     const client = request.client(id, log);
-    if (request.mcpServers.length > 0) {
-      log.warn({ count: request.mcpServers.length }, "MCP servers are not supported yet; ignored");
-    }
     const transcript =
       store &&
       new Transcript(
@@ -210,7 +218,8 @@ export class Agent implements AgentHost {
       roots: request.roots,
       client,
       model: options.model,
-      tools: this.tools,
+      catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
+      release: () => mcp.close(),
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -243,7 +252,29 @@ export class Agent implements AgentHost {
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
-    return { actor, client, registered: registry.counts(), warnings };
+    return { actor, client, registered: registry.counts(), warnings, mcp: mcp.report };
+  }
+
+  /**
+   * Connects a session's MCP servers, each bounded; one that fails is reported, never fatal.
+   * Servers still connecting when the connection closes are closed again, and the session
+   * (and its lock) is given up.
+   */
+  private async connectMcp(id: string, request: OpenRequest, log: Logger): Promise<SessionMcp> {
+    const mcp = await SessionMcp.connect(request.mcpServers, {
+      cwd: request.cwd,
+      log,
+      reserved: this.toolNames,
+      ...(this.options.mcpConnectTimeoutMs !== undefined && {
+        connectTimeoutMs: this.options.mcpConnectTimeoutMs,
+      }),
+    });
+    if (this.closed) {
+      await mcp.close();
+      this.store?.unlock(id);
+      throw new Error("the connection closed while the session was opening");
+    }
+    return mcp;
   }
 
   /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */

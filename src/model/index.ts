@@ -1,6 +1,5 @@
 import type { LanguageModel } from "ai";
 import type { Logger } from "../log.js";
-import { builtinTools } from "../tools/index.js";
 import { describeModelError, describePlainError } from "./describe-error.js";
 import { KeyHelper } from "./key-helper.js";
 import { silentLogger } from "../log.js";
@@ -33,6 +32,8 @@ export interface ModelSettings {
 export interface PromptSession {
   readonly settings: { readonly cwd: string; readonly roots: readonly string[] };
   readonly mode: string;
+  /** The session's tools now, MCP tools included. */
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
 }
 
 /** The parts of the agent's options that depend on the model. */
@@ -113,7 +114,7 @@ export function resolveModel(
         cwd: session.settings.cwd,
         roots: session.settings.roots,
         mode: session.mode,
-        tools: builtinTools,
+        tools: session.tools,
         now: new Date(),
       }),
     describe: {

@@ -86,6 +86,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
       modes: restored.session.modes(),
       _meta: {
         hooks: { registered: restored.registered, ignoredEvents, warnings: restored.warnings },
+        mcp: restored.mcp,
       },
     };
   };
@@ -109,7 +110,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
         agentCapabilities: {
           loadSession: host.persistent,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: {
             list: {},
             close: {},
@@ -136,6 +137,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
         modes: opened.session.modes(),
         _meta: {
           hooks: { registered: opened.registered, ignoredEvents, warnings: opened.warnings },
+          mcp: opened.mcp,
         },
       };
     })

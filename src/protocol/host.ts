@@ -8,6 +8,7 @@ import type { HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
 import type { ClientPort } from "../port.js";
 import type { HookRegistration } from "../wire/hooks.js";
+import type { McpServerReport } from "../mcp/session-servers.js";
 
 /**
  * What the ACP app needs from the agent behind it. `protocol/` defines it and calls it;
@@ -56,6 +57,8 @@ export interface Opened {
   readonly registered: Record<string, number>;
   /** Registrations that are valid but cannot do what they seem to (e.g. `"bash"`). */
   readonly warnings: readonly string[];
+  /** The session's MCP servers as connected (`_meta.mcp`), in the client's order. */
+  readonly mcp: readonly McpServerReport[];
 }
 
 /** Why a session could not be brought back. */

@@ -1,9 +1,10 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
-import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
 import { ProcessGroups } from "../commands/process-group.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
-import type { ToolContext } from "../tools/types.js";
+import type { AnyTool, ToolContext } from "../tools/types.js";
+import type { ToolCatalog } from "./catalog.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
@@ -23,7 +24,8 @@ export interface SessionSettings {
   readonly roots: readonly string[];
   readonly client: ClientPort;
   readonly model: LanguageModel;
-  readonly tools: ToolSet;
+  /** The session's tools: built-ins and its MCP servers' tools. */
+  readonly catalog: ToolCatalog;
   readonly system: (session: SessionActor) => string | undefined;
   readonly maxRounds: number;
   readonly describeError: (error: unknown) => string;
@@ -37,6 +39,8 @@ export interface SessionSettings {
   readonly restored?: { history: ModelMessage[]; mode: ModeId; title: string | undefined };
   /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
   readonly persist?: (session: SessionActor) => Promise<void>;
+  /** Releases what the session holds (its MCP servers) once it has ended. */
+  readonly release?: () => Promise<void>;
 }
 
 /**
@@ -70,6 +74,11 @@ export class SessionActor {
 
   get id(): string {
     return this.settings.id;
+  }
+
+  /** The tools the model is offered now. */
+  get tools(): readonly AnyTool[] {
+    return this.settings.catalog.all();
   }
 
   /** Whether the conversation has begun (a session with nothing said is not persisted). */
@@ -106,7 +115,7 @@ export class SessionActor {
         toolContext,
         log: settings.log,
         model: settings.model,
-        tools: settings.tools,
+        catalog: settings.catalog,
         system: () => settings.system(this),
         history: this.history,
         maxRounds: settings.maxRounds,
@@ -167,6 +176,7 @@ export class SessionActor {
     await running?.catch(() => undefined);
     await this.processGroups.terminateAll();
     this.hooks.emit("SessionEnd", () => ({ reason }));
+    await this.settings.release?.();
   }
 }
 

@@ -22,8 +22,15 @@ export function modeState(current: ModeId): SessionModeState {
 /** What a mode does with a tool call before any hook says otherwise. */
 export function modePolicy(
   mode: ModeId,
-  tool: { mutating: boolean; kind: string },
+  tool: { mutating: boolean; kind: string; external?: { readOnlyHint: boolean } | undefined },
 ): "allow" | "ask" | "refuse" {
+  if (tool.external) {
+    // A server's annotations are its own claims: they may let a tool into plan mode, but
+    // never spare the user the question. `acceptEdits` covers hookgate's file edits only.
+    if (mode === "bypassPermissions") return "allow";
+    if (mode === "plan" && !tool.external.readOnlyHint) return "refuse";
+    return "ask";
+  }
   if (!tool.mutating) return "allow";
   switch (mode) {
     case "default":

@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import type { ToolCallLocation, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Verdict } from "../hooks/gate.js";
+import type { Clearance, Verdict } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
-import { toolByName } from "../tools/index.js";
 import { textContent } from "../tools/text.js";
 import { describeIssue } from "../zod-issues.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
+import type { ToolCatalog } from "./catalog.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import type { PermissionMemory } from "./permission.js";
@@ -34,6 +34,8 @@ export interface ToolCallResult {
 /** The session state a tool call needs. */
 export interface ToolCallEnv {
   readonly client: ClientPort;
+  /** Where the call's tool is looked up: built-ins and the session's MCP tools. */
+  readonly catalog: ToolCatalog;
   readonly hooks: SessionHooks;
   readonly permissions: PermissionMemory;
   readonly mode: () => ModeId;
@@ -78,55 +80,116 @@ export async function runToolCall(
   }
 }
 
+/** Every step a call takes, in order: each returns the call's result when it ends the call. */
 async function steps(
   call: ModelToolCall,
   env: ToolCallEnv,
   signal: AbortSignal,
 ): Promise<ToolCallResult> {
-  const { client, hooks } = env;
-  const id = call.toolCallId;
-  const tool = toolByName(call.toolName);
+  const report = new CallReport(call.toolCallId, env.client);
+  const valid = await validate(call, env, report);
+  if ("output" in valid) return valid;
+  const cleared = await gate(valid, env, report, signal);
+  if ("output" in cleared) return cleared;
+  const refused = await permit(cleared, env, report, signal);
+  if (refused) return refused;
+  return execute(cleared, env, report, signal);
+}
+
+/** What the client is told about one call; failures carry what the gate reported. */
+class CallReport {
+  private gate: GateMeta = { reports: [] };
+
+  constructor(
+    readonly id: string,
+    readonly client: ClientPort,
+  ) {}
+
+  gated(meta: GateMeta): void {
+    this.gate = meta;
+  }
+
+  /** Every update after the gate carries what each hook did, and the gate's own time. */
+  update(fields: Omit<ToolCallUpdate, "toolCallId">): Promise<void> {
+    const { gate } = this;
+    const meta =
+      gate.gateMs === undefined
+        ? { hooks: gate.reports }
+        : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+    return this.client.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: this.id,
+      ...fields,
+      _meta: meta,
+    });
+  }
+
+  /** Ends the call as failed: the model reads `message`, the user sees `shown`. */
+  async fail(message: string, shown = message): Promise<ToolCallResult> {
+    await this.update({ status: "failed", content: [textContent(shown)] });
+    return { output: message, isError: true };
+  }
+}
+
+interface ValidCall {
+  readonly tool: AnyTool;
+  readonly input: Record<string, unknown>;
+}
+
+/** Reports the call (`tool_call`), then finds its tool and parses its arguments. */
+async function validate(
+  call: ModelToolCall,
+  env: ToolCallEnv,
+  report: CallReport,
+): Promise<ValidCall | ToolCallResult> {
+  const tool = env.catalog.get(call.toolName);
   const args = parseArguments(call.input);
   const parsed = tool && args.ok ? tool.inputSchema.safeParse(args.value) : undefined;
-  const rawInput = args.ok ? args.value : call.input;
-
-  await client.update({
+  await env.client.update({
     sessionUpdate: "tool_call",
-    toolCallId: id,
+    toolCallId: report.id,
     title: tool && parsed?.success ? tool.title(parsed.data) : call.toolName,
     kind: tool?.kind ?? "other",
     status: "pending",
-    rawInput,
+    rawInput: args.ok ? args.value : call.input,
     locations: tool && parsed?.success ? locate(tool, parsed.data, env) : [],
   });
-
-  let gate: GateMeta = { reports: [] };
-  const fail = async (message: string, shown = message): Promise<ToolCallResult> => {
-    await update(client, { toolCallId: id, status: "failed", content: [textContent(shown)] }, gate);
-    return { output: message, isError: true };
-  };
-
-  if (!tool) return fail(`Unknown tool ${call.toolName}.`);
-  if (!args.ok) return fail(`Invalid input for ${tool.name}: ${args.error}.`);
+  if (!tool) return report.fail(`Unknown tool ${call.toolName}.`);
+  if (!args.ok) return report.fail(`Invalid input for ${tool.name}: ${args.error}.`);
   if (parsed === undefined || !parsed.success) {
     const issues = parsed ? parsed.error.issues : [];
     const detail = issues.map((i) => describeIssue(i)).join("; ");
-    return fail(`Invalid input for ${tool.name}: ${detail}.`);
+    return report.fail(`Invalid input for ${tool.name}: ${detail}.`);
   }
-
   // Tool schemas are objects; the check only narrows the type, the gate gets zod's own value.
-  const validInput = isRecord(parsed.data) ? parsed.data : {};
-  const verdict = await hooks.gate(id, tool.name, validInput, tool.inputSchema, signal);
-  gate = verdict;
-  if (verdict.kind === "cancelled") return fail("Cancelled before the tool ran.");
+  return { tool, input: isRecord(parsed.data) ? parsed.data : {} };
+}
+
+interface ClearedCall {
+  readonly tool: AnyTool;
+  readonly clearance: Clearance;
+  /** The call as the permission request shows it: after any `updatedInput`. */
+  readonly toolCall: ToolCallUpdate;
+}
+
+/** The PreToolUse gate; a rewritten input is shown to the user before anything else. */
+async function gate(
+  { tool, input }: ValidCall,
+  env: ToolCallEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<ClearedCall | ToolCallResult> {
+  const verdict = await env.hooks.gate(report.id, tool.name, input, tool.inputSchema, signal);
+  report.gated(verdict);
+  if (verdict.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
   for (const message of verdict.systemMessages) {
-    await client.update({
+    await env.client.update({
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `${message}\n` },
     });
   }
   if (verdict.kind === "denied") {
-    const denied = await fail(
+    const denied = await report.fail(
       `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
       `Hook denied: ${verdict.reason}`,
     );
@@ -134,27 +197,45 @@ async function steps(
   }
   const { clearance } = verdict;
   const toolCall: ToolCallUpdate = {
-    toolCallId: id,
+    toolCallId: report.id,
     title: tool.title(clearance.input),
     rawInput: clearance.input,
     locations: locate(tool, clearance.input, env),
   };
   // A hook rewrote the input: show the user what will actually run.
-  if (clearance.input !== validInput) await update(client, toolCall, gate);
+  if (clearance.input !== input) await report.update(toolCall);
+  return { tool, clearance, toolCall };
+}
 
+/** The permission step; answers the failed result when the call may not run. */
+async function permit(
+  { tool, clearance, toolCall }: ClearedCall,
+  env: ToolCallEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<ToolCallResult | undefined> {
   let permission;
   try {
     permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
   } catch (error) {
     permission = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
   }
-  if (permission !== "allowed") {
-    if (permission === "cancelled") return fail("Cancelled before the tool ran.");
-    return fail(permission);
-  }
-  if (signal.aborted) return fail("Cancelled before the tool ran.");
+  if (permission === "cancelled") return report.fail("Cancelled before the tool ran.");
+  if (permission !== "allowed") return report.fail(permission);
+  if (signal.aborted) return report.fail("Cancelled before the tool ran.");
+  return undefined;
+}
 
-  await update(client, { toolCallId: id, status: "in_progress" }, gate);
+/** Runs the cleared call, reports how it ended, and tells the PostToolUse observers. */
+async function execute(
+  { tool, clearance }: ClearedCall,
+  env: ToolCallEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const { hooks } = env;
+  const id = report.id;
+  await report.update({ status: "in_progress" });
   const input = clearance.input;
   const withContext = (output: string) =>
     clearance.additionalContext ? `${output}\n\n${clearance.additionalContext}` : output;
@@ -162,7 +243,7 @@ async function steps(
   try {
     result = await executeCleared(tool, clearance, {
       ...env.toolContext,
-      showContent: (content) => update(client, { toolCallId: id, content }, gate),
+      showContent: (content) => report.update({ content }),
     });
   } catch (error) {
     const message = signal.aborted ? "Cancelled while the tool was running." : errorMessage(error);
@@ -171,15 +252,15 @@ async function steps(
       () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, error: message }),
       tool.name,
     );
-    const failed = await fail(message);
+    const failed = await report.fail(message);
     return { ...failed, output: withContext(failed.output) };
   }
   // The tool finished: report it as it ended, even if a cancel arrived meanwhile.
-  await update(
-    client,
-    { toolCallId: id, status: "completed", content: result.content, rawOutput: result.response },
-    gate,
-  );
+  await report.update({
+    status: "completed",
+    content: result.content,
+    rawOutput: result.response,
+  });
   const response = result.response;
   hooks.emit(
     "PostToolUse",
@@ -220,15 +301,6 @@ async function decidePermission(
   const answer = await env.permissions.ask(env.client, tool.name, toolCall, signal);
   if (answer === "rejected") return `The user rejected this ${tool.name} call.`;
   return answer;
-}
-
-/** Every update after the gate carries what each hook did, and the gate's own time. */
-function update(client: ClientPort, fields: ToolCallUpdate, gate: GateMeta): Promise<void> {
-  const meta =
-    gate.gateMs === undefined
-      ? { hooks: gate.reports }
-      : { hooks: gate.reports, hooksGateMs: gate.gateMs };
-  return client.update({ sessionUpdate: "tool_call_update", ...fields, _meta: meta });
 }
 
 /** The tool's locations with absolute paths, as ACP clients expect them. */

@@ -1,5 +1,5 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
-import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
 import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
@@ -13,7 +13,6 @@ export const DEFAULT_MAX_ROUNDS = 50;
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
   readonly model: LanguageModel;
-  readonly tools: ToolSet;
   readonly system: () => string | undefined;
   /** The conversation so far; the turn appends to it. */
   readonly history: ModelMessage[];
@@ -53,7 +52,13 @@ export async function runTurn(
     let step;
     try {
       step = await runStep(
-        { model: env.model, system: env.system(), messages: env.history, tools: env.tools, signal },
+        {
+          model: env.model,
+          system: env.system(),
+          messages: env.history,
+          tools: env.catalog.toolSet(),
+          signal,
+        },
         {
           onText: (delta) => void say(env.client, "agent_message_chunk", delta),
           onReasoning: (delta) => void say(env.client, "agent_thought_chunk", delta),

@@ -40,6 +40,6 @@ export function toolDefinitionsForModel(
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    jsonSchema: z.toJSONSchema(tool.inputSchema, { io: "input" }),
+    jsonSchema: tool.jsonSchema ?? z.toJSONSchema(tool.inputSchema, { io: "input" }),
   }));
 }

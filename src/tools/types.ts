@@ -38,7 +38,16 @@ export class ToolError extends Error {
   override readonly name = "ToolError";
 }
 
-/** A built-in tool with Claude Code's name and input shape. */
+/** Where an external tool lives, and what its server claims about it. */
+export interface ExternalTool {
+  readonly server: string;
+  /** The tool's own name on its server. */
+  readonly tool: string;
+  /** The server's `readOnlyHint` annotation. */
+  readonly readOnlyHint: boolean;
+}
+
+/** A tool: a built-in with Claude Code's name and input shape, or an MCP server's tool. */
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
@@ -47,6 +56,13 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   readonly kind: ToolKind;
   /** Mutating tools ask permission in `default` mode and are refused in `plan` mode. */
   readonly mutating: boolean;
+  /** The JSON Schema the model is given; by default the input schema's own. */
+  readonly jsonSchema?: Record<string, unknown>;
+  /**
+   * A tool from outside hookgate (an MCP server). Its hints come from the server, so they
+   * never spare the user a permission request: see `modePolicy`.
+   */
+  readonly external?: ExternalTool;
   title(input: z.infer<Schema>): string;
   locations(input: z.infer<Schema>): ToolCallLocation[];
   /** Runs the tool. Throws ToolError (or any error) on failure; honours ctx.signal. */

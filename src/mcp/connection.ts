@@ -1,0 +1,199 @@
+import type { McpServer } from "@agentclientprotocol/sdk";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import pTimeout from "p-timeout";
+import { childEnv } from "../commands/child-env.js";
+import type { ProcessGroups } from "../commands/process-group.js";
+import type { Logger } from "../log.js";
+import { errorMessage } from "../values.js";
+import { VERSION } from "../version.js";
+import { compileInputSchema, type McpInputSchema } from "./input-schema.js";
+import { GroupStdioTransport } from "./stdio-transport.js";
+import type { ToolCaller } from "./tool.js";
+import { listedToolSchema, toolsPageSchema, type ListedTool } from "./wire.js";
+
+/** Pages of `tools/list` read before giving up on a server whose cursor never ends. */
+const MAX_PAGES = 64;
+
+/** A tool a server listed whose schema hookgate can use. */
+export interface UsableTool {
+  readonly listed: ListedTool;
+  readonly schema: McpInputSchema;
+}
+
+export interface ConnectOptions {
+  readonly cwd: string;
+  readonly groups: ProcessGroups;
+  readonly log: Logger;
+  /** Bound on starting, `initialize` and the first `tools/list`. */
+  readonly timeoutMs: number;
+  /** Bound on one `tools/call` (reset by progress notifications). */
+  readonly callTimeoutMs: number;
+}
+
+/**
+ * One MCP server of one session: the SDK client, its transport, and the server's usable
+ * tools (re-read on `notifications/tools/list_changed`).
+ */
+export class McpConnection implements ToolCaller {
+  tools: readonly UsableTool[] = [];
+  /** Called after the tool list changed. */
+  onToolsChanged: (() => void) | undefined;
+  private ended: string | undefined;
+
+  private constructor(
+    readonly server: string,
+    private readonly client: Client,
+    private readonly transport: Transport,
+    private readonly opts: ConnectOptions,
+  ) {}
+
+  /**
+   * Starts (stdio) or reaches (http) the server, shakes hands and lists its tools, all
+   * within `timeoutMs`. Throws an error naming what failed; nothing is left running then.
+   */
+  static async open(spec: McpServer, opts: ConnectOptions): Promise<McpConnection> {
+    const log = opts.log.child({ mcpServer: spec.name });
+    const transport = transportFor(spec, opts, log);
+    const client = new Client({ name: "hookgate", version: VERSION }, { capabilities: {} });
+    const connection = new McpConnection(spec.name, client, transport, { ...opts, log });
+    const controller = new AbortController();
+    const ready = (async () => {
+      await client.connect(transport, { signal: controller.signal, timeout: opts.timeoutMs });
+      connection.tools = await connection.listTools(controller.signal);
+    })();
+    try {
+      await pTimeout(ready, {
+        milliseconds: opts.timeoutMs,
+        message: `did not finish connecting within ${opts.timeoutMs} ms`,
+      });
+    } catch (error) {
+      controller.abort();
+      ready.catch(() => undefined);
+      const stderr = transport instanceof GroupStdioTransport ? transport.stderr : "";
+      await connection.close();
+      const exit = transport instanceof GroupStdioTransport ? transport.exit : undefined;
+      const why = [errorMessage(error), exit, stderr && `stderr: ${stderr}`].filter(Boolean);
+      throw new Error(why.join("; "), { cause: error });
+    }
+    client.onclose = () => {
+      const exit = transport instanceof GroupStdioTransport ? transport.exit : undefined;
+      connection.ended ??= `the connection closed${exit ? ` (the server ${exit})` : ""}`;
+      log.warn({ reason: connection.ended }, "MCP server went away; its tools now fail");
+    };
+    client.setNotificationHandler("notifications/tools/list_changed", () => connection.refresh());
+    return connection;
+  }
+
+  /** Sends `tools/call`; a closed server fails at once with the reason it closed. */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    if (this.ended) throw new Error(`MCP server ${this.server} is not available: ${this.ended}`);
+    try {
+      return await this.client.callTool(
+        { name: tool, arguments: args },
+        { signal, timeout: this.opts.callTimeoutMs, resetTimeoutOnProgress: true },
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const why = this.ended ? `${this.ended}` : errorMessage(error);
+      throw new Error(`MCP server ${this.server} failed the call: ${why}`, { cause: error });
+    }
+  }
+
+  /** Closes the client; a stdio server's whole process group is ended. */
+  async close(): Promise<void> {
+    this.ended ??= "closed";
+    try {
+      await this.client.close();
+    } catch (error) {
+      this.opts.log.debug({ err: error }, "closing MCP client failed");
+    }
+    // The client only closes a transport it connected: a failed handshake leaves it open.
+    await this.transport.close().catch(() => undefined);
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.ended) return;
+    try {
+      this.tools = await this.listTools(AbortSignal.timeout(this.opts.timeoutMs));
+      this.opts.log.info({ tools: this.tools.length }, "MCP server changed its tools");
+      this.onToolsChanged?.();
+    } catch (error) {
+      this.opts.log.warn(
+        { err: errorMessage(error) },
+        "re-reading MCP tools failed; kept the old list",
+      );
+    }
+  }
+
+  /** Every page of `tools/list`; tools with unusable names or schemas are logged and skipped. */
+  private async listTools(signal: AbortSignal): Promise<UsableTool[]> {
+    const usable: UsableTool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await this.client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        toolsPageSchema,
+        { signal, timeout: this.opts.timeoutMs },
+      );
+      for (const [i, raw] of result.tools.entries()) {
+        const tool = this.usableTool(raw, `tools[${page}:${i}]`);
+        if (tool && !seen.has(tool.listed.name)) {
+          seen.add(tool.listed.name);
+          usable.push(tool);
+        }
+      }
+      if (result.nextCursor === undefined || result.nextCursor === cursor) return usable;
+      cursor = result.nextCursor;
+    }
+    this.opts.log.warn({ pages: MAX_PAGES }, "MCP tools/list kept paging; using what was read");
+    return usable;
+  }
+
+  private usableTool(raw: unknown, where: string): UsableTool | undefined {
+    const parsed = listedToolSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.opts.log.warn(
+        { where, error: parsed.error.message },
+        "MCP tool skipped: malformed entry",
+      );
+      return undefined;
+    }
+    const schema = compileInputSchema(parsed.data.inputSchema);
+    if (!schema.ok) {
+      this.opts.log.warn({ tool: parsed.data.name, error: schema.error }, "MCP tool skipped");
+      return undefined;
+    }
+    return { listed: parsed.data, schema: schema.schema };
+  }
+}
+
+function transportFor(spec: McpServer, opts: ConnectOptions, log: Logger): Transport {
+  if ("type" in spec && spec.type === "http") {
+    const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
+    return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
+  }
+  if ("type" in spec) throw new Error(`${spec.type} MCP servers are not supported; use http`);
+  const passed = Object.fromEntries(spec.env.map((v) => [v.name, v.value]));
+  return new GroupStdioTransport(
+    {
+      command: spec.command,
+      args: spec.args,
+      // The SDK's safe defaults (PATH, HOME...) and what the client passed; nothing else.
+      env: childEnv(passed, getDefaultEnvironment()),
+      cwd: opts.cwd,
+    },
+    opts.groups,
+    log,
+  );
+}
