@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  methods,
+  type McpServer,
+  type McpServerStdio,
+  type NewSessionResponse,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
+import { expect } from "vitest";
+import { z } from "zod";
+import type { Session } from "../agent/setup.js";
+
+/** The fixture MCP server script (plain ESM: node runs it as is). */
+export const FIXTURE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+
+/** A fixture server's files: its call log and the pids it started. */
+export class Fixture {
+  readonly dir = mkdtempSync(join(tmpdir(), "hookgate-mcp-"));
+  readonly log = join(this.dir, "calls.jsonl");
+  readonly pidFile = join(this.dir, "pids");
+
+  /** A stdio server entry for `session/new`, with extra fixture flags. */
+  stdio(name = "fixture", flags: string[] = [], env: McpServerStdio["env"] = []): McpServer {
+    return {
+      name,
+      command: process.execPath,
+      args: [FIXTURE, "--log", this.log, "--pid-file", this.pidFile, ...flags],
+      env,
+    };
+  }
+
+  /** Every `tools/call` the server received (and cancellations it saw), in order. */
+  calls(): Record<string, unknown>[] {
+    if (!existsSync(this.log)) return [];
+    return readFileSync(this.log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => z.record(z.string(), z.unknown()).parse(JSON.parse(l)));
+  }
+
+  pids(): number[] {
+    if (!existsSync(this.pidFile)) return [];
+    return readFileSync(this.pidFile, "utf8").split("\n").filter(Boolean).map(Number);
+  }
+
+  /** Starts the fixture over streamable HTTP on 127.0.0.1; resolves with its URL. */
+  async http(): Promise<{ url: string; child: ChildProcess }> {
+    const portFile = join(this.dir, "port");
+    const child = spawn(process.execPath, [FIXTURE, "--log", this.log, "--http", portFile], {
+      stdio: "ignore",
+    });
+    await waitFor(() => existsSync(portFile) && readFileSync(portFile, "utf8") !== "");
+    return { url: `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`, child };
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls until `check` holds; generous, since the machine may be loaded. */
+export async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const reportSchema = z.array(
+  z.object({
+    name: z.string(),
+    status: z.enum(["connected", "failed"]),
+    tools: z.number(),
+    error: z.string().optional(),
+  }),
+);
+
+/** Opens a session with MCP servers; returns its id and the `_meta.mcp` report. */
+export async function openWithMcp(
+  s: Session,
+  mcpServers: McpServer[],
+  meta?: Record<string, unknown>,
+): Promise<{ sessionId: string; mcp: z.infer<typeof reportSchema>; response: NewSessionResponse }> {
+  const response = await s.h.agent.request(methods.agent.session.new, {
+    cwd: s.cwd,
+    mcpServers,
+    ...(meta && { _meta: meta }),
+  });
+  const mcp = reportSchema.parse(response._meta?.mcp);
+  return { sessionId: response.sessionId, mcp, response };
+}
+
+/** The `tool_call` update that opened each call. */
+export function toolCalls(updates: SessionUpdate[]) {
+  return updates.filter(
+    (u): u is Extract<SessionUpdate, { sessionUpdate: "tool_call" }> =>
+      u.sessionUpdate === "tool_call",
+  );
+}
+
+/** Asserts the server saw exactly these `tools/call`s (name and arguments). */
+export function expectCalls(fixture: Fixture, expected: { name: string; arguments: unknown }[]) {
+  expect(fixture.calls().filter((c) => "name" in c)).toEqual(expected);
+}
