@@ -1,0 +1,184 @@
+import { methods } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/commands/process-group.js";
+import { finishedCalls, startInProcess, textOf, toolLine, type Session } from "../agent/setup.js";
+import { expectCalls, Fixture, openWithMcp, waitFor } from "./helpers.js";
+
+let s: Session | undefined;
+let fixture: Fixture | undefined;
+afterEach(async () => {
+  await s?.h.close();
+  fixture?.cleanup();
+  s = undefined;
+  fixture = undefined;
+});
+
+async function start(connectTimeoutMs?: number) {
+  fixture = new Fixture();
+  s = await startInProcess(
+    {},
+    connectTimeoutMs === undefined ? {} : { mcpConnectTimeoutMs: connectTimeoutMs },
+  );
+  return { s, fixture };
+}
+
+describe("MCP server lifecycle", () => {
+  it("initialize advertises http MCP servers, not sse", async () => {
+    const { s } = await start();
+    const init = s.h.frames.find(
+      (f) => f.from === "agent" && JSON.stringify(f.message).includes("mcpCapabilities"),
+    );
+    expect(JSON.stringify(init?.message)).toContain('"mcpCapabilities":{"http":true,"sse":false}');
+  });
+
+  it("session/close ends the server process", async () => {
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const [pid] = fixture.pids();
+    expect(pid).toBeDefined();
+    expect(processAlive(pid!)).toBe(true);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    expect(processAlive(pid!)).toBe(false);
+  });
+
+  it("the connection closing ends every session's servers", async () => {
+    const { s, fixture } = await start();
+    await openWithMcp(s, [fixture.stdio("one"), fixture.stdio("two")]);
+    const pids = fixture.pids();
+    expect(pids).toHaveLength(2);
+    await s.h.close();
+    await waitFor(() => pids.every((pid) => !processAlive(pid)));
+  });
+
+  it("a server that crashes mid-call fails that call and later ones clearly; the agent lives", async () => {
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    expect(await s.prompt(sessionId, toolLine("mcp__fixture__die", {}))).toBe("end_turn");
+    const [died] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(died?.status).toBe("failed");
+    expect(textOf(died)).toMatch(/MCP server fixture/);
+
+    expect(await s.prompt(sessionId, toolLine("mcp__fixture__echo", { text: "again" }))).toBe(
+      "end_turn",
+    );
+    const [, again] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(again?.status).toBe("failed");
+    expect(textOf(again)).toMatch(/^MCP server fixture is not available: .*exited with code 7/);
+    expectCalls(fixture, [{ name: "die", arguments: {} }]);
+    // Built-in tools still work in the same session.
+    expect(await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }))).toBe("end_turn");
+    expect(finishedCalls(s.h.sessionUpdates(sessionId))[2]?.status).toBe("completed");
+  });
+});
+
+describe("MCP servers that misbehave are labelled, bounded, and never fail the session", () => {
+  it("a command that does not exist, or a server that exits at start, is reported failed", async () => {
+    const { s, fixture } = await start();
+    const { sessionId, mcp } = await openWithMcp(s, [
+      { name: "missing", command: "/nonexistent/mcp-server", args: [], env: [] },
+      fixture.stdio("quitter", ["--exit-at-start"]),
+      fixture.stdio("good"),
+    ]);
+    expect(mcp.map((m) => [m.name, m.status, m.tools])).toEqual([
+      ["missing", "failed", 0],
+      ["quitter", "failed", 0],
+      ["good", "connected", 12],
+    ]);
+    expect(mcp[0]?.error).toMatch(/ENOENT/);
+    expect(mcp[1]?.error).toMatch(/exited with code 3.*exiting at start as asked/);
+    expect(await s.prompt(sessionId, "hello")).toBe("end_turn");
+  });
+
+  it("a server that hangs in initialize is cut off at the connect timeout and killed", async () => {
+    const { s, fixture } = await start(1500);
+    const { mcp } = await openWithMcp(s, [fixture.stdio("stuck", ["--hang-initialize"])]);
+    expect(mcp[0]).toMatchObject({ name: "stuck", status: "failed", tools: 0 });
+    expect(mcp[0]?.error).toMatch(/within 1500 ms/);
+    const [pid] = fixture.pids();
+    expect(processAlive(pid!)).toBe(false);
+  });
+
+  it("tools whose schema is not valid JSON Schema are skipped; the rest work", async () => {
+    const { s, fixture } = await start();
+    const { sessionId, mcp } = await openWithMcp(s, [fixture.stdio("fixture", ["--bad-schema"])]);
+    expect(mcp[0]).toMatchObject({ status: "connected", tools: 12 });
+    await s.prompt(
+      sessionId,
+      [
+        toolLine("mcp__fixture__broken", { x: 1 }),
+        toolLine("mcp__fixture__echo", { text: "fine" }),
+      ].join("\n"),
+    );
+    const [broken, echo] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(textOf(broken)).toBe("Unknown tool mcp__fixture__broken.");
+    expect(echo?.status).toBe("completed");
+    expectCalls(fixture, [{ name: "echo", arguments: { text: "fine" } }]);
+  });
+
+  it("10 MB of content is capped for the model, the client and the hooks", async () => {
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const bytes = 10 * 1024 * 1024;
+    await s.prompt(sessionId, toolLine("mcp__fixture__big", { bytes }));
+    const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(done?.status).toBe("completed");
+    const text = textOf(done);
+    expect(text.length).toBeLessThan(40_000);
+    expect(text).toContain(`[output truncated: ${bytes} characters, showing the first 30000]`);
+    expect(JSON.stringify(done?.rawOutput).length).toBeLessThan(40_000);
+    expect(await s.prompt(sessionId, toolLine("mcp__fixture__echo", { text: "after" }))).toBe(
+      "end_turn",
+    );
+  });
+
+  it("names that collide after sanitizing are told apart the same way every time", async () => {
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    await s.prompt(
+      sessionId,
+      [toolLine("mcp__fixture__a_b", {}), toolLine("mcp__fixture__a_b_2", {})].join("\n"),
+    );
+    expectCalls(fixture, [
+      { name: "a.b", arguments: {} },
+      { name: "a_b", arguments: {} },
+    ]);
+  });
+
+  it("every page of tools/list is read", async () => {
+    const { s, fixture } = await start();
+    const { mcp } = await openWithMcp(s, [fixture.stdio("paged", ["--page-size", "5"])]);
+    expect(mcp[0]).toMatchObject({ status: "connected", tools: 12 });
+  });
+
+  it("notifications/tools/list_changed brings a new tool to the model", async () => {
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    await s.prompt(sessionId, toolLine("mcp__fixture__add_tool", {}));
+    // The refresh is asynchronous: retry the new tool until the session knows it.
+    await waitFor(() => fixture.calls().length === 1);
+    let status: string | null | undefined;
+    for (let i = 0; i < 40 && status !== "completed"; i++) {
+      await s.prompt(sessionId, toolLine("mcp__fixture__added", {}));
+      status = finishedCalls(s.h.sessionUpdates(sessionId)).at(-1)?.status;
+      if (status !== "completed") await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe("completed");
+    expect(fixture.calls().at(-1)).toEqual({ name: "added", arguments: {} });
+  });
+});
