@@ -31,19 +31,21 @@ describe("MCP server lifecycle", () => {
     expect(JSON.stringify(init?.message)).toContain('"mcpCapabilities":{"http":true,"sse":false}');
   });
 
-  it("session/close ends the server process", async () => {
+  it("session/close ends the server and every process in its group", async () => {
     const { s, fixture } = await start();
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    const [pid] = fixture.pids();
-    expect(pid).toBeDefined();
-    expect(processAlive(pid!)).toBe(true);
+    const { sessionId } = await openWithMcp(s, [
+      fixture.stdio("fixture", ["--linger", "--grandchild"]),
+    ]);
+    const pids = fixture.pids();
+    expect(pids).toHaveLength(2);
+    expect(pids.every(processAlive)).toBe(true);
     await s.h.agent.request(methods.agent.session.close, { sessionId });
-    expect(processAlive(pid!)).toBe(false);
+    expect(pids.filter(processAlive)).toEqual([]);
   });
 
   it("the connection closing ends every session's servers", async () => {
     const { s, fixture } = await start();
-    await openWithMcp(s, [fixture.stdio("one"), fixture.stdio("two")]);
+    await openWithMcp(s, [fixture.stdio("one", ["--linger"]), fixture.stdio("two", ["--linger"])]);
     const pids = fixture.pids();
     expect(pids).toHaveLength(2);
     await s.h.close();

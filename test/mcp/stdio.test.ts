@@ -1,0 +1,63 @@
+import { methods } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/commands/process-group.js";
+import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
+import { expectCalls, Fixture, openWithMcp, waitFor } from "./helpers.js";
+
+let s: Session | undefined;
+let fixture: Fixture | undefined;
+afterEach(async () => {
+  await s?.h.close();
+  fixture?.cleanup();
+  s = undefined;
+  fixture = undefined;
+});
+
+describe("the real hookgate binary with an MCP server", () => {
+  it("gates and permissions MCP calls from /tool lines; the call log holds only what was allowed", async () => {
+    fixture = new Fixture();
+    s = await startStdio({
+      hooks: {
+        "no-secrets": (p) =>
+          JSON.stringify(p.input.tool_input).includes("secret")
+            ? { decision: "deny", reason: "no secrets" }
+            : {},
+      },
+    });
+    const { sessionId, mcp } = await openWithMcp(s, [fixture.stdio("srv")], {
+      hooks: { PreToolUse: [{ matcher: "mcp__srv__.*", hookCallbackIds: ["no-secrets"] }] },
+    });
+    expect(mcp).toEqual([{ name: "srv", status: "connected", tools: 12 }]);
+    const stop = await s.prompt(
+      sessionId,
+      [
+        toolLine("mcp__srv__echo", { text: "the secret" }),
+        toolLine("mcp__srv__echo", { text: "hi" }),
+      ].join("\n"),
+    );
+    expect(stop).toBe("end_turn");
+    const [denied, ran] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(textOf(denied)).toBe("Hook denied: no secrets");
+    expect(textOf(ran)).toBe("echo: hi");
+    expect(s.seen.permissions).toHaveLength(1);
+    expectCalls(fixture, [{ name: "echo", arguments: { text: "hi" } }]);
+
+    const [pid] = fixture.pids();
+    expect(processAlive(pid!)).toBe(true);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    expect(processAlive(pid!)).toBe(false);
+  });
+
+  it("the agent killed with SIGTERM takes its MCP servers with it", async () => {
+    fixture = new Fixture();
+    s = await startStdio();
+    await openWithMcp(s, [fixture.stdio("srv", ["--linger", "--grandchild"])]);
+    const pids = fixture.pids();
+    expect(pids).toHaveLength(2);
+    expect(pids.every(processAlive)).toBe(true);
+    const exited = new Promise((resolve) => s!.h.child!.once("exit", resolve));
+    s.h.child!.kill("SIGTERM");
+    await exited;
+    await waitFor(() => !pids.some(processAlive));
+  });
+});
