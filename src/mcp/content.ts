@@ -57,10 +57,9 @@ export function mapResult(result: CallToolResult): MappedResult {
 
 function mapBlock(block: McpBlock): { block: AcpBlock; text: string } {
   switch (block.type) {
-    case "text": {
-      const text = capOutput(block.text);
-      return { block: { type: "text", text }, text };
-    }
+    case "text":
+      // The model's text is capped once, over the whole result, so its note counts it all.
+      return { block: { type: "text", text: capOutput(block.text) }, text: block.text };
     case "image":
     case "audio": {
       const note = `[${block.type} ${block.mimeType}]`;
@@ -91,7 +90,7 @@ function mapBlock(block: McpBlock): { block: AcpBlock; text: string } {
         const text = capOutput(resource.text);
         return {
           block: { type: "resource", resource: { uri: resource.uri, text, ...mimeType } },
-          text: `<resource uri="${resource.uri}">\n${text}\n</resource>`,
+          text: `<resource uri="${resource.uri}">\n${resource.text}\n</resource>`,
         };
       }
       const text = `[binary resource ${resource.uri}]`;
