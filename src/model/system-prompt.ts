@@ -10,10 +10,11 @@ export interface PromptContext {
 }
 
 const MODE_NOTES: Record<string, string> = {
-  default: "Bash, Write and Edit calls ask the user for permission first.",
-  acceptEdits: "Write and Edit run without asking; Bash asks the user first.",
+  default: "Bash, Write, Edit and MCP tool (mcp__...) calls ask the user for permission first.",
+  acceptEdits:
+    "Write and Edit run without asking; Bash asks the user first, and so do MCP tools (mcp__...).",
   bypassPermissions: "Calls run without asking the user (hooks still apply).",
-  plan: "Plan mode is read-only: Bash, Write and Edit are refused. Read and search, then describe the change you would make.",
+  plan: "Plan mode is read-only: Bash, Write, Edit and MCP tools not marked read-only are refused. Read and search, then describe the change you would make.",
 };
 
 /**
