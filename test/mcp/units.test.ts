@@ -127,3 +127,45 @@ describe("permission for MCP tools", () => {
     expect(kindOf(undefined)).toBe("other");
   });
 });
+
+describe("MCP input schema dialects", () => {
+  const compile = (schema: Record<string, unknown>) => {
+    const compiled = compileInputSchema(schema);
+    if (!compiled.ok) throw new Error(compiled.error);
+    return compiled.schema.zod;
+  };
+
+  it("2020-12 (declared or not) reads prefixItems; draft-07 and 2019-09 are read as declared", () => {
+    const tuple = { type: "array", prefixItems: [{ type: "string" }], items: false };
+    for (const $schema of [undefined, "https://json-schema.org/draft/2020-12/schema"]) {
+      const zod = compile({
+        ...($schema && { $schema }),
+        type: "object",
+        properties: { t: tuple },
+      });
+      expect(zod.safeParse({ t: ["x"] }).success).toBe(true);
+      expect(zod.safeParse({ t: ["x", 1] }).success).toBe(false);
+    }
+    const draft7 = compile({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { n: { type: "integer", exclusiveMinimum: 0 } },
+    });
+    expect(draft7.safeParse({ n: 0 }).success).toBe(false);
+    expect(draft7.safeParse({ n: 1 }).success).toBe(true);
+    const draft2019 = compile({
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      type: "object",
+      properties: { s: { type: "string", format: "email" } },
+    });
+    expect(draft2019.safeParse({ s: "not an email" }).success).toBe(false);
+  });
+
+  it("an unknown $schema is refused with a reason", () => {
+    const compiled = compileInputSchema({ $schema: "http://example.com/mine", type: "object" });
+    expect(compiled).toEqual({
+      ok: false,
+      error: 'inputSchema: unsupported $schema "http://example.com/mine"',
+    });
+  });
+});
