@@ -11,6 +11,7 @@ import { childEnv } from "../commands/child-env.js";
 import type { ProcessGroups } from "../commands/process-group.js";
 import type { Logger } from "../log.js";
 import { errorMessage } from "../values.js";
+import { describeIssue } from "../zod-issues.js";
 import { VERSION } from "../version.js";
 import { compileInputSchema, type McpInputSchema } from "./input-schema.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
@@ -42,6 +43,8 @@ export interface ConnectOptions {
  */
 export class McpConnection implements ToolCaller {
   tools: readonly UsableTool[] = [];
+  /** Why listed tools were left out at the last listing (bad schema, malformed entry). */
+  skipped: readonly string[] = [];
   /** Called after the tool list changed. */
   onToolsChanged: (() => void) | undefined;
   private ended: string | undefined;
@@ -65,7 +68,7 @@ export class McpConnection implements ToolCaller {
     const controller = new AbortController();
     const ready = (async () => {
       await client.connect(transport, { signal: controller.signal, timeout: opts.timeoutMs });
-      connection.tools = await connection.listTools(controller.signal);
+      await connection.listTools(controller.signal);
     })();
     try {
       await pTimeout(ready, {
@@ -124,7 +127,7 @@ export class McpConnection implements ToolCaller {
   private async refresh(): Promise<void> {
     if (this.ended) return;
     try {
-      this.tools = await this.listTools(AbortSignal.timeout(this.opts.timeoutMs));
+      await this.listTools(AbortSignal.timeout(this.opts.timeoutMs));
       this.opts.log.info({ tools: this.tools.length }, "MCP server changed its tools");
       this.onToolsChanged?.();
     } catch (error) {
@@ -135,9 +138,10 @@ export class McpConnection implements ToolCaller {
     }
   }
 
-  /** Every page of `tools/list`; tools with unusable names or schemas are logged and skipped. */
-  private async listTools(signal: AbortSignal): Promise<UsableTool[]> {
+  /** Reads every page of `tools/list`; unusable tools are logged and skipped, with a reason. */
+  private async listTools(signal: AbortSignal): Promise<void> {
     const usable: UsableTool[] = [];
+    const skipped: string[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -147,31 +151,35 @@ export class McpConnection implements ToolCaller {
         { signal, timeout: this.opts.timeoutMs },
       );
       for (const [i, raw] of result.tools.entries()) {
-        const tool = this.usableTool(raw, `tools[${page}:${i}]`);
+        const tool = this.usableTool(raw, `tools[${page}:${i}]`, skipped);
         if (tool && !seen.has(tool.listed.name)) {
           seen.add(tool.listed.name);
           usable.push(tool);
         }
       }
-      if (result.nextCursor === undefined || result.nextCursor === cursor) return usable;
+      if (result.nextCursor === undefined || result.nextCursor === cursor) break;
       cursor = result.nextCursor;
+      if (page === MAX_PAGES - 1) {
+        this.opts.log.warn({ pages: MAX_PAGES }, "MCP tools/list kept paging; using what was read");
+        skipped.push(`tools/list still had pages after ${MAX_PAGES}; the rest were not read`);
+      }
     }
-    this.opts.log.warn({ pages: MAX_PAGES }, "MCP tools/list kept paging; using what was read");
-    return usable;
+    this.tools = usable;
+    this.skipped = skipped;
   }
 
-  private usableTool(raw: unknown, where: string): UsableTool | undefined {
+  private usableTool(raw: unknown, where: string, skipped: string[]): UsableTool | undefined {
     const parsed = listedToolSchema.safeParse(raw);
     if (!parsed.success) {
-      this.opts.log.warn(
-        { where, error: parsed.error.message },
-        "MCP tool skipped: malformed entry",
-      );
+      const error = parsed.error.issues.map((i) => describeIssue(i)).join("; ");
+      this.opts.log.warn({ where, error }, "MCP tool skipped: malformed entry");
+      skipped.push(`${where} skipped: ${error}`);
       return undefined;
     }
     const schema = compileInputSchema(parsed.data.inputSchema);
     if (!schema.ok) {
       this.opts.log.warn({ tool: parsed.data.name, error: schema.error }, "MCP tool skipped");
+      skipped.push(`tool ${parsed.data.name} skipped: ${schema.error}`);
       return undefined;
     }
     return { listed: parsed.data, schema: schema.schema };

@@ -27,26 +27,25 @@ export interface NameRequest {
 }
 
 /** A name that had to change because another tool already held it. */
-export interface NameCollision {
-  readonly server: string;
-  readonly tool: string;
+export type NameCollision<R extends NameRequest = NameRequest> = R & {
   readonly wanted: string;
   readonly given: string;
-}
+};
 
 /**
  * Names every tool, in order (servers as the client listed them, tools as each server listed
  * them). A name already taken, by a built-in or an earlier tool, gets `_2`, `_3`...: the
  * same inputs always give the same names.
  */
-export function assignNames(
-  requests: readonly NameRequest[],
+export function assignNames<R extends NameRequest>(
+  requests: readonly R[],
   reserved: Iterable<string>,
-): { names: string[]; collisions: NameCollision[] } {
+): { names: string[]; collisions: NameCollision<R>[] } {
   const taken = new Set(reserved);
   const names: string[] = [];
-  const collisions: NameCollision[] = [];
-  for (const { server, tool } of requests) {
+  const collisions: NameCollision<R>[] = [];
+  for (const request of requests) {
+    const { server, tool } = request;
     const wanted = mcpToolName(server, tool);
     let given = wanted;
     for (let n = 2; taken.has(given); n++) {
@@ -55,7 +54,7 @@ export function assignNames(
     }
     taken.add(given);
     names.push(given);
-    if (given !== wanted) collisions.push({ server, tool, wanted, given });
+    if (given !== wanted) collisions.push({ ...request, wanted, given });
   }
   return { names, collisions };
 }

@@ -19,6 +19,8 @@ export interface McpServerReport {
   status: "connected" | "failed";
   tools: number;
   error?: string;
+  /** Tools left out (unusable schema) or renamed (a name collision), one line each. */
+  warnings?: string[];
 }
 
 export interface McpSessionOptions {
@@ -36,27 +38,26 @@ export interface McpSessionOptions {
  */
 export class SessionMcp {
   readonly report: McpServerReport[];
+  private readonly connections: readonly McpConnection[];
   private current: readonly AnyTool[] = [];
 
   private constructor(
-    private readonly connections: readonly McpConnection[],
-    report: McpServerReport[],
+    /** Each server's report line, with its connection when it connected. */
+    private readonly servers: readonly { line: McpServerReport; connection?: McpConnection }[],
     private readonly groups: ProcessGroups,
     private readonly opts: McpSessionOptions,
   ) {
-    this.report = report;
+    this.report = servers.map((s) => s.line);
+    this.connections = servers.flatMap((s) => (s.connection ? [s.connection] : []));
     this.rename();
-    for (const c of connections) c.onToolsChanged = () => this.rename();
+    for (const c of this.connections) c.onToolsChanged = () => this.rename();
   }
 
   /** Connects every server the client passed; resolves when each has connected or failed. */
-  static async connect(
-    servers: readonly McpServer[],
-    opts: McpSessionOptions,
-  ): Promise<SessionMcp> {
+  static async connect(specs: readonly McpServer[], opts: McpSessionOptions): Promise<SessionMcp> {
     const groups = new ProcessGroups();
     const settled = await Promise.all(
-      servers.map(async (spec) => {
+      specs.map(async (spec) => {
         try {
           const connection = await McpConnection.open(spec, {
             cwd: opts.cwd,
@@ -72,13 +73,12 @@ export class SessionMcp {
         }
       }),
     );
-    const connections = settled.flatMap((s) => (s.connection ? [s.connection] : []));
-    const report = settled.map(({ spec, connection, error }): McpServerReport =>
+    const servers = settled.map(({ spec, connection, error }) =>
       connection
-        ? { name: spec.name, status: "connected", tools: connection.tools.length }
-        : { name: spec.name, status: "failed", tools: 0, error: error ?? "unknown error" },
+        ? { line: { name: spec.name, status: "connected" as const, tools: 0 }, connection }
+        : { line: { name: spec.name, status: "failed" as const, tools: 0, error: error ?? "" } },
     );
-    return new SessionMcp(connections, report, groups, opts);
+    return new SessionMcp(servers, groups, opts);
   }
 
   /** The MCP tools as they are now; the same array until a server's tools change. */
@@ -96,18 +96,27 @@ export class SessionMcp {
   private rename(): void {
     const entries = this.connections.flatMap((c) => c.tools.map((t) => ({ c, t })));
     const { names, collisions } = assignNames(
-      entries.map(({ c, t }) => ({ server: c.server, tool: t.listed.name })),
+      entries.map(({ c, t }) => ({ server: c.server, tool: t.listed.name, connection: c })),
       this.opts.reserved,
     );
-    for (const collision of collisions) {
-      this.opts.log.warn(collision, "MCP tool name taken after sanitizing; renamed");
+    for (const { server, tool, wanted, given } of collisions) {
+      this.opts.log.warn(
+        { server, tool, wanted, given },
+        "MCP tool name taken after sanitizing; renamed",
+      );
     }
     this.current = entries.map(({ c, t }, i) =>
       mcpTool(names[i] ?? t.listed.name, t.listed, t.schema, c),
     );
-    for (const line of this.report) {
-      const connection = this.connections.find((c) => c.server === line.name);
-      if (connection) line.tools = connection.tools.length;
+    for (const { line, connection } of this.servers) {
+      if (!connection) continue;
+      line.tools = connection.tools.length;
+      const renamed = collisions
+        .filter((c) => c.connection === connection)
+        .map((c) => `tool ${c.tool} renamed ${c.given}: ${c.wanted} was taken`);
+      const warnings = [...connection.skipped, ...renamed];
+      if (warnings.length > 0) line.warnings = warnings;
+      else delete line.warnings;
     }
   }
 }

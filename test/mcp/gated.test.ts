@@ -41,7 +41,14 @@ describe("an MCP tool call takes the built-in path", () => {
         PostToolUse: [{ matcher: "mcp__fixture__echo", hookCallbackIds: ["watch"] }],
       },
     });
-    expect(mcp).toEqual([{ name: "fixture", status: "connected", tools: 12 }]);
+    expect(mcp).toEqual([
+      {
+        name: "fixture",
+        status: "connected",
+        tools: 12,
+        warnings: ["tool a_b renamed mcp__fixture__a_b_2: mcp__fixture__a_b was taken"],
+      },
+    ]);
     expect(await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }))).toBe("end_turn");
 
     const run = s.seen.hookRuns[0]?.params;

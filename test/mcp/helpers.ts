@@ -77,6 +77,7 @@ const reportSchema = z.array(
     status: z.enum(["connected", "failed"]),
     tools: z.number(),
     error: z.string().optional(),
+    warnings: z.array(z.string()).optional(),
   }),
 );
 

@@ -108,6 +108,11 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
     const { s, fixture } = await start();
     const { sessionId, mcp } = await openWithMcp(s, [fixture.stdio("fixture", ["--bad-schema"])]);
     expect(mcp[0]).toMatchObject({ status: "connected", tools: 12 });
+    expect(mcp[0]?.warnings).toEqual([
+      expect.stringMatching(/^tool broken skipped: inputSchema is not valid JSON Schema: /),
+      'tool notobject skipped: inputSchema must be a JSON Schema object with type "object"',
+      "tool a_b renamed mcp__fixture__a_b_2: mcp__fixture__a_b was taken",
+    ]);
     await s.prompt(
       sessionId,
       [

@@ -45,7 +45,7 @@ describe("MCP results and transports", () => {
       ],
       { hooks: { PreToolUse: [{ matcher: "mcp__web__.*", hookCallbackIds: ["policy"] }] } },
     );
-    expect(mcp).toEqual([{ name: "web", status: "connected", tools: 12 }]);
+    expect(mcp).toMatchObject([{ name: "web", status: "connected", tools: 12 }]);
     await s.prompt(
       sessionId,
       [
