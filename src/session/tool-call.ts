@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import type { ToolCallLocation, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Clearance, Verdict } from "../hooks/gate.js";
+import type { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
-import { textContent } from "../tools/text.js";
 import { describeIssue } from "../zod-issues.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
+import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
+import { CallReport } from "./call-report.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import type { PermissionMemory } from "./permission.js";
@@ -19,9 +20,6 @@ export interface ModelToolCall {
   readonly toolName: string;
   readonly input: unknown;
 }
-
-/** What the gate reported, carried on every later `tool_call_update`. */
-type GateMeta = Pick<Verdict, "reports" | "gateMs">;
 
 /** What the model is told about one tool call. */
 export interface ToolCallResult {
@@ -94,41 +92,6 @@ async function steps(
   const refused = await permit(cleared, env, report, signal);
   if (refused) return refused;
   return execute(cleared, env, report, signal);
-}
-
-/** What the client is told about one call; failures carry what the gate reported. */
-class CallReport {
-  private gate: GateMeta = { reports: [] };
-
-  constructor(
-    readonly id: string,
-    readonly client: ClientPort,
-  ) {}
-
-  gated(meta: GateMeta): void {
-    this.gate = meta;
-  }
-
-  /** Every update after the gate carries what each hook did, and the gate's own time. */
-  update(fields: Omit<ToolCallUpdate, "toolCallId">): Promise<void> {
-    const { gate } = this;
-    const meta =
-      gate.gateMs === undefined
-        ? { hooks: gate.reports }
-        : { hooks: gate.reports, hooksGateMs: gate.gateMs };
-    return this.client.update({
-      sessionUpdate: "tool_call_update",
-      toolCallId: this.id,
-      ...fields,
-      _meta: meta,
-    });
-  }
-
-  /** Ends the call as failed: the model reads `message`, the user sees `shown`. */
-  async fail(message: string, shown = message): Promise<ToolCallResult> {
-    await this.update({ status: "failed", content: [textContent(shown)] });
-    return { output: message, isError: true };
-  }
 }
 
 interface ValidCall {

@@ -1,0 +1,43 @@
+import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { Verdict } from "../hooks/gate.js";
+import type { ClientPort } from "../port.js";
+import { textContent } from "../tools/text.js";
+import type { ToolCallResult } from "./tool-call.js";
+
+/** What the gate reported, carried on every later `tool_call_update`. */
+export type GateMeta = Pick<Verdict, "reports" | "gateMs">;
+
+/** What the client is told about one call; failures carry what the gate reported. */
+export class CallReport {
+  private gate: GateMeta = { reports: [] };
+
+  constructor(
+    readonly id: string,
+    readonly client: ClientPort,
+  ) {}
+
+  gated(meta: GateMeta): void {
+    this.gate = meta;
+  }
+
+  /** Every update after the gate carries what each hook did, and the gate's own time. */
+  update(fields: Omit<ToolCallUpdate, "toolCallId">): Promise<void> {
+    const { gate } = this;
+    const meta =
+      gate.gateMs === undefined
+        ? { hooks: gate.reports }
+        : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+    return this.client.update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: this.id,
+      ...fields,
+      _meta: meta,
+    });
+  }
+
+  /** Ends the call as failed: the model reads `message`, the user sees `shown`. */
+  async fail(message: string, shown = message): Promise<ToolCallResult> {
+    await this.update({ status: "failed", content: [textContent(shown)] });
+    return { output: message, isError: true };
+  }
+}
