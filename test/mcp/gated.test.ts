@@ -1,36 +1,14 @@
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  finishedCalls,
-  pendingPermission,
-  rejectOnce,
-  startInProcess,
-  textOf,
-  toolLine,
-  type ClientScript,
-  type Session,
-} from "../agent/setup.js";
-import { expectCalls, Fixture, openWithMcp, toolCalls, waitFor } from "./helpers.js";
-
-let s: Session | undefined;
-let fixture: Fixture | undefined;
-afterEach(async () => {
-  await s?.h.close();
-  fixture?.cleanup();
-  s = undefined;
-  fixture = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { finishedCalls, pendingPermission, rejectOnce, textOf, toolLine } from "../agent/setup.js";
+import { expectCalls, openWithMcp, perTest, setMode, toolCalls, waitFor } from "./helpers.js";
 
 const ECHO = "mcp__fixture__echo";
 const gateAll = (ids: string[], extra: Record<string, unknown> = {}) => ({
   hooks: { PreToolUse: [{ matcher: "mcp__fixture__.*", hookCallbackIds: ids, ...extra }] },
 });
 
-async function start(script: ClientScript = {}) {
-  fixture = new Fixture();
-  s = await startInProcess(script);
-  return { s, fixture };
-}
+const { start } = perTest();
 
 describe("an MCP tool call takes the built-in path", () => {
   it("runs through the gate and the permission request, and its result comes back", async () => {
@@ -198,7 +176,7 @@ describe("an MCP tool call takes the built-in path", () => {
   it("acceptEdits still asks before an MCP tool runs", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
+    await setMode(s, sessionId, "acceptEdits");
     await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     expect(s.seen.permissions.map((p) => p.toolCall.title)).toEqual(["fixture: echo"]);
     expectCalls(fixture, [{ name: "echo", arguments: { text: "hi" } }]);
@@ -207,7 +185,7 @@ describe("an MCP tool call takes the built-in path", () => {
   it("plan mode refuses MCP tools unless the server marks them readOnlyHint, and still asks", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    await setMode(s, sessionId, "plan");
     await s.prompt(
       sessionId,
       [
@@ -232,10 +210,7 @@ describe("an MCP tool call takes the built-in path", () => {
     const { sessionId } = await openWithMcp(s, [fixture.stdio()], {
       hooks: { PreToolUse: [{ matcher: "mcp__fixture__drop", hookCallbackIds: ["policy"] }] },
     });
-    await s.h.agent.request(methods.agent.session.setMode, {
-      sessionId,
-      modeId: "bypassPermissions",
-    });
+    await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(
       sessionId,
       [toolLine("mcp__fixture__drop", { key: "k" }), toolLine(ECHO, { text: "hi" })].join("\n"),

@@ -10,9 +10,10 @@ import {
   type NewSessionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
+import type { AgentOptions } from "../../src/protocol/app.js";
 import { z } from "zod";
-import type { Session } from "../agent/setup.js";
+import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
 /** The fixture MCP server script (plain ESM: node runs it as is). */
 export const FIXTURE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
@@ -107,4 +108,48 @@ export function toolCalls(updates: SessionUpdate[]) {
 /** Asserts the server saw exactly these `tools/call`s (name and arguments). */
 export function expectCalls(fixture: Fixture, expected: { name: string; arguments: unknown }[]) {
   expect(fixture.calls().filter((c) => "name" in c)).toEqual(expected);
+}
+
+/** Sets a session's mode. */
+export async function setMode(
+  s: Session,
+  sessionId: string,
+  modeId: "default" | "acceptEdits" | "bypassPermissions" | "plan",
+): Promise<void> {
+  await s.h.agent.request(methods.agent.session.setMode, { sessionId, modeId });
+}
+
+/**
+ * Per test: a fresh fixture and a started agent (in-process, or the real binary), both
+ * cleaned up after the test.
+ */
+export function perTest(): {
+  start(
+    script?: ClientScript,
+    agent?: Partial<AgentOptions>,
+  ): Promise<{ s: Session; fixture: Fixture }>;
+  startBinary(script?: ClientScript): Promise<{ s: Session; fixture: Fixture }>;
+  /** Runs after the test, before the agent closes (e.g. to stop a server the test started). */
+  later(cleanup: () => void): void;
+} {
+  let session: Session | undefined;
+  let fixture: Fixture | undefined;
+  const cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await session?.h.close();
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    fixture?.cleanup();
+    session = undefined;
+    fixture = undefined;
+  });
+  const begin = async (started: Promise<Session>) => {
+    fixture = new Fixture();
+    session = await started;
+    return { s: session, fixture };
+  };
+  return {
+    start: (script = {}, agent = {}) => begin(startInProcess(script, agent)),
+    startBinary: (script = {}) => begin(startStdio(script)),
+    later: (cleanup) => cleanups.push(cleanup),
+  };
 }

@@ -1,26 +1,12 @@
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/commands/process-group.js";
-import { finishedCalls, startInProcess, textOf, toolLine, type Session } from "../agent/setup.js";
-import { expectCalls, Fixture, openWithMcp, waitFor } from "./helpers.js";
+import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
+import { expectCalls, openWithMcp, perTest, setMode, waitFor } from "./helpers.js";
 
-let s: Session | undefined;
-let fixture: Fixture | undefined;
-afterEach(async () => {
-  await s?.h.close();
-  fixture?.cleanup();
-  s = undefined;
-  fixture = undefined;
-});
-
-async function start(connectTimeoutMs?: number) {
-  fixture = new Fixture();
-  s = await startInProcess(
-    {},
-    connectTimeoutMs === undefined ? {} : { mcpConnectTimeoutMs: connectTimeoutMs },
-  );
-  return { s, fixture };
-}
+const tests = perTest();
+const start = (connectTimeoutMs?: number) =>
+  tests.start({}, connectTimeoutMs === undefined ? {} : { mcpConnectTimeoutMs: connectTimeoutMs });
 
 describe("MCP server lifecycle", () => {
   it("initialize advertises http MCP servers, not sse", async () => {
@@ -55,10 +41,7 @@ describe("MCP server lifecycle", () => {
   it("a server that crashes mid-call fails that call and later ones clearly; the agent lives", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, {
-      sessionId,
-      modeId: "bypassPermissions",
-    });
+    await setMode(s, sessionId, "bypassPermissions");
     expect(await s.prompt(sessionId, toolLine("mcp__fixture__die", {}))).toBe("end_turn");
     const [died] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(died?.status).toBe("failed");
@@ -129,10 +112,7 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
   it("10 MB of content is capped for the model, the client and the hooks", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, {
-      sessionId,
-      modeId: "bypassPermissions",
-    });
+    await setMode(s, sessionId, "bypassPermissions");
     const bytes = 10 * 1024 * 1024;
     await s.prompt(sessionId, toolLine("mcp__fixture__big", { bytes }));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
@@ -149,10 +129,7 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
   it("names that collide after sanitizing are told apart the same way every time", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, {
-      sessionId,
-      modeId: "bypassPermissions",
-    });
+    await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(
       sessionId,
       [toolLine("mcp__fixture__a_b", {}), toolLine("mcp__fixture__a_b_2", {})].join("\n"),
@@ -172,10 +149,7 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
   it("notifications/tools/list_changed brings a new tool to the model", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await s.h.agent.request(methods.agent.session.setMode, {
-      sessionId,
-      modeId: "bypassPermissions",
-    });
+    await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(sessionId, toolLine("mcp__fixture__add_tool", {}));
     // The refresh is asynchronous: retry the new tool until the session knows it.
     await waitFor(() => fixture.calls().length === 1);

@@ -1,38 +1,18 @@
-import type { ChildProcess } from "node:child_process";
-import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { finishedCalls, startInProcess, textOf, toolLine, type Session } from "../agent/setup.js";
-import { expectCalls, Fixture, openWithMcp } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
+import { expectCalls, openWithMcp, perTest, setMode } from "./helpers.js";
 
-let s: Session | undefined;
-let fixture: Fixture | undefined;
-let server: ChildProcess | undefined;
-afterEach(async () => {
-  await s?.h.close();
-  server?.kill("SIGKILL");
-  fixture?.cleanup();
-  s = undefined;
-  fixture = undefined;
-  server = undefined;
-});
-
-async function bypassing(sessionId: string) {
-  await s!.h.agent.request(methods.agent.session.setMode, {
-    sessionId,
-    modeId: "bypassPermissions",
-  });
-}
+const { start, later } = perTest();
 
 describe("MCP results and transports", () => {
   it("an HTTP server on 127.0.0.1 gets the client's headers and is gated like stdio", async () => {
-    fixture = new Fixture();
-    const http = await fixture.http();
-    server = http.child;
-    s = await startInProcess({
+    const { s, fixture } = await start({
       hooks: {
         policy: (p) => (JSON.stringify(p.input).includes("nope") ? { decision: "deny" } : {}),
       },
     });
+    const http = await fixture.http();
+    later(() => http.child.kill("SIGKILL"));
     const { sessionId, mcp } = await openWithMcp(
       s,
       [
@@ -62,7 +42,7 @@ describe("MCP results and transports", () => {
   });
 
   it("an sse server is reported failed: hookgate advertises sse: false", async () => {
-    s = await startInProcess();
+    const { s } = await start();
     const { mcp } = await openWithMcp(s, [
       { type: "sse", name: "old", url: "http://127.0.0.1:9/sse", headers: [] },
     ]);
@@ -71,16 +51,15 @@ describe("MCP results and transports", () => {
   });
 
   it("a stdio server gets the client's env and the safe defaults, never a model key", async () => {
-    fixture = new Fixture();
+    const { s, fixture } = await start();
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = "sk-must-not-leak";
     process.env.HOOKGATE_TEST_AMBIENT = "ambient";
     try {
-      s = await startInProcess();
       const { sessionId } = await openWithMcp(s, [
         fixture.stdio("fixture", [], [{ name: "GIVEN_BY_CLIENT", value: "1" }]),
       ]);
-      await bypassing(sessionId);
+      await setMode(s, sessionId, "bypassPermissions");
       await s.prompt(sessionId, toolLine("mcp__fixture__env", {}));
     } finally {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
@@ -95,10 +74,9 @@ describe("MCP results and transports", () => {
   });
 
   it("images, resource links and embedded resources become ACP content", async () => {
-    fixture = new Fixture();
-    s = await startInProcess();
+    const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
-    await bypassing(sessionId);
+    await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(sessionId, toolLine("mcp__fixture__media", {}));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.content).toEqual([
@@ -118,12 +96,11 @@ describe("MCP results and transports", () => {
   });
 
   it("an isError result is a failed tool call with the server's text", async () => {
-    fixture = new Fixture();
-    s = await startInProcess({}, {});
+    const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()], {
       hooks: { PostToolUseFailure: [{ hookCallbackIds: ["watch"] }] },
     });
-    await bypassing(sessionId);
+    await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(sessionId, toolLine("mcp__fixture__fail", {}));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.status).toBe("failed");

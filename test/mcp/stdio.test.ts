@@ -1,22 +1,14 @@
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/commands/process-group.js";
-import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
-import { expectCalls, Fixture, openWithMcp, waitFor } from "./helpers.js";
+import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
+import { expectCalls, openWithMcp, perTest, waitFor } from "./helpers.js";
 
-let s: Session | undefined;
-let fixture: Fixture | undefined;
-afterEach(async () => {
-  await s?.h.close();
-  fixture?.cleanup();
-  s = undefined;
-  fixture = undefined;
-});
+const { startBinary } = perTest();
 
 describe("the real hookgate binary with an MCP server", () => {
   it("gates and permissions MCP calls from /tool lines; the call log holds only what was allowed", async () => {
-    fixture = new Fixture();
-    s = await startStdio({
+    const { s, fixture } = await startBinary({
       hooks: {
         "no-secrets": (p) =>
           JSON.stringify(p.input.tool_input).includes("secret")
@@ -49,13 +41,12 @@ describe("the real hookgate binary with an MCP server", () => {
   });
 
   it("the agent killed with SIGTERM takes its MCP servers with it", async () => {
-    fixture = new Fixture();
-    s = await startStdio();
+    const { s, fixture } = await startBinary();
     await openWithMcp(s, [fixture.stdio("srv", ["--linger", "--grandchild"])]);
     const pids = fixture.pids();
     expect(pids).toHaveLength(2);
     expect(pids.every(processAlive)).toBe(true);
-    const exited = new Promise((resolve) => s!.h.child!.once("exit", resolve));
+    const exited = new Promise((resolve) => s.h.child!.once("exit", resolve));
     s.h.child!.kill("SIGTERM");
     await exited;
     await waitFor(() => !pids.some(processAlive));
