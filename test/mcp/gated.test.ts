@@ -126,7 +126,7 @@ describe("an MCP tool call takes the built-in path", () => {
     const { s, fixture } = await start({
       hooks: {
         rewrite: (p) =>
-          JSON.stringify(p.input.tool_input).includes('"bad"')
+          JSON.stringify(p.input).includes('"bad"')
             ? { updatedInput: { text: 5 } }
             : { updatedInput: { text: "rewritten" } },
       },

@@ -11,7 +11,7 @@ describe("the real hookgate binary with an MCP server", () => {
     const { s, fixture } = await startBinary({
       hooks: {
         "no-secrets": (p) =>
-          JSON.stringify(p.input.tool_input).includes("secret")
+          JSON.stringify(p.input).includes("secret")
             ? { decision: "deny", reason: "no secrets" }
             : {},
       },
