@@ -90,6 +90,10 @@ export class McpConnection implements ToolCaller {
       log.warn({ reason: connection.ended }, "MCP server went away; its tools now fail");
     };
     client.setNotificationHandler("notifications/tools/list_changed", () => connection.refresh());
+    log.info(
+      { tools: connection.tools.length, skipped: connection.skipped.length },
+      "MCP server connected",
+    );
     return connection;
   }
 
