@@ -3,25 +3,18 @@ import { ProcessGroups } from "../commands/process-group.js";
 import type { Logger } from "../log.js";
 import type { AnyTool } from "../tools/types.js";
 import { errorMessage } from "../values.js";
+import type { McpServerReport } from "../wire/mcp.js";
 import { McpConnection } from "./connection.js";
 import { assignNames } from "./names.js";
 import { mcpTool } from "./tool.js";
+
+export type { McpServerReport };
 
 /** How long a server gets to start, shake hands and list its tools. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 
 /** How long one `tools/call` may run without progress. */
 export const MCP_CALL_TIMEOUT_MS = 10 * 60_000;
-
-/** One server's line in the `session/new` result's `_meta.mcp`. */
-export interface McpServerReport {
-  name: string;
-  status: "connected" | "failed";
-  tools: number;
-  error?: string;
-  /** Tools left out (unusable schema) or renamed (a name collision), one line each. */
-  warnings?: string[];
-}
 
 export interface McpSessionOptions {
   readonly cwd: string;

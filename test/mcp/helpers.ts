@@ -12,6 +12,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, expect } from "vitest";
 import type { AgentOptions } from "../../src/protocol/app.js";
+import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
@@ -72,28 +73,18 @@ export async function waitFor(check: () => boolean, ms = 20_000): Promise<void> 
   }
 }
 
-const reportSchema = z.array(
-  z.object({
-    name: z.string(),
-    status: z.enum(["connected", "failed"]),
-    tools: z.number(),
-    error: z.string().optional(),
-    warnings: z.array(z.string()).optional(),
-  }),
-);
-
 /** Opens a session with MCP servers; returns its id and the `_meta.mcp` report. */
 export async function openWithMcp(
   s: Session,
   mcpServers: McpServer[],
   meta?: Record<string, unknown>,
-): Promise<{ sessionId: string; mcp: z.infer<typeof reportSchema>; response: NewSessionResponse }> {
+): Promise<{ sessionId: string; mcp: McpServerReport[]; response: NewSessionResponse }> {
   const response = await s.h.agent.request(methods.agent.session.new, {
     cwd: s.cwd,
     mcpServers,
     ...(meta && { _meta: meta }),
   });
-  const mcp = reportSchema.parse(response._meta?.mcp);
+  const mcp = mcpReportSchema.parse(response._meta?.mcp);
   return { sessionId: response.sessionId, mcp, response };
 }
 
