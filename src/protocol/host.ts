@@ -8,7 +8,7 @@ import type { HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
 import type { ClientPort } from "../port.js";
 import type { HookRegistration } from "../wire/hooks.js";
-import type { McpServerReport } from "../mcp/session-servers.js";
+import type { McpServerReport } from "../wire/mcp.js";
 
 /**
  * What the ACP app needs from the agent behind it. `protocol/` defines it and calls it;
