@@ -1,5 +1,9 @@
 import { methods } from "@agentclientprotocol/sdk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { mcpReportSchema } from "../../src/wire/mcp.js";
 import { processAlive } from "../../src/commands/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
 import { expectCalls, openWithMcp, perTest, setMode, waitFor } from "./helpers.js";
@@ -57,6 +61,48 @@ describe("MCP server lifecycle", () => {
     // Built-in tools still work in the same session.
     expect(await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }))).toBe("end_turn");
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[2]?.status).toBe("completed");
+  });
+  it("session/load and session/resume connect the MCP servers of their own request", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "hookgate-mcp-data-"));
+    tests.later(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { s, fixture } = await tests.start({}, { dataDir });
+    const { sessionId } = await openWithMcp(s, [fixture.stdio("first")]);
+    await s.prompt(sessionId, toolLine("mcp__first__echo", { text: "one" }));
+    const [firstPid] = fixture.pids();
+
+    const loaded = await s.h.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: s.cwd,
+      mcpServers: [fixture.stdio("second")],
+    });
+    expect(mcpReportSchema.parse(loaded._meta?.mcp)).toMatchObject([
+      { name: "second", status: "connected", tools: 12 },
+    ]);
+    // Loading a live session closes it first: its server went with it.
+    expect(processAlive(firstPid!)).toBe(false);
+    await s.prompt(
+      sessionId,
+      [
+        toolLine("mcp__first__echo", { text: "gone" }),
+        toolLine("mcp__second__echo", { text: "two" }),
+      ].join("\n"),
+    );
+    const [, unknown, second] = finishedCalls(s.h.sessionUpdates(sessionId)).slice(-3);
+    expect(textOf(unknown)).toBe("Unknown tool mcp__first__echo.");
+    expect(textOf(second)).toBe("echo: two");
+
+    const resumed = await s.h.agent.request(methods.agent.session.resume, {
+      sessionId,
+      cwd: s.cwd,
+      mcpServers: [fixture.stdio("third")],
+    });
+    expect(mcpReportSchema.parse(resumed._meta?.mcp)).toMatchObject([
+      { name: "third", status: "connected" },
+    ]);
+    expectCalls(fixture, [
+      { name: "echo", arguments: { text: "one" } },
+      { name: "echo", arguments: { text: "two" } },
+    ]);
   });
 });
 
