@@ -13,26 +13,32 @@ import { errorMessage } from "./values.js";
 const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes through client-registered hooks
 
 Usage:
-  hookgate [options]        serve ACP over stdio (this is what an IDE starts)
-  hookgate demo             run the demo: an IDE-like client, a gate that denies rm -rf
+  hookgate [options]          serve ACP over stdio (this is what an IDE starts)
+  hookgate demo               run the demo: an IDE-like client, a gate that denies rm -rf
 
 Options:
-  --model <spec>            scripted (default, offline) or provider:model-id, where provider is
-                            openai-compatible, openai or anthropic
-  --base-url <url>          the API's base URL (required for openai-compatible,
-                            e.g. http://localhost:11434/v1 for Ollama)
-  --config <file>           JSON config file with the same settings; flags override it
-  --max-retries <n>         retries of a request that failed with 429, 5xx or a network error (default 2)
-  --context-window <tokens> the model's context window, for usage_update (default: known models only)
-  --max-output-tokens <n>   cap on the tokens the model writes per step
-  --log-level <level>       ${LOG_LEVELS.join("|")} (default info; env HOOKGATE_LOG_LEVEL)
-  --max-rounds <n>          model/tool rounds per turn before max_turn_requests (default 50)
-  --max-hook-value-bytes <n> cap on tool_input/tool_response JSON in observer hook inputs (default 16384)
-  --data-dir <dir>          where sessions persist (transcripts, records, locks; see docs/sessions.md)
-                            (default $XDG_STATE_HOME/hookgate, else ~/.local/state/hookgate)
-  --max-frame-bytes <n>     longest incoming frame accepted; longer ones are discarded (default 16 MiB)
-  -h, --help                show this help
-  -v, --version             print the version
+  --model <spec>              scripted (default, offline) or provider:model-id, where provider
+                              is openai-compatible, openai or anthropic
+  --base-url <url>            the API's base URL (required for openai-compatible,
+                              e.g. http://localhost:11434/v1 for Ollama)
+  --config <file>             JSON config file with the same settings; flags override it
+  --max-retries <n>           retries of a request that failed with 429, 5xx or a network
+                              error (default 2)
+  --context-window <tokens>   the model's context window, for usage_update (default: known
+                              models only)
+  --max-output-tokens <n>     cap on the tokens the model writes per step
+  --log-level <level>         ${LOG_LEVELS.join("|")}
+                              (default info; env HOOKGATE_LOG_LEVEL)
+  --max-rounds <n>            model/tool rounds per turn before max_turn_requests (default 50)
+  --max-hook-value-bytes <n>  cap on tool_input/tool_response JSON in observer hook inputs
+                              (default 16384)
+  --data-dir <dir>            where sessions persist (transcripts, records, locks; see
+                              docs/sessions.md) (default $XDG_STATE_HOME/hookgate, else
+                              ~/.local/state/hookgate)
+  --max-frame-bytes <n>       longest incoming frame accepted; longer ones are discarded
+                              (default 16 MiB)
+  -h, --help                  show this help
+  -v, --version               print the version
 
 API keys come from the environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, HOOKGATE_API_KEY
 (openai-compatible servers that need one), or the variable named by apiKeyEnv in the config;
@@ -42,6 +48,18 @@ or from the config's apiKeyHelper, a command that prints the key (then it is in 
 function fail(message: string): never {
   process.stderr.write(`hookgate: ${message}\n`);
   process.exit(2);
+}
+
+/** One line for a command-line mistake, instead of Node's long parseArgs message. */
+function usageError(error: unknown): string {
+  const message = errorMessage(error);
+  const unknown = /^Unknown option '([^']*)'/.exec(message);
+  if (unknown) return `unknown option ${unknown[1]}`;
+  const missing = /^Option '(-\S+)(?:, (--\S+))?[^']*' argument missing/.exec(message);
+  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
+  const flag = /^Option '(-\S+)(?:, (--\S+))?' does not take an argument/.exec(message);
+  if (flag) return `${flag[2] ?? flag[1]} does not take a value`;
+  return message.split("\n")[0] ?? message;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -67,7 +85,7 @@ async function main(argv: string[]): Promise<void> {
       },
     });
   } catch (error) {
-    fail(`${errorMessage(error)}\n\n${HELP}`);
+    fail(`${usageError(error)}; see hookgate --help`);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -83,7 +101,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await runDemo();
     return;
   }
-  if (positionals.length > 0) fail(`unknown command ${positionals[0]}\n\n${HELP}`);
+  if (positionals.length > 0) fail(`unknown command ${positionals[0]}; see hookgate --help`);
 
   let settings;
   let log;

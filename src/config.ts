@@ -106,7 +106,10 @@ export function flagLayer(flags: FlagValues): ConfigLayer {
   for (const [field, value] of Object.entries(flags)) {
     if (value === undefined) continue;
     // `Number("")` is 0 and would pass as a count; keep such text for the schema to reject.
-    raw[field] = NUMERIC.has(field) && value.trim() !== "" ? Number(value) : value;
+    if (NUMERIC.has(field) && !/^\s*[+-]?\d+\s*$/.test(value)) {
+      throw new ConfigError(`--${kebab(field)}: must be an integer, got ${JSON.stringify(value)}`);
+    }
+    raw[field] = NUMERIC.has(field) ? Number(value) : value;
   }
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(issues(parsed.error, (p) => `--${kebab(p)}`));

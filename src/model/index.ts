@@ -55,6 +55,11 @@ export function parseModelSpec(
   const colon = spec.indexOf(":");
   const provider = spec.slice(0, colon);
   const modelId = spec.slice(colon + 1);
+  if (colon > 0 && modelId === "" && isProvider(provider)) {
+    throw new ModelConfigError(
+      `model ${JSON.stringify(spec)} names no model id: write ${provider}:<model-id>, e.g. ${EXAMPLE_IDS[provider]}`,
+    );
+  }
   if (colon <= 0 || modelId === "" || !isProvider(provider)) {
     throw new ModelConfigError(
       `unknown model ${JSON.stringify(spec)}: use "scripted" or provider:model-id with provider one of ${PROVIDERS.join(", ")}`,
@@ -62,6 +67,12 @@ export function parseModelSpec(
   }
   return { provider, modelId };
 }
+
+const EXAMPLE_IDS: Record<ProviderId, string> = {
+  "openai-compatible": "openai-compatible:qwen3:8b",
+  openai: "openai:gpt-4o-mini",
+  anthropic: "anthropic:claude-sonnet-4-5",
+};
 
 function isProvider(name: string): name is ProviderId {
   return (PROVIDERS as readonly string[]).includes(name);

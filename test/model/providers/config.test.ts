@@ -136,7 +136,7 @@ describe("model specs", () => {
   it("rejects unknown providers and empty model ids", () => {
     expect(() => parseModelSpec("gemini:pro")).toThrow(ModelConfigError);
     expect(() => parseModelSpec("openai:")).toThrow(
-      /provider one of openai-compatible, openai, anthropic/,
+      'model "openai:" names no model id: write openai:<model-id>, e.g. openai:gpt-4o-mini',
     );
     expect(() => parseModelSpec("gpt-4o")).toThrow(ModelConfigError);
   });
