@@ -96,9 +96,19 @@ export class HookRouter {
       .onNotification(HOOK_EVENT_METHOD, raw, ({ params, signal }) => this.event(params, signal));
   }
 
-  /** Resolves once no callback is running, observers included. */
+  /**
+   * Resolves once every `_hooks/run` and `_hooks/event` that arrived before the call has been
+   * dispatched and its callback has settled, observers included: after `await` of a
+   * `session/prompt`, the turn's Stop observer has run.
+   */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running);
+    do {
+      // The SDK hands a received message to its handlers through a chain of promise hops,
+      // so a notification read before the prompt's response may not have reached us yet;
+      // one macrotask turn lets every such chain run out.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await Promise.all(this.running);
+    } while (this.running.size > 0);
   }
 
   private nextLabel(): string {
