@@ -1,18 +1,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import type {
+  HookContext,
+  HookInput,
+  HookInputFor,
+  HooksConfig,
+  PreToolUseResult,
+} from "./client/index.js";
 import {
   makeWorkspace,
+  removeWorkspace,
   spawnAgent,
   toolLine,
-  type HookContext,
-  type HookInput,
-  type HookInputFor,
-  type HooksConfig,
-  type PreToolUseResult,
   type Timeline,
-} from "./client/index.js";
-import { formatTimeline, oneLine, styles, type Styles } from "./client/format.js";
+} from "./client/kit/index.js";
+import { formatTimeline, oneLine, styles, type Styles } from "./client/kit/format.js";
 import { errorMessage } from "./values.js";
 
 /** The Bash command a PreToolUse input carries, or "" for other tools. */
@@ -97,26 +100,31 @@ export async function runDemo(): Promise<number> {
   out(`${s.dim("prompt   ")}  ${prompt.join(`\n${" ".repeat(11)}`)}`);
   out();
 
-  let timeline: Timeline;
   try {
-    timeline = await spawnAgent({
-      cwd,
-      hooks,
-      prompt,
-      permission: user,
-      logLevel: "error",
-    });
-  } catch (error) {
-    out(s.red(`the demo run failed: ${errorMessage(error)}`));
-    return 1;
-  }
+    let timeline: Timeline;
+    try {
+      timeline = await spawnAgent({
+        cwd,
+        hooks,
+        prompt,
+        permission: user,
+        logLevel: "error",
+      });
+    } catch (error) {
+      out(s.red(`the demo run failed: ${errorMessage(error)}`));
+      return 1;
+    }
 
-  out(
-    s.bold("timeline") + s.dim("  (ms since the agent was spawned; what the client saw, in order)"),
-  );
-  out(formatTimeline(timeline.entries, { color }));
-  out();
-  return summarize(timeline, target, s, out);
+    out(
+      s.bold("timeline") +
+        s.dim("  (ms since the agent was spawned; what the client saw, in order)"),
+    );
+    out(formatTimeline(timeline.entries, { color }));
+    out();
+    return summarize(timeline, target, s, out);
+  } finally {
+    removeWorkspace(cwd);
+  }
 }
 
 function summarize(t: Timeline, target: string, s: Styles, out: (line?: string) => void): number {

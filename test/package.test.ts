@@ -1,21 +1,79 @@
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
 
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   bin: Record<string, string>;
+  scripts: Record<string, string>;
 };
 
 describe("the published package", () => {
   it("resolves its own exports by name, as a consumer would", async () => {
-    const root = await import("hookgate");
-    expect(typeof root.createAgentApp).toBe("function");
-    expect(root.HOOK_RUN_METHOD).toBe("_hooks/run");
+    const rootLib = await import("hookgate");
+    expect(typeof rootLib.createAgentApp).toBe("function");
+    expect(rootLib.HOOK_RUN_METHOD).toBe("_hooks/run");
     const clientLib = await import("hookgate/client");
     expect(typeof clientLib.HookRouter).toBe("function");
+    const testing = await import("hookgate/testing");
+    expect(typeof testing.spawnAgent).toBe("function");
   });
 
   it("ships an executable bin", () => {
-    const bin = readFileSync(new URL(`../${pkg.bin.hookgate}`, import.meta.url), "utf8");
+    const bin = readFileSync(join(root, pkg.bin.hookgate ?? ""), "utf8");
     expect(bin.startsWith("#!/usr/bin/env node")).toBe(true);
   });
+
+  it("builds dist/ on install from a clone or a git URL (prepare)", () => {
+    expect(pkg.scripts.prepare).toBe("npm run build");
+  });
+});
+
+describe("a packed tarball installed into another project", () => {
+  const project = mkdtempSync(join(tmpdir(), "hookgate-pack-"));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it("imports hookgate/client and runs the bin, ESM only", async () => {
+    // `--ignore-scripts`: dist/ was built by `npm test`'s pretest; this checks what ships.
+    const { stdout } = await run(
+      "npm",
+      ["pack", "--ignore-scripts", "--json", "--pack-destination", project],
+      { cwd: root },
+    );
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    expect(packed?.files.map((f) => f.path)).toContain("dist/client/index.js");
+
+    // Unpack as npm would into node_modules/hookgate, and link the dependencies this
+    // checkout already has, so the check needs no network.
+    const modules = join(project, "node_modules");
+    const installed = join(modules, "hookgate");
+    mkdirSync(installed, { recursive: true });
+    const tarball = join(project, packed?.filename ?? "");
+    await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"]);
+    for (const name of readdirSync(join(root, "node_modules"))) {
+      if (name === "hookgate" || name.startsWith(".")) continue;
+      symlinkSync(join(root, "node_modules", name), join(modules, name));
+    }
+
+    const script = [
+      'const c = await import("hookgate/client");',
+      'const t = await import("hookgate/testing");',
+      "console.log(typeof c.HookRouter, typeof c.spawnHookgate, typeof t.spawnAgent);",
+    ].join("\n");
+    const imported = await run(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: project,
+    });
+    expect(imported.stdout.trim()).toBe("function function function");
+
+    const required = run(process.execPath, ["-e", 'require("hookgate/client")'], { cwd: project });
+    await expect(required).rejects.toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED|ERR_REQUIRE_ESM/);
+
+    const version = await run(process.execPath, [join(installed, pkg.bin.hookgate ?? ""), "-v"]);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * `hookgate/client`: register hook callbacks with a hookgate agent from a TypeScript ACP
- * client, in the shape of the Claude Agent SDK's `hooks` option, plus a kit that runs the
- * real agent and records what a client sees.
+ * client, in the shape of the Claude Agent SDK's `hooks` option. The test kit (run the real
+ * agent, record what a client sees) is `hookgate/testing`.
  */
 export { HookRouter, type HookRouterOptions, type Registration } from "./router.js";
 export { HookConfigError } from "./registration.js";
@@ -13,17 +13,21 @@ export {
   type AgentProcess,
   type SpawnOptions,
 } from "./agent-process.js";
+export type * from "./types.js";
 export {
-  makeWorkspace,
+  /** @deprecated Import from `hookgate/testing`. */
   spawnAgent,
+  /** @deprecated Import from `hookgate/testing`. */
+  makeWorkspace,
+  /** @deprecated Import from `hookgate/testing`. */
   toolLine,
+  /** @deprecated Import from `hookgate/testing`. */
+  formatTimeline,
+  /** @deprecated Import from `hookgate/testing`. */
+  TimelineRecorder,
   type PermissionAnswer,
   type SpawnAgentOptions,
   type Timeline,
-} from "./kit.js";
-export { formatTimeline } from "./format.js";
-export {
-  TimelineRecorder,
   type HookCallRecord,
   type HookErrorRecord,
   type HookEventRecord,
@@ -31,5 +35,4 @@ export {
   type Recording,
   type TimelineEntry,
   type ToolCallRecord,
-} from "./timeline.js";
-export type * from "./types.js";
+} from "./kit/index.js";

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/harness.js";
 
@@ -75,6 +76,10 @@ describe("hookgate demo", () => {
     expect(stdout).toMatch(/session\/prompt answered stopReason end_turn/);
     expect(stdout).toMatch(/ok +\/\S+\/important still exists/);
     expect(stdout).not.toMatch(/FAIL/);
+    // The demo's workspace is gone once it has exited.
+    const workspace = /^workspace +(\S+)/m.exec(stdout)?.[1];
+    expect(workspace).toMatch(/hookgate-/);
+    expect(existsSync(workspace ?? "")).toBe(false);
   });
 
   it("uses colour when forced", async () => {

@@ -1,7 +1,8 @@
 import { client, methods } from "@agentclientprotocol/sdk";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, onTestFinished } from "vitest";
 import { HookRouter, spawnHookgate, type AgentProcess } from "../../src/client/index.js";
-import { allowOnce, workspace } from "../agent/setup.js";
+import { makeWorkspace, removeWorkspace } from "../../src/client/kit/index.js";
+import { allowOnce } from "../agent/setup.js";
 
 let agent: AgentProcess | undefined;
 afterEach(async () => {
@@ -35,8 +36,10 @@ it("idle() after a prompt's response covers the turn's Stop observer, every time
   agent = spawnHookgate(app, { args: ["--log-level", "warn"] });
   const rpc = agent.connection.agent;
   await rpc.request(methods.agent.initialize, { protocolVersion: 1 });
+  const cwd = makeWorkspace();
+  onTestFinished(() => removeWorkspace(cwd));
   const { sessionId } = await rpc.request(methods.agent.session.new, {
-    cwd: workspace(),
+    cwd,
     mcpServers: [],
     _meta: reg.meta,
   });

@@ -1,13 +1,17 @@
+import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   formatTimeline,
   makeWorkspace,
+  removeWorkspace,
   spawnAgent,
   toolLine,
   type HookInput,
-} from "../../src/client/index.js";
+} from "../../src/client/kit/index.js";
+import * as legacy from "../../src/client/index.js";
 
 /** Start of an ANSI escape sequence. */
 const ESC = "\u001b[";
@@ -15,6 +19,7 @@ const ESC = "\u001b[";
 describe("spawnAgent: the recorded timeline of a real run", () => {
   it("records updates, each gate call with its outcome and latency, permissions, events and the stop reason, in wire order", async () => {
     const cwd = makeWorkspace();
+    onTestFinished(() => removeWorkspace(cwd));
     const ui = (_input: HookInput) => {};
     const run = await spawnAgent({
       cwd,
@@ -86,6 +91,7 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
 
   it("answers permission requests as told, and records a throwing gate as a transport_error it reported", async () => {
     const cwd = makeWorkspace();
+    onTestFinished(() => removeWorkspace(cwd));
     const run = await spawnAgent({
       cwd,
       hooks: {
@@ -155,6 +161,49 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
     expect((error as Error).message).toMatch(/^spawnAgent: the run did not finish within 1000 ms/);
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(processesMarked(mark)).toEqual([]);
+  });
+});
+
+describe("the test kit leaves no temporary files behind", () => {
+  it("a run without cwd removes its workspace and its transcripts when it ends", async () => {
+    const run = await spawnAgent({
+      hooks: { PreToolUse: [{ hooks: [() => ({})] }] },
+      prompt: [toolLine("Write", { file_path: "a.txt", content: "a" })],
+      mode: "acceptEdits",
+    });
+    expect(run.stopReason).toBe("end_turn");
+    const transcript = run.hookCalls[0]?.input.transcript_path ?? "";
+    expect(transcript).toContain(run.sessionId);
+    expect(existsSync(run.cwd)).toBe(false);
+    expect(existsSync(dirname(transcript))).toBe(false);
+  });
+
+  it("a run in a given cwd leaves it alone; removeWorkspace removes it", async () => {
+    const cwd = makeWorkspace({ "keep.txt": "k" });
+    await spawnAgent({ cwd, prompt: "hello" });
+    expect(readFileSync(join(cwd, "keep.txt"), "utf8")).toBe("k");
+    removeWorkspace(cwd);
+    expect(existsSync(cwd)).toBe(false);
+  });
+
+  it("makeWorkspace directories are removed when the process exits", async () => {
+    // The built module (npm test builds first): Node 20 runs no TypeScript.
+    const kit = new URL("../../dist/client/kit/workspace.js", import.meta.url).href;
+    const script = `const { makeWorkspace } = await import(${JSON.stringify(kit)});
+      console.log(makeWorkspace({ "a/b.txt": "x" }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    const dir = stdout.trim();
+    expect(dir).toMatch(/hookgate-/);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("the kit is still reachable from hookgate/client", () => {
+    expect(legacy.spawnAgent).toBe(spawnAgent);
+    expect(legacy.makeWorkspace).toBe(makeWorkspace);
   });
 });
 

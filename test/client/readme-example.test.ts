@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { expect, it } from "vitest";
-import { makeWorkspace, spawnAgent, toolLine, type PreToolUseCallback } from "hookgate/client";
+import { expect, it, onTestFinished } from "vitest";
+import type { PreToolUseCallback } from "hookgate/client";
+import { makeWorkspace, removeWorkspace, spawnAgent, toolLine } from "hookgate/testing";
 
 // The policy under test: no Bash command may contain `rm -rf`.
 const noRmRf: PreToolUseCallback = (input) =>
@@ -11,6 +12,7 @@ const noRmRf: PreToolUseCallback = (input) =>
 
 it("denies rm -rf before anything runs, and the target still exists", async () => {
   const cwd = makeWorkspace({ "important/keep.txt": "precious" });
+  onTestFinished(() => removeWorkspace(cwd));
 
   const run = await spawnAgent({
     cwd,

@@ -10,8 +10,8 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { errorMessage } from "../values.js";
-import { outcomeReportSchema, type OutcomeReport } from "../wire/hooks.js";
+import { errorMessage } from "../../values.js";
+import { outcomeReportSchema, type OutcomeReport } from "../../wire/hooks.js";
 import type {
   HookErrorInfo,
   HookEventName,
@@ -20,7 +20,7 @@ import type {
   HookOutcome,
   HookTrace,
   RunReply,
-} from "./types.js";
+} from "../types.js";
 import { WireOrder, type Stamp } from "./wire-order.js";
 
 /** One `_hooks/run` call as the client saw it, completed with the agent's verdict on it. */

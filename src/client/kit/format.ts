@@ -5,7 +5,7 @@ import {
   type PermissionRecord,
   type TimelineEntry,
 } from "./timeline.js";
-import type { HookInput } from "./types.js";
+import type { HookInput } from "../types.js";
 
 /** ANSI styles, or none: {@link formatTimeline} and the demo write through one of these. */
 export interface Styles {

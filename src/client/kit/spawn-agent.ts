@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import {
   client,
   methods,
@@ -8,10 +5,11 @@ import {
   type RequestPermissionResponse,
   type StopReason,
 } from "@agentclientprotocol/sdk";
-import { spawnHookgate, type SpawnOptions } from "./agent-process.js";
-import { HookRouter } from "./router.js";
+import { spawnHookgate, type SpawnOptions } from "../agent-process.js";
+import { HookRouter } from "../router.js";
 import { TimelineRecorder, type Recording } from "./timeline.js";
-import type { HookErrorInfo, HooksConfig } from "./types.js";
+import type { HookErrorInfo, HooksConfig } from "../types.js";
+import { makeWorkspace, removeTempDir, tempDir } from "./workspace.js";
 
 /** Answers `session/request_permission` for a recorded run. */
 export type PermissionAnswer =
@@ -28,7 +26,10 @@ export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage
   readonly hooks?: HooksConfig;
   /** The prompt; with the default scripted model each `/tool <Name> <json>` line is a tool call. */
   readonly prompt: string | readonly string[];
-  /** The session's working directory (the agent process runs there too); default: a fresh temporary directory. */
+  /**
+   * The session's working directory (the agent process runs there too); default: a fresh
+   * temporary directory, removed when the run ends.
+   */
   readonly cwd?: string;
   /** Session mode to switch to before the prompt (the agent starts in `default`). */
   readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan";
@@ -55,22 +56,6 @@ export interface Timeline extends Recording {
   readonly stderr: string;
   /** The agent process's exit code after the client closed stdin (0 when it exits cleanly). */
   readonly exitCode: number | null;
-}
-
-/** A `/tool <Name> <json>` prompt line for the scripted model. */
-export function toolLine(name: string, input: Record<string, unknown>): string {
-  return `/tool ${name} ${JSON.stringify(input)}`;
-}
-
-/** A fresh temporary directory holding `files` (relative path to content). */
-export function makeWorkspace(files: Readonly<Record<string, string>> = {}): string {
-  const root = mkdtempSync(join(tmpdir(), "hookgate-"));
-  for (const [path, content] of Object.entries(files)) {
-    const target = join(root, path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-  }
-  return root;
 }
 
 const ALLOW: RequestPermissionResponse = {
@@ -113,11 +98,10 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
         },
       ),
   );
+  const ownCwd = options.cwd === undefined;
   const cwd = options.cwd ?? makeWorkspace();
   // A recorded run keeps its sessions to itself: a data dir of its own, removed afterwards.
-  const dataDir = options.args?.includes("--data-dir")
-    ? undefined
-    : mkdtempSync(join(tmpdir(), "hookgate-data-"));
+  const dataDir = options.args?.includes("--data-dir") ? undefined : tempDir("hookgate-data-");
   const agent = spawnHookgate(app, {
     cwd,
     env: options.env,
@@ -188,7 +172,8 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
   } finally {
     clearTimeout(timer);
     await agent.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) removeTempDir(dataDir);
+    if (ownCwd) removeTempDir(cwd);
   }
 }
 
