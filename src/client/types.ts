@@ -11,7 +11,7 @@ import type {
 
 export type { HookEventName, HookInput, HookInputFor, HookDecision };
 
-/** The label the agent gives each gate callback's reply (DESIGN §2.4), as in `_meta.hooks`. */
+/** The label the agent gives each gate callback's reply (docs/protocol.md), as in `_meta.hooks`. */
 export type HookOutcome = OutcomeLabel;
 
 /** The `_meta.hooks` object sent in `session/new`: event name to hook groups. */
