@@ -79,10 +79,16 @@ const perRound = Math.ceil(config.calls / config.rounds);
 const collector = new measure.UpdateCollector();
 const events = new measure.EventCounter();
 const agents = {
-  floor: connectAgent(FLOOR_AGENT, { nodeArgs }),
+  // The floor's client handles the turn floor's session/update frames as it handles a turn's.
+  floor: connectAgent(FLOOR_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
   cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
 };
-const samples = { floor: [], rtt1: [], ...Object.fromEntries(NS.map((n) => [n, []])) };
+const samples = {
+  floor: [],
+  floorTurn: [],
+  rtt1: [],
+  ...Object.fromEntries(NS.map((n) => [n, []])),
+};
 // CPU used during each gate figure, by the agent and by this client, to price one callback.
 const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]));
 let deny;
@@ -109,6 +115,8 @@ try {
       keep(n, figure.samplesMs);
       if (n === 1) keep("rtt1", figure.roundTripMs);
     }
+    // After the gates: it replays the frames of the gated turns just measured.
+    keep("floorTurn", (await measure.floorTurn(agents.floor, collector, env, { calls })).samplesMs);
   }
   progress("deny with a hung sibling");
   deny = await measure.denyWithHungSibling(agents.cli, collector, env, config);
@@ -146,6 +154,7 @@ try {
 rmSync(cwd, { recursive: true, force: true });
 
 const floor = percentilesUs(samples.floor);
+const floorTurn = percentilesUs(samples.floorTurn);
 const gates = Object.fromEntries(NS.map((n) => [String(n), percentilesUs(samples[n])]));
 const headline = observed[config.observers.at(-1)];
 const ownWork = samples[1].map((gateMs, i) => gateMs - samples.rtt1[i]);
@@ -156,7 +165,10 @@ const results = {
   node: process.version,
   cpus: availableParallelism(),
   floor,
+  floor_turn: floorTurn,
   gate: gates,
+  /** What one more callback adds to the gate's critical path: (gate[128] − gate[32]) / 96. */
+  extra_callback_us: round((gates["128"].p50_us - gates["32"].p50_us) / 96, 1),
   deny_with_hung_sibling_ms: round(deny.ms, 3),
   timeout_overshoot_ms: round(timeout.ms, 3),
   events_per_s: Math.round(headline.eventsPerS),

@@ -9,10 +9,15 @@ import { median, percentilesUs, slope } from "./stats.mjs";
 /** Collects the final `tool_call_update` of every tool call, per session. */
 export class UpdateCollector {
   finals = new Map();
+  /** The last `session/update` params of each kind a gated call sends, for the turn floor. */
+  frames = {};
 
   onUpdate = (params) => {
     const u = params.update;
+    if (u.sessionUpdate === "tool_call") this.frames.toolCall = params;
     if (u.sessionUpdate !== "tool_call_update") return;
+    if (u.status === "in_progress") this.frames.inProgress = params;
+    if (u.status === "completed") this.frames.completed = params;
     if (u.status !== "completed" && u.status !== "failed") return;
     let list = this.finals.get(params.sessionId);
     if (!list) this.finals.set(params.sessionId, (list = []));
@@ -54,7 +59,38 @@ function close(agent, sessionId) {
 
 /** The plain round trip, timed inside the floor agent; params shaped like a `_hooks/run`. */
 export async function floor(conn, env, { calls }) {
-  const params = {
+  const { samples } = await conn.agent.request("_bench/floor", {
+    count: calls,
+    params: pingParams(env),
+  });
+  expect(samples.length === calls, `floor returned ${samples.length} samples`);
+  return { ...percentilesUs(samples), samplesMs: samples };
+}
+
+/**
+ * The same round trip with the `session/update` frames a gate's request has around it in a
+ * turn (hookgate's own, captured by `collector` from an earlier gated turn); the client
+ * handles them as it handles a turn's.
+ */
+export async function floorTurn(conn, collector, env, { calls }) {
+  const { toolCall, inProgress, completed } = collector.frames;
+  expect(toolCall && inProgress && completed, "floor_turn: no gated turn was seen yet");
+  const sessionId = `floor-turn-${randomUUID()}`;
+  const frames = Object.fromEntries(
+    Object.entries({ toolCall, inProgress, completed }).map(([k, f]) => [k, { ...f, sessionId }]),
+  );
+  const { samples } = await conn.agent.request("_bench/floor_turn", {
+    count: calls,
+    params: pingParams(env),
+    frames,
+  });
+  collector.take(sessionId);
+  expect(samples.length === calls, `floor_turn returned ${samples.length} samples`);
+  return { ...percentilesUs(samples), samplesMs: samples };
+}
+
+function pingParams(env) {
+  return {
     sessionId: randomUUID(),
     hookCallbackId: "cb-0",
     toolUseId: "scripted-call-1",
@@ -69,9 +105,6 @@ export async function floor(conn, env, { calls }) {
       tool_use_id: "scripted-call-1",
     },
   };
-  const { samples } = await conn.agent.request("_bench/floor", { count: calls, params });
-  expect(samples.length === calls, `floor returned ${samples.length} samples`);
-  return { ...percentilesUs(samples), samplesMs: samples };
 }
 
 /** One turn of `calls` Read calls, in a new session, through `n` callbacks that answer at once. */
