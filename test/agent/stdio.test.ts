@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually.js";
 import { startStdio, toolLine, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -52,7 +53,7 @@ describe("the real hookgate binary over stdio", () => {
           : [],
       );
     expect(statuses).toEqual(["completed", "failed"]);
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => s!.seen.events.length >= 2);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["PostToolUse", "Stop"]);
   });
 
@@ -80,8 +81,7 @@ describe("the real hookgate binary over stdio", () => {
   it("stdout carries protocol frames only, logs go to stderr", async () => {
     s = await startStdio({}, { args: ["--log-level", "debug"] });
     await s.newSession();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(s.h.stderr()).toMatch(/session created/);
+    await eventually(() => /session created/.test(s!.h.stderr()));
     expect(s.h.violations()).toEqual([]);
   });
 });

@@ -141,7 +141,6 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
 
   it("gives up after timeoutMs with the reason, and leaves no agent running", async () => {
     const mark = `kit-${process.pid}-${Date.now()}`;
-    const started = performance.now();
     const error = await spawnAgent({
       hooks: {
         PreToolUse: [
@@ -159,7 +158,6 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/^spawnAgent: the run did not finish within 1000 ms/);
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(processesMarked(mark)).toEqual([]);
   });
 });

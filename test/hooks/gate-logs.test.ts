@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { runGate } from "../../src/hooks/gate.js";
 import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+import { eventually } from "../helpers/eventually.js";
 import { cb, gateCall } from "./gate-call.js";
 
 function capture() {
@@ -19,6 +20,7 @@ function capture() {
 
 describe("gate logging", () => {
   it("logs one warn line per failed callback and one info line per deny, with session, callback, tool and duration", async () => {
+    const { log, lines } = capture();
     const transport: HookTransport = {
       run: (req) => {
         if (req.hookCallbackId === "broken")
@@ -27,11 +29,14 @@ describe("gate logging", () => {
           );
         if (req.hookCallbackId === "odd") return Promise.resolve({ decision: "perhaps" });
         if (req.hookCallbackId === "fine") return Promise.resolve({});
-        return new Promise((r) => setTimeout(() => r({ decision: "deny", reason: "no" }), 20));
+        // Deny only once the other three are classified, so every failure gets logged.
+        return eventually(() => lines.filter((l) => l.level === 40).length === 2).then(() => ({
+          decision: "deny",
+          reason: "no",
+        }));
       },
       event() {},
     };
-    const { log, lines } = capture();
     const verdict = await runGate(
       gateCall(
         ["broken", "odd", "fine", "deny"].map((id) => cb(id, 1000)),
@@ -41,7 +46,7 @@ describe("gate logging", () => {
       { transport, log: log.child({ sessionId: "s1" }) },
     );
     expect(verdict.kind).toBe("denied");
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => lines.some((l) => l.level === 30));
     const warns = lines.filter((l) => l.level === 40);
     const infos = lines.filter((l) => l.level === 30);
     expect(warns.map((w) => [w.hookCallbackId, w.outcome])).toEqual([

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TERMINAL_CALL_TIMEOUT_MS } from "../../src/tools/bash-terminal.js";
 import { bashTool } from "../../src/tools/bash.js";
 import { ToolError } from "../../src/tools/types.js";
+import { eventually } from "../helpers/eventually.js";
 import { FakeClient } from "./fake-client.js";
 import { runTool, tempDir, toolContext } from "./helpers.js";
 
@@ -85,7 +86,7 @@ describe("Bash (local process)", () => {
 
   it("kills the whole process group on timeout", async () => {
     const cwd = await tempDir();
-    const started = Date.now();
+    // Decided at the deadline: waiting for the 30 s sleep's pipes would outlast the test.
     const attempt = runTool(
       bashTool,
       { command: BACKGROUND_SLEEP, timeout: 1000 },
@@ -93,7 +94,6 @@ describe("Bash (local process)", () => {
     );
     await expect(attempt).rejects.toBeInstanceOf(ToolError);
     await expect(attempt).rejects.toThrow("Command timed out after 1000 ms");
-    expect(Date.now() - started).toBeLessThan(10_000);
     const pid = await readPid(path.join(cwd, "pidfile"));
     expect(await waitUntilGone(pid)).toBe(true);
   });
@@ -133,15 +133,16 @@ describe("Bash (local process)", () => {
 
   it("does not wait for a background job that keeps the pipes open", async () => {
     const cwd = await tempDir();
-    const started = Date.now();
     const result = await runTool(
       bashTool,
       { command: "sleep 30 & echo $! > pidfile; echo done" },
       toolContext(cwd),
     );
     expect(result.output).toBe("done");
-    expect(Date.now() - started).toBeLessThan(10_000);
-    process.kill(await readPid(path.join(cwd, "pidfile")), "SIGKILL");
+    // The result came while the job holding the pipes still runs: it was not waited for.
+    const pid = await readPid(path.join(cwd, "pidfile"));
+    expect(isAlive(pid)).toBe(true);
+    process.kill(pid, "SIGKILL");
   });
 
   it("titles a call with the command itself, not the model's description", () => {
@@ -226,7 +227,7 @@ describe("Bash (client terminal)", () => {
       { command: "sleep 100" },
       toolContext(cwd, { client, signal: controller.signal }),
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => client.terminals.length > 0);
     controller.abort(new Error("cancelled"));
     await expect(attempt).rejects.toThrow("cancelled");
     expect(client.terminals[0]?.killed).toBe(true);

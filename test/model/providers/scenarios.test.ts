@@ -171,11 +171,10 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     const { s, sessionId } = await start();
     const prompt = s.prompt(sessionId, "hi");
     await eventually(() => chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk") !== "");
-    const cancelledAt = performance.now();
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
+    // The server holds the stream open: only the client closing it ends the wait.
     await replay.server.clientAborted();
-    expect(performance.now() - cancelledAt).toBeLessThan(1_000);
     expect(replay.server.abortedByClient).toBe(1);
   });
 });

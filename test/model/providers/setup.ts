@@ -169,14 +169,7 @@ export function chunks(
     .join("");
 }
 
-/** Resolves once `check` passes, polling; fails after `ms`. */
-export async function eventually(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { eventually } from "../../helpers/eventually.js";
 
 /** The provider case with this name. */
 export function providerCase(name: string): ProviderCase {
