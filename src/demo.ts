@@ -75,7 +75,7 @@ export async function runDemo(): Promise<number> {
   const cwd = makeWorkspace({ "important/keep.txt": "precious\n" });
   const target = join(cwd, "important");
   // The observer is async on purpose: observers are never awaited by the agent.
-  const uiLog = async (_input: HookInput, _ctx: HookContext) => {};
+  const uiLog = async (_input: HookInput, _toolUseID: string | undefined, _ctx: HookContext) => {};
   const hooks: HooksConfig = {
     PreToolUse: [{ matcher: "Bash", timeout: 5, hooks: [askGitPush, noRmRf] }],
     ...Object.fromEntries(OBSERVED.map((event) => [event, [{ hooks: [uiLog] }]])),

@@ -17,7 +17,11 @@ export class HookConfigError extends TypeError {
 
 /** A callback input checked against its event, ready to call. */
 export type Prepared =
-  | { ok: true; input: HookInput; call: (context: HookContext) => unknown }
+  | {
+      ok: true;
+      input: HookInput;
+      call: (toolUseID: string | undefined, options: HookContext) => unknown;
+    }
   | { ok: false; error: string };
 
 /** One registered callback, addressed on the wire by `id`. */
@@ -132,7 +136,11 @@ function entry<E extends HookEventName>(
       const parsed = parseHookInput(event, rawInput);
       if (!parsed.ok) return parsed;
       const input = parsed.input;
-      return { ok: true, input: asAnyInput(input), call: (context) => callback(input, context) };
+      return {
+        ok: true,
+        input: asAnyInput(input),
+        call: (toolUseID, options) => callback(input, toolUseID, options),
+      };
     },
   };
 }

@@ -45,7 +45,7 @@ export interface Registration {
   dispose(): void;
 }
 
-type Call = (context: HookContext) => Promise<RunReply>;
+type Call = (options: HookContext) => Promise<RunReply>;
 
 /**
  * Routes the agent's `_hooks/run` requests and `_hooks/event` notifications to the callbacks
@@ -137,17 +137,17 @@ export class HookRouter {
     const prepared = entry.prepare(input);
     if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
 
-    const context = { signal, sessionId, toolUseId };
-    const call: Call = (ctx) =>
+    const call: Call = (options) =>
       untilAborted(
-        Promise.resolve().then(() => prepared.call(ctx)),
+        Promise.resolve().then(() => prepared.call(toolUseId, options)),
         signal,
       ).then((value) => checkResult(hookCallbackId, value));
     const settlement = await this.start(
       "run",
       requestId,
       prepared.input,
-      context,
+      { signal, sessionId },
+      toolUseId,
       hookCallbackId,
       call,
     );
@@ -182,8 +182,9 @@ export class HookRouter {
     if (!prepared.ok) return this.report(new Error(prepared.error), info);
 
     const toolUseId = "tool_use_id" in prepared.input ? prepared.input.tool_use_id : undefined;
-    const call: Call = async (ctx) => {
-      await prepared.call(ctx);
+    // An observer's result is not sent anywhere: notifications have no reply.
+    const call: Call = async (options) => {
+      await prepared.call(toolUseId, options);
       return null;
     };
     // Not awaited: an observer must not hold up the messages behind it.
@@ -191,7 +192,8 @@ export class HookRouter {
       "event",
       undefined,
       prepared.input,
-      { signal, sessionId, toolUseId },
+      { signal, sessionId },
+      toolUseId,
       hookCallbackId,
       call,
     ).then((settlement) => {
@@ -205,6 +207,7 @@ export class HookRouter {
     requestId: JsonRpcId | undefined,
     input: HookTrace["input"],
     context: HookContext,
+    toolUseId: string | undefined,
     hookCallbackId: string,
     call: Call,
   ): Promise<HookSettlement> {
@@ -221,7 +224,7 @@ export class HookRouter {
       );
     this.running.add(settled);
     void settled.then(() => this.running.delete(settled));
-    const { sessionId, toolUseId } = context;
+    const { sessionId } = context;
     this.options.trace?.({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
     return settled;
   }

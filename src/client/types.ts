@@ -26,7 +26,10 @@ export type RunReply = HookRunResult;
 /** Events a client can only observe (everything but the PreToolUse gate). */
 export type ObserverEvent = Exclude<HookEventName, "PreToolUse">;
 
-/** What a callback gets besides its input. */
+/**
+ * A callback's third argument: the Claude Agent SDK's `{ signal }`, plus the session the
+ * call belongs to.
+ */
 export interface HookContext {
   /**
    * For a gate: fires when the agent sends `$/cancel_request` (the group's timeout passed,
@@ -35,8 +38,6 @@ export interface HookContext {
    */
   readonly signal: AbortSignal;
   readonly sessionId: string;
-  /** The tool call this is about; `undefined` for events without one. */
-  readonly toolUseId: string | undefined;
 }
 
 /**
@@ -48,19 +49,25 @@ export interface HookContext {
  */
 export type PreToolUseResult = KnownHookReply;
 
-/** What a callback for event E may return. */
+/**
+ * What a callback for event E may return. Observers may return a reply too (a Claude Agent
+ * SDK callback always does); `_hooks/event` has no reply, so it is not sent anywhere.
+ */
 export type HookResult<E extends HookEventName> = E extends "PreToolUse"
   ? PreToolUseResult | null | undefined | void
-  : void;
+  : PreToolUseResult | null | undefined | void;
 
 /**
- * A hook callback, as in the Claude Agent SDK's `hooks` option. A gate callback that throws
+ * A hook callback with the Claude Agent SDK's signature, `(input, toolUseID, { signal })`,
+ * so an SDK callback ports unchanged; the options also carry `sessionId`. `toolUseID` is
+ * the tool call's id on tool events, `undefined` on the others. A gate callback that throws
  * becomes a JSON-RPC error reply, which the agent labels `transport_error` and fails open
  * unless its group says `onFailure: "deny"`.
  */
 export type HookCallback<E extends HookEventName> = (
   input: HookInputFor<E>,
-  context: HookContext,
+  toolUseID: string | undefined,
+  options: HookContext,
 ) => HookResult<E> | Promise<HookResult<E>>;
 
 export type PreToolUseCallback = HookCallback<"PreToolUse">;

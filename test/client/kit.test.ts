@@ -147,7 +147,8 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
           {
             timeout: 60,
             hooks: [
-              (_i, { signal }) => new Promise((r) => signal.addEventListener("abort", () => r({}))),
+              (_i, _id, { signal }) =>
+                new Promise((r) => signal.addEventListener("abort", () => r({}))),
             ],
           },
         ],

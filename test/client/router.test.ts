@@ -72,7 +72,7 @@ const textOf = (u: Update | undefined) =>
 
 /** A gate callback that never answers, recording when and why its signal fired. */
 function hanging(seen: { reason?: unknown; at?: number }, reached?: () => void) {
-  return (_input: HookInputFor<"PreToolUse">, { signal }: HookContext) =>
+  return (_input: HookInputFor<"PreToolUse">, _id: string | undefined, { signal }: HookContext) =>
     new Promise<never>(() => {
       reached?.();
       signal.addEventListener("abort", () => {
@@ -96,10 +96,18 @@ function recordErrors(): HookRouterOptions & { errors: Reported[] } {
 describe("hookgate/client against the real binary over stdio", () => {
   it("round-trips: typed inputs reach the gate, a deny blocks, observers see the turn in order", async () => {
     const router = new HookRouter();
-    const gateCalls: { input: HookInputFor<"PreToolUse">; ctx: HookContext }[] = [];
+    const gateCalls: {
+      input: HookInputFor<"PreToolUse">;
+      toolUseID: string | undefined;
+      ctx: HookContext;
+    }[] = [];
     const observed: HookInput[] = [];
-    const noRmRf = (input: HookInputFor<"PreToolUse">, ctx: HookContext) => {
-      gateCalls.push({ input, ctx });
+    const noRmRf = (
+      input: HookInputFor<"PreToolUse">,
+      toolUseID: string | undefined,
+      ctx: HookContext,
+    ) => {
+      gateCalls.push({ input, toolUseID, ctx });
       return JSON.stringify(input.tool_input).includes("rm -rf")
         ? { decision: "deny" as const, reason: "no rm -rf" }
         : {};
@@ -146,7 +154,7 @@ describe("hookgate/client against the real binary over stdio", () => {
       tool_input: { command: `mkdir ${victim}` },
     });
     expect(first?.ctx.sessionId).toBe(sessionId);
-    expect(first?.ctx.toolUseId).toBe(first?.input.tool_use_id);
+    expect(first?.toolUseID).toBe(first?.input.tool_use_id);
     expect(observed.map((i) => i.hook_event_name)).toEqual(["SessionStart", "PostToolUse", "Stop"]);
     expect(observed[2]).toMatchObject({ hook_event_name: "Stop", stop_reason: "end_turn" });
   });
@@ -280,7 +288,7 @@ describe("hookgate/client against the real binary over stdio", () => {
     const router = new HookRouter();
     const calls: { owner: string; sessionId: string }[] = [];
     const gate = (owner: string) =>
-      function policy(_input: HookInputFor<"PreToolUse">, ctx: HookContext) {
+      function policy(_input: HookInputFor<"PreToolUse">, _id: unknown, ctx: HookContext) {
         calls.push({ owner, sessionId: ctx.sessionId });
         return {};
       };
