@@ -50,12 +50,14 @@ export interface HookContext {
 export type PreToolUseResult = KnownHookReply;
 
 /**
- * What a callback for event E may return. Observers may return a reply too (a Claude Agent
- * SDK callback always does); `_hooks/event` has no reply, so it is not sent anywhere.
+ * What a callback may return: a reply in either dialect, or nothing (continue). The Claude
+ * Agent SDK's `HookJSONOutput` fits, `{ async: true }` included (it reads as continue).
+ * Observers may return one too, as SDK callbacks always do; `_hooks/event` has no reply,
+ * so an observer's is not sent anywhere. `E` is kept for signatures that name the event.
  */
-export type HookResult<E extends HookEventName> = E extends "PreToolUse"
-  ? PreToolUseResult | null | undefined | void
-  : PreToolUseResult | null | undefined | void;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export type HookResult<E extends HookEventName = HookEventName> =
+  PreToolUseResult | null | undefined | void;
 
 /**
  * A hook callback with the Claude Agent SDK's signature, `(input, toolUseID, { signal })`,

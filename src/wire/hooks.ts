@@ -124,7 +124,7 @@ function inputSchema<E extends HookEventName>(event: E) {
 }
 
 /**
- * Each event's HookInput (DESIGN §2.3: Claude Code's fields, snake_case), keyed by event.
+ * Each event's HookInput (Claude Code's fields, snake_case; see docs/protocol.md), keyed by event.
  * The annotation checks each schema against the type built from the same fields.
  */
 export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookInputFor<E>> } = {
@@ -232,7 +232,7 @@ export type HookRunResult = z.infer<typeof hookRunResultSchema>;
 
 // ---- the outcome report -------------------------------------------------------------------
 
-/** Exactly one of these labels describes what each gate hook did (DESIGN §2.4, §4). */
+/** Exactly one of these labels describes what each gate hook did (docs/protocol.md, docs/hooks.md). */
 export const OUTCOME_LABELS = [
   "denied",
   "proceeded",
