@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/tools/index.js";
+import { eventually } from "../helpers/eventually.js";
 import {
   finishedCalls,
   pendingPermission,
@@ -87,18 +88,16 @@ describe("the PreToolUse gate over ACP", () => {
     );
   });
 
-  it("a deny from one callback wins while a sibling hangs with a 20 s timeout", async () => {
+  it("a deny from one callback wins while a sibling hangs with a 60 s timeout", async () => {
     const aborted = { value: false };
     const { sessionId, s } = await withSession(
       { hooks: { hang: hanging(aborted), deny: () => ({ decision: "deny", reason: "no" }) } },
-      { PreToolUse: [{ hookCallbackIds: ["hang"], timeout: 20 }, { hookCallbackIds: ["deny"] }] },
+      { PreToolUse: [{ hookCallbackIds: ["hang"], timeout: 60 }, { hookCallbackIds: ["deny"] }] },
       "bypassPermissions",
     );
-    const started = performance.now();
+    // Waiting for the hanging one would outlast the test: the prompt answers on the deny.
     await s.prompt(sessionId, toolLine("Bash", { command: "true" }));
-    expect(performance.now() - started).toBeLessThan(2000);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(aborted.value).toBe(true);
+    await eventually(() => aborted.value);
     expect(outcomes(finals(s.h.sessionUpdates(sessionId))[0])).toEqual({
       hang: "cancelled",
       deny: "denied",
@@ -106,19 +105,28 @@ describe("the PreToolUse gate over ACP", () => {
     expect(s.h.notificationsFromAgent("$/cancel_request")).toHaveLength(1);
   });
 
-  it("three callbacks that each take 400 ms are dispatched together", async () => {
-    const slow = () => new Promise((r) => setTimeout(() => r({}), 400));
+  it("three callbacks that each wait for all three to be asked are dispatched together", async () => {
+    // A barrier: no callback answers before all three were asked, so a gate that asked one
+    // at a time would leave the first waiting until its timeout.
+    let asked = 0;
+    let release!: () => void;
+    const everyoneAsked = new Promise<void>((r) => (release = r));
+    const barrier = () => {
+      if (++asked === 3) release();
+      return everyoneAsked.then(() => ({}));
+    };
     const { sessionId, s } = await withSession(
-      { hooks: { a: slow, b: slow, c: slow } },
-      { PreToolUse: [{ hookCallbackIds: ["a", "b", "c"] }] },
+      { hooks: { a: barrier, b: barrier, c: barrier } },
+      { PreToolUse: [{ hookCallbackIds: ["a", "b", "c"], timeout: 60 }] },
       "bypassPermissions",
     );
-    const started = performance.now();
     await s.prompt(sessionId, toolLine("Bash", { command: "true" }));
-    const times = s.seen.hookRuns.map((r) => r.at);
-    expect(times).toHaveLength(3);
-    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(50);
-    expect(performance.now() - started).toBeLessThan(1150);
+    expect(s.seen.hookRuns).toHaveLength(3);
+    expect(outcomes(finals(s.h.sessionUpdates(sessionId))[0])).toEqual({
+      a: "proceeded",
+      b: "proceeded",
+      c: "proceeded",
+    });
   });
 
   it("a callback that never answers with timeout 0.3 fails open, labelled timed_out; with onFailure deny it blocks", async () => {
@@ -241,7 +249,7 @@ describe("the PreToolUse gate over ACP", () => {
     );
     const file = join(s.cwd, "o.txt");
     await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "observed" }));
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => s.seen.events.length >= 4);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual([
       "SessionStart",
       "UserPromptSubmit",
@@ -333,9 +341,8 @@ describe("the PreToolUse gate over ACP", () => {
     await reachedP;
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => aborted.value);
     expect(existsSync(file)).toBe(false);
-    expect(aborted.value).toBe(true);
   });
 
   it("no bypass: every built-in tool is put through the gate before it can run", async () => {
@@ -380,7 +387,7 @@ describe("session lifecycle events and isolation", () => {
     );
     await s.prompt(sessionId, "hello");
     await s.h.agent.request(methods.agent.session.close, { sessionId });
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => s.seen.events.length >= 2);
     expect(
       s.seen.events.map((e) => [
         e.input.hook_event_name,
@@ -406,7 +413,7 @@ describe("session lifecycle events and isolation", () => {
     await pending.asked;
     await s.h.agent.request(methods.agent.session.close, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => s!.seen.events.length >= 2);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["Stop", "SessionEnd"]);
   });
 
@@ -503,7 +510,7 @@ describe("transcript_path", () => {
       modeId: "bypassPermissions",
     });
     await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }));
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => s!.seen.events.some((e) => e.input.hook_event_name === "Stop"));
     const stop = s.seen.events.find((e) => e.input.hook_event_name === "Stop");
     expect(stop?.input.transcript_path).toBe(join(dir, "sessions", `${sessionId}.jsonl`));
     expect(atGate.map((l) => l.type)).toEqual(["user", "assistant"]);
