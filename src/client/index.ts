@@ -25,14 +25,6 @@ export {
   formatTimeline,
   /** @deprecated Import from `hookgate/testing`. */
   TimelineRecorder,
-  type PermissionAnswer,
-  type SpawnAgentOptions,
-  type Timeline,
-  type HookCallRecord,
-  type HookErrorRecord,
-  type HookEventRecord,
-  type PermissionRecord,
-  type Recording,
-  type TimelineEntry,
-  type ToolCallRecord,
 } from "./kit/index.js";
+// The kit's types too (Timeline, SpawnAgentOptions, ...), for code written before the split.
+export type * from "./kit/index.js";
