@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { homedir } from "node:os";
 import type { LanguageModel } from "ai";
+import { SessionCommandRunner } from "./commands/command-hook.js";
+import { ProcessGroups } from "./commands/process-group.js";
+import { loadCommandHooks, type SettingSource } from "./commands/settings.js";
 import { HookRegistry } from "./hooks/registry.js";
 import { SessionHooks } from "./hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
@@ -48,6 +52,12 @@ export interface AgentOptions {
   readonly dataDir?: string;
   /** Bound on connecting one MCP server (default 10 s). */
   readonly mcpConnectTimeoutMs?: number;
+  /** Which settings files' command hooks each session loads (default none). */
+  readonly settingSources?: readonly SettingSource[];
+  /** `--settings` files, loaded by every session after the sources. */
+  readonly settingsFiles?: readonly string[];
+  /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */
+  readonly home?: string;
 }
 
 /** A session being started, new or restored; the one path every session is put together by. */
@@ -65,6 +75,8 @@ interface Start {
  */
 export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
+  /** Each session's command-hook process groups, ended with the session. */
+  private readonly groups = new Map<string, ProcessGroups>();
   /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
   private readonly toolNames = builtinTools.map((tool) => tool.name);
   private readonly store: SessionStore | undefined;
@@ -93,6 +105,7 @@ export class Agent implements AgentHost {
       registered: opened.registered,
       warnings: opened.warnings,
       mcp: opened.mcp,
+      settings: opened.settings,
     };
   }
 
@@ -149,6 +162,7 @@ export class Agent implements AgentHost {
       registered: opened.registered,
       warnings: opened.warnings,
       mcp: opened.mcp,
+      settings: opened.settings,
     };
   }
 
@@ -183,8 +197,17 @@ export class Agent implements AgentHost {
       await session.close(reason);
     } finally {
       this.store?.unlock(id);
+      // SessionEnd's command hooks may finish (each within its timeout); what they leave goes.
+      void session.hooks.settled().finally(() => this.endGroups(id));
     }
     return true;
+  }
+
+  /** Kills whatever a closed session's command hooks left running. */
+  private endGroups(id: string): void {
+    const groups = this.groups.get(id);
+    this.groups.delete(id);
+    void groups?.terminateAll();
   }
 
   /** Ends every session (the connection went away). */
@@ -199,8 +222,21 @@ export class Agent implements AgentHost {
    */
   private async start({ id, request, log, stored }: Start) {
     const { options, store } = this;
+    const loaded = loadCommandHooks({
+      cwd: request.cwd,
+      home: options.home ?? homedir(),
+      sources: options.settingSources ?? [],
+      explicit: options.settingsFiles ?? [],
+    });
+    for (const r of loaded.reports) {
+      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
+      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
+    }
+    const groups = new ProcessGroups();
+    this.groups.set(id, groups);
+    const commands = new SessionCommandRunner({ cwd: request.cwd, sessionId: id, groups });
     const mcp = await this.connectMcp(id, request, log);
-    const registry = new HookRegistry(request.hooks);
+    const registry = new HookRegistry(request.hooks, loaded.commands);
     const transport = request.transport(log);
     const client = request.client(id, log);
     const transcript =
@@ -237,6 +273,7 @@ export class Agent implements AgentHost {
           sessionId: id,
           registry,
           transport,
+          commands,
           common: () => ({
             session_id: id,
             transcript_path: transcript?.path ?? "",
@@ -252,7 +289,14 @@ export class Agent implements AgentHost {
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
-    return { actor, client, registered: registry.counts(), warnings, mcp: mcp.report };
+    return {
+      actor,
+      client,
+      registered: registry.counts(),
+      warnings,
+      mcp: mcp.report,
+      settings: loaded.reports,
+    };
   }
 
   /**

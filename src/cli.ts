@@ -37,6 +37,11 @@ Options:
                               ~/.local/state/hookgate)
   --max-frame-bytes <n>       longest incoming frame accepted; longer ones are discarded
                               (default 16 MiB)
+  --setting-sources <list>    run command hooks from these settings files: user, project,
+                              local, comma-separated (default none: a repository's hooks
+                              never run unasked)
+  --settings <file>           run command hooks from this settings file too (repeatable; a
+                              file named hooks.json is read as Codex's format)
   -h, --help                  show this help
   -v, --version               print the version
 
@@ -80,6 +85,8 @@ async function main(argv: string[]): Promise<void> {
         "max-hook-value-bytes": { type: "string" },
         "data-dir": { type: "string" },
         "max-frame-bytes": { type: "string" },
+        "setting-sources": { type: "string" },
+        settings: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -119,6 +126,8 @@ async function main(argv: string[]): Promise<void> {
       maxHookValueBytes: values["max-hook-value-bytes"],
       dataDir: values["data-dir"],
       maxFrameBytes: values["max-frame-bytes"],
+      settingSources: values["setting-sources"],
+      settings: values.settings,
     });
     settings = mergeSettings(file, flags);
     prepareDataDir(settings.dataDir);
@@ -148,6 +157,8 @@ async function main(argv: string[]): Promise<void> {
     maxHookValueBytes: settings.maxHookValueBytes,
     dataDir: settings.dataDir,
     maxFrameBytes: settings.maxFrameBytes,
+    settingSources: settings.settingSources,
+    settingsFiles: settings.settingsFiles,
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

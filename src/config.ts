@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { SETTING_SOURCES, type SettingSource } from "./commands/settings.js";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
@@ -40,6 +41,10 @@ export const configFileSchema = z.strictObject({
     .min(1024)
     .max(1024 * 1024 * 1024)
     .optional(),
+  /** Which settings files' command hooks sessions load; default none. */
+  settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
+  /** More settings files (Claude Code shape, or Codex's when named hooks.json). */
+  settings: z.array(z.string().min(1)).optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -53,6 +58,9 @@ export interface Settings extends ModelSettings {
   /** Where sessions persist (absolute). */
   readonly dataDir: string;
   readonly maxFrameBytes: number;
+  readonly settingSources: readonly SettingSource[];
+  /** Absolute paths: the config file's and the flags' `settings`, in that order. */
+  readonly settingsFiles: readonly string[];
 }
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
@@ -88,8 +96,19 @@ export function loadConfigFile(path: string): ConfigLayer {
 
 /** Command-line flags as strings, by config field name. */
 export type FlagValues = Partial<
-  Record<Exclude<keyof ConfigLayer, "providerOptions" | "$schema" | "apiKeyHelper">, string>
->;
+  Record<
+    Exclude<
+      keyof ConfigLayer,
+      "providerOptions" | "$schema" | "apiKeyHelper" | "settings" | "settingSources"
+    >,
+    string
+  >
+> & {
+  /** `--setting-sources user,project,local`. */
+  readonly settingSources?: string;
+  /** Every `--settings <file>`. */
+  readonly settings?: readonly string[];
+};
 
 const NUMERIC = new Set([
   "maxRetries",
@@ -105,6 +124,14 @@ export function flagLayer(flags: FlagValues): ConfigLayer {
   const raw: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(flags)) {
     if (value === undefined) continue;
+    if (typeof value !== "string") {
+      raw[field] = value;
+      continue;
+    }
+    if (field === "settingSources") {
+      raw[field] = value.split(",").flatMap((v) => (v.trim() === "" ? [] : [v.trim()]));
+      continue;
+    }
     // `Number("")` is 0 and would pass as a count; keep such text for the schema to reject.
     if (NUMERIC.has(field) && !/^\s*[+-]?\d+\s*$/.test(value)) {
       throw new ConfigError(`--${kebab(field)}: must be an integer, got ${JSON.stringify(value)}`);
@@ -151,6 +178,8 @@ export function mergeSettings(
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,
     maxFrameBytes: pick("maxFrameBytes") ?? DEFAULT_MAX_FRAME_BYTES,
+    settingSources: pick("settingSources") ?? [],
+    settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),
   };
 }
 

@@ -3,11 +3,13 @@ import type { Logger } from "../log.js";
 import type { HookInputFor } from "./input.js";
 import { classifyError, classifyResult, denyReason, type Outcome } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
-import type { Callback } from "./registry.js";
-import { interpretReply, type HookResult } from "./result.js";
+import type { CommandHookRunner, CommandVerdict } from "./command.js";
+import type { Handler } from "./registry.js";
+import { interpretReply, type HookResult, type Interpretation } from "./result.js";
 import type { HookTransport } from "./transport.js";
+import type { HookEventName } from "./events.js";
 import { isRecord } from "../values.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { AnyHookInput, OutcomeReport } from "../wire/hooks.js";
 
 export type { OutcomeReport } from "../wire/hooks.js";
 
@@ -65,13 +67,15 @@ export interface GateCall {
   readonly input: Record<string, unknown>;
   /** The tool's input schema, to re-validate `updatedInput`. */
   readonly schema: z.ZodType;
-  readonly callbacks: readonly Callback[];
+  readonly callbacks: readonly Handler[];
   /** Builds the HookInput; called at most once, and only when there are callbacks. */
   readonly buildInput: () => HookInputFor<"PreToolUse">;
 }
 
 export interface GateOptions {
   readonly transport: HookTransport;
+  /** Runs the command hooks among the handlers; required when there are any. */
+  readonly commands?: CommandHookRunner;
   /** The session's child logger: it already carries the session id. */
   readonly log: Logger;
 }
@@ -106,26 +110,11 @@ async function decide(
   started: number,
 ): Promise<Verdict> {
   const input = call.buildInput();
-  const { transport, log } = opts;
+  const { log } = opts;
   const { end, outcomes } = await raceCallbacks(call.callbacks, signal, {
     onSettle: (o) => logOutcome(log, call, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
-    ask: async (cb, cbSignal) => {
-      const asked = performance.now();
-      let raw: unknown;
-      try {
-        raw = await transport.run(
-          { sessionId: call.sessionId, hookCallbackId: cb.id, toolUseId: call.toolUseId, input },
-          cbSignal,
-        );
-      } catch (error) {
-        return classifyError(cb, error, cbSignal, performance.now() - asked);
-      }
-      const durationMs = performance.now() - asked;
-      const read = interpretReply(raw, "PreToolUse");
-      if (!read.ok) return { callback: cb, label: read.label, durationMs, failure: read.message };
-      return classifyResult(cb, read.result, durationMs);
-    },
+    ask: askHandler(opts, "PreToolUse", input, call.toolUseId),
   });
 
   const elapsed = ms(performance.now() - started);
@@ -135,6 +124,41 @@ async function decide(
     return { kind: "cancelled", reports: reportsOf(call, outcomes, elapsed) };
   if (end) return denied(call, end, reportsOf(call, outcomes, elapsed), systemMessages, log);
   return merge(call, outcomes, elapsed, systemMessages, log);
+}
+
+/**
+ * The race's one dispatch: a client callback is asked over the transport, a command hook
+ * through the runner; either way the reply goes through the one result parser.
+ */
+export function askHandler(
+  opts: GateOptions,
+  event: HookEventName,
+  input: AnyHookInput,
+  toolUseId: string,
+): (handler: Handler, signal: AbortSignal) => Promise<Outcome> {
+  return async (handler, signal) => {
+    const asked = performance.now();
+    let read: Interpretation | CommandVerdict;
+    if (handler.kind === "command") {
+      if (!opts.commands) throw new Error("no command runner for command hooks");
+      read = await opts.commands.run(handler, input, signal);
+    } else {
+      let raw: unknown;
+      try {
+        raw = await opts.transport.run(
+          { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input },
+          signal,
+        );
+      } catch (error) {
+        return classifyError(handler, error, signal, performance.now() - asked);
+      }
+      read = interpretReply(raw, event);
+    }
+    const durationMs = performance.now() - asked;
+    if (!read.ok)
+      return { callback: handler, label: read.label, durationMs, failure: read.message };
+    return classifyResult(handler, read.result, durationMs);
+  };
 }
 
 /** The `_meta.hooks` entries: one per callback, in registration order. */
@@ -147,7 +171,7 @@ function reportsOf(
     const o = outcomes[i];
     return {
       hookCallbackId: cb.id,
-      kind: "callback",
+      kind: cb.kind ?? "callback",
       outcome: o?.label ?? "cancelled",
       durationMs: o ? ms(o.durationMs) : elapsed,
     };

@@ -1,4 +1,4 @@
-import type { Callback } from "./registry.js";
+import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import { HookAbort } from "./transport.js";
 import { errorMessage } from "../values.js";
@@ -8,7 +8,7 @@ export type { OutcomeLabel } from "../wire/hooks.js";
 
 /** What one callback contributed to a gate decision. */
 export interface Outcome {
-  readonly callback: Callback;
+  readonly callback: Handler;
   readonly label: OutcomeLabel;
   readonly durationMs: number;
   /** For `denied` and `proceeded`: the reply, read. */
@@ -47,18 +47,14 @@ export function denyReason(outcome: Outcome): string {
 }
 
 /** Labels a read reply: a deny or `continue: false` blocks, anything else proceeds. */
-export function classifyResult(
-  callback: Callback,
-  result: HookResult,
-  durationMs: number,
-): Outcome {
+export function classifyResult(callback: Handler, result: HookResult, durationMs: number): Outcome {
   const label = result.decision === "deny" || result.stop ? "denied" : "proceeded";
   return { callback, label, durationMs, result };
 }
 
 /** Classifies a rejected `_hooks/run` request. */
 export function classifyError(
-  callback: Callback,
+  callback: Handler,
   error: unknown,
   signal: AbortSignal,
   durationMs: number,

@@ -1,5 +1,5 @@
 import { blocks, type Outcome } from "./outcome.js";
-import type { Callback } from "./registry.js";
+import type { Handler } from "./registry.js";
 import { HookAbort } from "./transport.js";
 import { errorMessage } from "../values.js";
 
@@ -14,11 +14,11 @@ export interface RaceResult {
 
 export interface RaceOptions {
   /** Asks one callback; a rejection is read as a `transport_error` outcome. */
-  readonly ask: (callback: Callback, signal: AbortSignal) => Promise<Outcome>;
+  readonly ask: (callback: Handler, signal: AbortSignal) => Promise<Outcome>;
   /** Sees every outcome as it settles, including those that arrive after the end. */
   readonly onSettle: (outcome: Outcome) => void;
   /** The message for a callback's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
-  readonly timeoutMessage: (callback: Callback) => string;
+  readonly timeoutMessage: (callback: Handler) => string;
 }
 
 /**
@@ -31,7 +31,7 @@ export interface RaceOptions {
  * and trip Node's listener-leak warning past ten.
  */
 export function raceCallbacks(
-  callbacks: readonly Callback[],
+  callbacks: readonly Handler[],
   turn: AbortSignal,
   opts: RaceOptions,
 ): Promise<RaceResult> {

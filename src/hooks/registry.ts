@@ -1,4 +1,5 @@
 import { HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from "./events.js";
+import type { CommandHandler } from "./command.js";
 import { compileMatcher, type ToolMatcher } from "./matcher.js";
 import type { HookGroup } from "../wire/hooks.js";
 
@@ -8,19 +9,29 @@ export const DEFAULT_TIMEOUT_SECONDS = 30;
 /** A group's settings as parsed from the wire. */
 export type GroupSpec = HookGroup;
 
-/** One callback to call for an event, with its group's settings. */
+/** One client callback to call for an event, with its group's settings. */
 export interface Callback {
+  readonly kind?: "callback";
   readonly id: string;
   readonly timeoutMs: number;
   readonly failClosed: boolean;
 }
 
-interface CompiledGroup {
-  readonly matches: ToolMatcher;
-  readonly callbacks: readonly Callback[];
+/** Anything the gate can ask: a client callback or a command hook from a settings file. */
+export type Handler = Callback | CommandHandler;
+
+/** A settings file's matcher group, its handlers already in file order and deduplicated. */
+export interface CommandGroup {
+  readonly matcher?: string;
+  readonly handlers: readonly CommandHandler[];
 }
 
-const NONE: readonly Callback[] = Object.freeze([]);
+interface CompiledGroup {
+  readonly matches: ToolMatcher;
+  readonly callbacks: readonly Handler[];
+}
+
+const NONE: readonly Handler[] = Object.freeze([]);
 
 /** Distinct tool names whose callback lists a registry remembers per event. */
 const RESOLVED_CACHE_LIMIT = 64;
@@ -29,33 +40,43 @@ const RESOLVED_CACHE_LIMIT = 64;
 export class HookRegistry {
   private readonly groups = new Map<HookEventName, CompiledGroup[]>();
   /** Callback lists already resolved, per event and tool name: the hot path asks the same few. */
-  private readonly resolved = new Map<HookEventName, Map<string, readonly Callback[]>>();
+  private readonly resolved = new Map<HookEventName, Map<string, readonly Handler[]>>();
+  private readonly callbackCounts: Partial<Record<HookEventName, number>> = {};
 
-  constructor(spec: Partial<Record<HookEventName, GroupSpec[] | undefined>> = {}) {
+  /** Command groups come first (settings files' order), client callbacks after them. */
+  constructor(
+    spec: Partial<Record<HookEventName, GroupSpec[] | undefined>> = {},
+    commands: Partial<Record<HookEventName, readonly CommandGroup[]>> = {},
+  ) {
     for (const event of HOOK_EVENTS) {
-      const list = spec[event];
-      if (!list || list.length === 0) continue;
-      this.groups.set(
-        event,
-        list.map((g) => ({
-          // Events without a tool name ignore the matcher: the group always fires.
-          matches: TOOL_EVENTS.has(event) ? compileMatcher(g.matcher) : () => true,
+      // Events without a tool name ignore the matcher: the group always fires.
+      const compile = (matcher: string | undefined): ToolMatcher =>
+        TOOL_EVENTS.has(event) ? compileMatcher(matcher) : () => true;
+      const compiled: CompiledGroup[] = (commands[event] ?? []).map((g) => ({
+        matches: compile(g.matcher),
+        callbacks: g.handlers,
+      }));
+      for (const g of spec[event] ?? []) {
+        compiled.push({
+          matches: compile(g.matcher),
           callbacks: g.hookCallbackIds.map((id) => ({
             id,
             timeoutMs: (g.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
             failClosed: g.onFailure === "deny",
           })),
-        })),
-      );
+        });
+        this.callbackCounts[event] = (this.callbackCounts[event] ?? 0) + g.hookCallbackIds.length;
+      }
+      if (compiled.length > 0) this.groups.set(event, compiled);
     }
   }
 
   /**
-   * The callbacks to call, in registration order. An id that appears in several matching
-   * groups is called once, with its first group's timeout, failing closed if any of those
-   * groups asked for it.
+   * The handlers to ask, in registration order: command hooks, then client callbacks. A
+   * callback id that appears in several matching groups is called once, with its first
+   * group's timeout, failing closed if any of those groups asked for it.
    */
-  callbacksFor(event: HookEventName, toolName = ""): readonly Callback[] {
+  callbacksFor(event: HookEventName, toolName = ""): readonly Handler[] {
     const groups = this.groups.get(event);
     if (!groups) return NONE;
     let cache = this.resolved.get(event);
@@ -68,23 +89,23 @@ export class HookRegistry {
     return out;
   }
 
-  /** Callback count per event, for the `session/new` result. */
+  /** Client callback count per event, for the `session/new` result. */
   counts(): Partial<Record<HookEventName, number>> {
-    const out: Partial<Record<HookEventName, number>> = {};
-    for (const [event, groups] of this.groups) {
-      out[event] = groups.reduce((n, g) => n + g.callbacks.length, 0);
-    }
-    return out;
+    return { ...this.callbackCounts };
   }
 }
 
 /** The callbacks of the groups matching `toolName`, in registration order, each id once. */
-function resolve(groups: readonly CompiledGroup[], toolName: string): Callback[] {
+function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] {
   const index = new Map<string, number>();
-  const out: Callback[] = [];
+  const out: Handler[] = [];
   for (const group of groups) {
     if (!group.matches(toolName)) continue;
     for (const cb of group.callbacks) {
+      if (cb.kind === "command") {
+        out.push(cb);
+        continue;
+      }
       const at = index.get(cb.id);
       if (at === undefined) {
         index.set(cb.id, out.push(cb) - 1);

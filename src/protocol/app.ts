@@ -85,7 +85,12 @@ export function createAgentApp(host: AgentHost): AgentApp {
     return {
       modes: restored.session.modes(),
       _meta: {
-        hooks: { registered: restored.registered, ignoredEvents, warnings: restored.warnings },
+        hooks: {
+          registered: restored.registered,
+          ignoredEvents,
+          warnings: restored.warnings,
+          ...(restored.settings.length > 0 && { settings: restored.settings }),
+        },
         mcp: restored.mcp,
       },
     };
@@ -136,7 +141,12 @@ export function createAgentApp(host: AgentHost): AgentApp {
         sessionId: opened.session.id,
         modes: opened.session.modes(),
         _meta: {
-          hooks: { registered: opened.registered, ignoredEvents, warnings: opened.warnings },
+          hooks: {
+            registered: opened.registered,
+            ignoredEvents,
+            warnings: opened.warnings,
+            ...(opened.settings.length > 0 && { settings: opened.settings }),
+          },
           mcp: opened.mcp,
         },
       };

@@ -7,7 +7,7 @@ import type {
 import type { HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../log.js";
 import type { ClientPort } from "../port.js";
-import type { HookRegistration } from "../wire/hooks.js";
+import type { HookRegistration, SettingsReport } from "../wire/hooks.js";
 import type { McpServerReport } from "../wire/mcp.js";
 
 /**
@@ -59,6 +59,8 @@ export interface Opened {
   readonly warnings: readonly string[];
   /** The session's MCP servers as connected (`_meta.mcp`), in the client's order. */
   readonly mcp: readonly McpServerReport[];
+  /** The settings files the session read for command hooks (`_meta.hooks.settings`). */
+  readonly settings: readonly SettingsReport[];
 }
 
 /** Why a session could not be brought back. */

@@ -142,7 +142,17 @@ async function gate(
   report: CallReport,
   signal: AbortSignal,
 ): Promise<ClearedCall | ToolCallResult> {
-  const verdict = await env.hooks.gate(report.id, tool.name, input, tool.inputSchema, signal);
+  const verdict = await env.hooks.gate(
+    report.id,
+    tool.name,
+    input,
+    tool.inputSchema,
+    signal,
+    (text) => {
+      // Best effort: a status line lost to a closing connection changes nothing.
+      report.update({ content: [textContent(text)] }).catch(() => {});
+    },
+  );
   report.gated(verdict);
   if (verdict.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
   for (const message of verdict.systemMessages) {

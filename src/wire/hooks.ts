@@ -255,3 +255,20 @@ export const outcomeReportSchema = z.strictObject({
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;
+
+// ---- the settings-file report -------------------------------------------------------------
+
+/**
+ * One entry of the `session/new` result's `_meta.hooks.settings`: a settings file the
+ * session loaded (or could not), how many command handlers it registered, and what was
+ * skipped (handler types hookgate does not run, `if` rules it cannot read, unknown events).
+ */
+export const settingsReportSchema = z.strictObject({
+  source: z.enum(["user", "project", "local", "explicit"]),
+  path: z.string(),
+  handlers: z.int().nonnegative(),
+  error: z.string().optional(),
+  skipped: z.array(z.string()).optional(),
+});
+
+export type SettingsReport = z.infer<typeof settingsReportSchema>;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Outcome } from "../../src/hooks/outcome.js";
 import { raceCallbacks, type RaceOptions } from "../../src/hooks/race.js";
+import type { Handler } from "../../src/hooks/registry.js";
 import { cb } from "./gate-call.js";
 
 const base: Omit<RaceOptions, "ask"> = {
@@ -8,7 +9,7 @@ const base: Omit<RaceOptions, "ask"> = {
   timeoutMessage: (c) => `hook ${c.id} timed out`,
 };
 
-const proceeded = (callback = cb("x")): Outcome => ({
+const proceeded = (callback: Handler = cb("x")): Outcome => ({
   callback,
   label: "proceeded",
   durationMs: 1,

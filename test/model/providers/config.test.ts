@@ -101,6 +101,8 @@ describe("flags and precedence", () => {
       logLevel: "debug",
       dataDir: join(homedir(), ".local", "state", "hookgate"),
       maxFrameBytes: 16 * 1024 * 1024,
+      settingSources: [],
+      settingsFiles: [],
     });
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
     expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");
@@ -156,5 +158,18 @@ describe("model specs", () => {
     expect(resolve).toThrow(ModelConfigError);
     expect(resolve).toThrow(/must not contain a user:password part/);
     expect(resolve).not.toThrow(/hunter22/);
+  });
+});
+
+describe("settings sources", () => {
+  it("--setting-sources takes a comma list, --settings adds to the config file's files", () => {
+    const flags = flagLayer({ settingSources: "user, project", settings: ["b.json"] });
+    const merged = mergeSettings({ settings: ["a.json"], settingSources: ["local"] }, flags, {});
+    expect(merged.settingSources).toEqual(["user", "project"]);
+    expect(merged.settingsFiles).toEqual([resolve("a.json"), resolve("b.json")]);
+  });
+
+  it("an unknown source is refused, naming the flag", () => {
+    expect(() => flagLayer({ settingSources: "user,team" })).toThrow(/--setting-sources/);
   });
 });

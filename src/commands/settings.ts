@@ -1,0 +1,219 @@
+import { readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { CommandExec, CommandHandler } from "../hooks/command.js";
+import { isHookEventName, type HookEventName } from "../hooks/events.js";
+import type { CommandGroup } from "../hooks/registry.js";
+import { errorMessage } from "../values.js";
+import type { SettingsReport } from "../wire/hooks.js";
+import { firstIssue } from "../zod-issues.js";
+import { compileIfRule } from "./if-rule.js";
+import {
+  claudeSettingsSchema,
+  codexHooksSchema,
+  type CommandHandlerSpec,
+  type SettingsFile,
+} from "./settings-schema.js";
+
+/** The settings sources `--setting-sources` chooses from. */
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
+
+/** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
+export const DEFAULT_COMMAND_TIMEOUT_S = 600;
+export const PROMPT_COMMAND_TIMEOUT_S = 30;
+
+/** Which settings files a session reads. */
+export interface SettingsRequest {
+  /** The session's cwd: project and local files are resolved against it. */
+  readonly cwd: string;
+  /** The home directory for the `user` source. */
+  readonly home: string;
+  readonly sources: readonly SettingSource[];
+  /** `--settings` files, absolute, in the order given. */
+  readonly explicit: readonly string[];
+}
+
+/** A session's command hooks, ready for the registry, and what to report about each file. */
+export interface LoadedSettings {
+  readonly commands: Partial<Record<HookEventName, CommandGroup[]>>;
+  readonly reports: SettingsReport[];
+}
+
+interface FileRef {
+  readonly source: SettingsReport["source"];
+  readonly path: string;
+  /** How ids name the file: relative to the cwd or home, absolute for explicit files. */
+  readonly display: string;
+  readonly dialect: "claude" | "codex";
+}
+
+/** The files to read, in order: user, project, local, explicit. */
+export function settingsFiles(req: SettingsRequest): FileRef[] {
+  const files: FileRef[] = [];
+  const add = (source: FileRef["source"], dir: string, rel: string, prefix: string) =>
+    files.push({
+      source,
+      path: join(dir, rel),
+      display: `${prefix}${rel}`,
+      dialect: basename(rel) === "hooks.json" ? "codex" : "claude",
+    });
+  if (req.sources.includes("user")) {
+    add("user", req.home, ".claude/settings.json", "~/");
+    add("user", req.home, ".codex/hooks.json", "~/");
+  }
+  if (req.sources.includes("project")) {
+    add("project", req.cwd, ".claude/settings.json", "");
+    add("project", req.cwd, ".codex/hooks.json", "");
+  }
+  if (req.sources.includes("local")) add("local", req.cwd, ".claude/settings.local.json", "");
+  for (const path of req.explicit) {
+    const abs = resolve(path);
+    files.push({
+      source: "explicit",
+      path: abs,
+      display: abs,
+      dialect: basename(abs) === "hooks.json" ? "codex" : "claude",
+    });
+  }
+  return files;
+}
+
+/**
+ * Reads a session's settings files. A missing source file is skipped (a missing explicit
+ * file is reported); a file that does not parse registers nothing and is reported with the
+ * path inside it. Identical handlers (command, args, shell) for one event and matcher run
+ * once; an effective `disableAllHooks: true` (explicit > local > project > user) turns every
+ * command hook off.
+ */
+export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
+  const reports: SettingsReport[] = [];
+  const commands: Partial<Record<HookEventName, CommandGroup[]>> = {};
+  const seen = new Set<string>();
+  let disabledBy: string | undefined;
+  for (const file of settingsFiles(req)) {
+    const read = readSettings(file);
+    if (read === "missing") continue;
+    if (!read.ok) {
+      reports.push({ source: file.source, path: file.path, handlers: 0, error: read.error });
+      continue;
+    }
+    if (read.data.disableAllHooks !== undefined) {
+      disabledBy = read.data.disableAllHooks ? file.path : undefined;
+    }
+    const skipped: string[] = [];
+    let handlers = 0;
+    for (const [event, groups] of Object.entries(read.data.hooks ?? {})) {
+      if (!isHookEventName(event)) {
+        skipped.push(`${event}: not an event hookgate runs`);
+        continue;
+      }
+      groups.forEach((group, i) => {
+        const list: CommandHandler[] = [];
+        group.hooks.forEach((spec, j) => {
+          const where = `${event}[${i}].hooks[${j}]`;
+          if (spec.type !== "command") {
+            skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
+            return;
+          }
+          const key = JSON.stringify([
+            event,
+            group.matcher ?? "",
+            spec.command,
+            spec.args,
+            spec.shell ?? "sh",
+          ]);
+          if (seen.has(key)) return;
+          const handler = toHandler(
+            spec,
+            event,
+            `${file.source}:${file.display}#${where}`,
+            file,
+            req.cwd,
+          );
+          if (typeof handler === "string") {
+            skipped.push(`${where}: ${handler}`);
+            return;
+          }
+          seen.add(key);
+          list.push(handler);
+        });
+        if (list.length === 0) return;
+        handlers += list.length;
+        (commands[event] ??= []).push({
+          ...(group.matcher !== undefined && { matcher: group.matcher }),
+          handlers: list,
+        });
+      });
+    }
+    reports.push({
+      source: file.source,
+      path: file.path,
+      handlers,
+      ...(skipped.length > 0 && { skipped }),
+    });
+  }
+  if (disabledBy === undefined) return { commands, reports };
+  const note = `disableAllHooks in ${disabledBy}: command hooks are off`;
+  return {
+    commands: {},
+    reports: reports.map((r) => ({ ...r, handlers: 0, skipped: [...(r.skipped ?? []), note] })),
+  };
+}
+
+type Read = "missing" | { ok: true; data: SettingsFile } | { ok: false; error: string };
+
+function readSettings(file: FileRef): Read {
+  let text: string;
+  try {
+    text = readFileSync(file.path, "utf8");
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (code === "ENOENT" && file.source !== "explicit") return "missing";
+    return { ok: false, error: `cannot read: ${errorMessage(error)}` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not valid JSON: ${errorMessage(error)}` };
+  }
+  const schema = file.dialect === "codex" ? codexHooksSchema : claudeSettingsSchema;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
+  return { ok: true, data: parsed.data };
+}
+
+/** A handler ready to race, or why it is skipped. */
+function toHandler(
+  spec: CommandHandlerSpec,
+  event: HookEventName,
+  id: string,
+  file: FileRef,
+  cwd: string,
+): CommandHandler | string {
+  let applies: CommandHandler["applies"];
+  if (spec.if !== undefined) {
+    const rule = compileIfRule(spec.if, cwd);
+    if (!rule.ok) return rule.message;
+    applies = rule.applies;
+  }
+  const substitute = (s: string) => s.replaceAll("${CLAUDE_PROJECT_DIR}", cwd);
+  const exec: CommandExec = spec.args
+    ? { form: "exec", file: substitute(spec.command), args: spec.args.map(substitute) }
+    : { form: "shell", shell: spec.shell ?? "sh", command: spec.command };
+  const defaultS =
+    event === "UserPromptSubmit" ? PROMPT_COMMAND_TIMEOUT_S : DEFAULT_COMMAND_TIMEOUT_S;
+  const seconds = spec.timeoutSec ?? spec.timeout ?? defaultS;
+  return {
+    kind: "command",
+    id,
+    event,
+    timeoutMs: seconds * 1000,
+    failClosed: spec.onFailure === "block" || spec.onFailure === "deny",
+    exec,
+    dialect: file.dialect,
+    ...(spec.statusMessage !== undefined && { statusMessage: spec.statusMessage }),
+    ...(spec.async !== undefined && { async: spec.async }),
+    ...(applies && { applies }),
+  };
+}
