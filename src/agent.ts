@@ -29,6 +29,7 @@ import { handleOf, metaOf, summaryOf } from "./session-handle.js";
 import { MetaError, type SessionMeta } from "./store/metadata.js";
 import { CursorError, page } from "./store/paging.js";
 import { isStorableId, SessionStore, type StoredSession } from "./store/session-store.js";
+import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
 import { builtinTools } from "./tools/index.js";
 import { errorMessage } from "./values.js";
 
@@ -43,6 +44,8 @@ export interface AgentOptions {
   readonly describeError?: (error: unknown) => string;
   /** Model/tool rounds per turn before `max_turn_requests` (default 50). */
   readonly maxRounds?: number;
+  /** Consecutive Stop-hook blocks a turn honours before it ends anyway (default 8). */
+  readonly maxStopBlocks?: number;
   /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
   readonly maxHookValueBytes?: number;
   /**
@@ -259,6 +262,7 @@ export class Agent implements AgentHost {
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
       log,
       createdAt: meta ? new Date(meta.createdAt) : new Date(),
       transcript,

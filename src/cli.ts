@@ -30,6 +30,8 @@ Options:
   --log-level <level>         ${LOG_LEVELS.join("|")}
                               (default info; env HOOKGATE_LOG_LEVEL)
   --max-rounds <n>            model/tool rounds per turn before max_turn_requests (default 50)
+  --max-stop-blocks <n>       consecutive Stop-hook blocks a turn honours before it ends
+                              anyway (default 8; 0: Stop hooks cannot keep a turn going)
   --max-hook-value-bytes <n>  cap on tool_input/tool_response JSON in observer hook inputs
                               (default 16384)
   --data-dir <dir>            where sessions persist (transcripts, records, locks; see
@@ -82,6 +84,7 @@ async function main(argv: string[]): Promise<void> {
         "max-output-tokens": { type: "string" },
         "log-level": { type: "string" },
         "max-rounds": { type: "string" },
+        "max-stop-blocks": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
         "data-dir": { type: "string" },
         "max-frame-bytes": { type: "string" },
@@ -123,6 +126,7 @@ async function main(argv: string[]): Promise<void> {
       maxOutputTokens: values["max-output-tokens"],
       logLevel: values["log-level"],
       maxRounds: values["max-rounds"],
+      maxStopBlocks: values["max-stop-blocks"],
       maxHookValueBytes: values["max-hook-value-bytes"],
       dataDir: values["data-dir"],
       maxFrameBytes: values["max-frame-bytes"],
@@ -154,6 +158,7 @@ async function main(argv: string[]): Promise<void> {
     describeError: model.describeError,
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,
+    maxStopBlocks: settings.maxStopBlocks,
     maxHookValueBytes: settings.maxHookValueBytes,
     dataDir: settings.dataDir,
     maxFrameBytes: settings.maxFrameBytes,

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./protocol/frame-limit.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { defaultDataDir } from "./store/data-dir.js";
+import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
 import { errorMessage } from "./values.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */
@@ -33,6 +34,7 @@ export const configFileSchema = z.strictObject({
   contextWindow: z.int().positive().optional(),
   providerOptions: z.record(z.string(), z.record(z.string(), z.json())).optional(),
   maxRounds: z.int().positive().optional(),
+  maxStopBlocks: z.int().min(0).optional(),
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   dataDir: z.string().min(1).optional(),
@@ -53,6 +55,7 @@ export type ConfigLayer = z.infer<typeof configFileSchema>;
 /** Everything the CLI needs to start the agent. */
 export interface Settings extends ModelSettings {
   readonly maxRounds: number;
+  readonly maxStopBlocks: number;
   readonly maxHookValueBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Where sessions persist (absolute). */
@@ -115,6 +118,7 @@ const NUMERIC = new Set([
   "maxOutputTokens",
   "contextWindow",
   "maxRounds",
+  "maxStopBlocks",
   "maxHookValueBytes",
   "maxFrameBytes",
 ]);
@@ -174,6 +178,7 @@ export function mergeSettings(
     contextWindow: pick("contextWindow"),
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
+    maxStopBlocks: pick("maxStopBlocks") ?? DEFAULT_MAX_STOP_BLOCKS,
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,

@@ -15,6 +15,8 @@ export interface Callback {
   readonly id: string;
   readonly timeoutMs: number;
   readonly failClosed: boolean;
+  /** The group set `blocking`: on a steering event it is asked and awaited, not notified. */
+  readonly blocking: boolean;
 }
 
 /** Anything the gate can ask: a client callback or a command hook from a settings file. */
@@ -63,6 +65,7 @@ export class HookRegistry {
             id,
             timeoutMs: (g.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
             failClosed: g.onFailure === "deny",
+            blocking: g.blocking === true,
           })),
         });
         this.callbackCounts[event] = (this.callbackCounts[event] ?? 0) + g.hookCallbackIds.length;
@@ -74,7 +77,7 @@ export class HookRegistry {
   /**
    * The handlers to ask, in registration order: command hooks, then client callbacks. A
    * callback id that appears in several matching groups is called once, with its first
-   * group's timeout, failing closed if any of those groups asked for it.
+   * group's timeout, failing closed (and blocking) if any of those groups asked for it.
    */
   callbacksFor(event: HookEventName, toolName = ""): readonly Handler[] {
     const groups = this.groups.get(event);
@@ -109,8 +112,16 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
       const at = index.get(cb.id);
       if (at === undefined) {
         index.set(cb.id, out.push(cb) - 1);
-      } else if (cb.failClosed && !out[at]?.failClosed) {
-        out[at] = { ...(out[at] ?? cb), failClosed: true };
+      } else {
+        const first = out[at];
+        if (!first || first.kind === "command") continue;
+        if ((cb.failClosed && !first.failClosed) || (cb.blocking && !first.blocking)) {
+          out[at] = {
+            ...first,
+            failClosed: first.failClosed || cb.failClosed,
+            blocking: first.blocking || cb.blocking,
+          };
+        }
       }
     }
   }

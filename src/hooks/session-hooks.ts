@@ -7,8 +7,14 @@ import { buildHookInput, type CommonInput, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import type { Handler, HookRegistry } from "./registry.js";
+import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
+import { isSteerEvent, noSteering, type SteerEvent, type Steering } from "./steering.js";
 import type { HookTransport } from "./transport.js";
+import { untilAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
+
+/** The steering events asked all at once (PostToolUse goes one hook after another). */
+type ConcurrentSteerEvent = Exclude<SteerEvent, "PostToolUse" | "SessionStart">;
 
 export interface SessionHooksOptions {
   readonly sessionId: string;
@@ -22,9 +28,19 @@ export interface SessionHooksOptions {
   readonly log: Logger;
 }
 
-/** A session's hooks as the session actor sees them: one gate, one event emitter. */
+/**
+ * A session's hooks as the session actor sees them: one gate, one event emitter, and the
+ * steering of §5 (hooks that are asked and awaited: command hooks, and client groups that
+ * set `blocking`).
+ */
 export class SessionHooks {
   private pendingStart: (() => void) | undefined;
+  /** SessionStart's asked hooks, until the session's first turn takes their answer. */
+  private startSteering: Promise<Steering> | undefined;
+  /** What `async` command hooks answered since the model's last step. */
+  private late: Steering[] = [];
+  /** Ends asks that outlive a turn (SessionStart's, `async` ones) when the session closes. */
+  private readonly lifetime = new AbortController();
   /** Event command hooks still running (fire-and-forget, each bounded by its timeout). */
   private readonly running = new Set<Promise<unknown>>();
 
@@ -32,11 +48,137 @@ export class SessionHooks {
 
   /**
    * Queues SessionStart to go out after the `session/new` response: on the next tick, or
-   * before this session's next event, whichever is first, so events stay in order.
+   * before this session's next event, whichever is first, so events stay in order. Asked
+   * hooks start then too; the session's first turn awaits their answer.
    */
   sessionStart(source: "startup" | "resume"): void {
-    this.pendingStart = () => this.emit("SessionStart", () => ({ source }));
+    this.pendingStart = () => {
+      this.emit("SessionStart", () => ({ source }));
+      const asked = this.asked("SessionStart");
+      if (asked.length === 0) return;
+      this.startSteering = steerConcurrently(
+        this.context("SessionStart", this.opts.sessionId, "session"),
+        asked,
+        this.input("SessionStart", { source }),
+        this.lifetime.signal,
+      );
+    };
     setImmediate(() => this.flushStart());
+  }
+
+  /**
+   * SessionStart's steering, once: the first turn to reach the model awaits it (each hook
+   * is bounded by its own timeout). Resolves `undefined` when there is none left to take or
+   * `signal` fires first (the answer then stays for the next turn).
+   */
+  async takeSessionStart(signal: AbortSignal): Promise<Steering | undefined> {
+    this.flushStart();
+    const pending = this.startSteering;
+    if (!pending) return undefined;
+    const steering = await untilAborted(pending, signal);
+    if (steering) this.startSteering = undefined;
+    return steering;
+  }
+
+  /**
+   * Asks the hooks of a steering event (`async` command hooks go to the background) and
+   * folds their answers into one steering. `toolUseId`: the turn's id for UserPromptSubmit
+   * and Stop, the tool call's otherwise.
+   */
+  async steer<E extends ConcurrentSteerEvent>(
+    event: E,
+    fields: () => EventFields[E],
+    toolUseId: string,
+    signal: AbortSignal,
+    toolName = "",
+  ): Promise<Steering> {
+    this.flushStart();
+    if (this.opts.registry.callbacksFor(event, toolName).length === 0) return noSteering(event);
+    const values = fields();
+    const toolInput = "tool_input" in values ? values.tool_input : undefined;
+    const asked = this.asked(event, toolName, toolInput);
+    const background = this.background(event, toolName, toolInput);
+    if (asked.length === 0 && background.length === 0) return noSteering(event);
+    const input = this.input(event, values);
+    const ctx = this.context(event, toolUseId, toolName || event);
+    if (background.length > 0) this.inBackground(ctx, background, input);
+    return steerConcurrently(ctx, asked, input, signal);
+  }
+
+  /**
+   * PostToolUse's asked hooks, one after another in registration order, each seeing as
+   * `tool_response` what the hooks before it left for the model (capped).
+   */
+  async steerToolOutput(
+    fields: Omit<EventFields["PostToolUse"], "tool_response">,
+    response: unknown,
+    signal: AbortSignal,
+  ): Promise<Steering> {
+    const ctx = this.context("PostToolUse", fields.tool_use_id, fields.tool_name);
+    const background = this.background("PostToolUse", fields.tool_name, fields.tool_input);
+    if (background.length > 0) {
+      this.inBackground(
+        ctx,
+        background,
+        this.input("PostToolUse", { ...fields, tool_response: response }),
+      );
+    }
+    const asked = this.asked("PostToolUse", fields.tool_name, fields.tool_input);
+    if (asked.length === 0) return noSteering("PostToolUse");
+    return steerToolOutput(
+      ctx,
+      asked,
+      response,
+      (view) => this.input("PostToolUse", { ...fields, tool_response: view }),
+      signal,
+    );
+  }
+
+  /**
+   * What `async` command hooks answered since the last call: their context and messages
+   * reach the model at its next step.
+   */
+  takeLate(): Steering[] {
+    const late = this.late;
+    this.late = [];
+    return late;
+  }
+
+  /** Runs `async` command hooks without holding the turn; `takeLate` hands over their answer. */
+  private inBackground(ctx: SteerContext, handlers: readonly Handler[], input: AnyHookInput): void {
+    const run = steerConcurrently(ctx, handlers, input, this.lifetime.signal).then((s) => {
+      this.late.push(s);
+    });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Ends asks still in flight that belong to no turn. */
+  close(): void {
+    this.lifetime.abort();
+  }
+
+  /** Handlers awaited on a steering event: command hooks, and callbacks of blocking groups. */
+  private asked(event: SteerEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
+    const all = this.opts.registry.callbacksFor(event, toolName);
+    const asked = all.filter((h) => (h.kind === "command" ? !h.async : h.blocking));
+    return applicable(asked, toolName, toolInput);
+  }
+
+  /** `async: true` command hooks: run in the background, never awaited. */
+  private background(event: SteerEvent, toolName: string, toolInput: unknown): readonly Handler[] {
+    const all = this.opts.registry.callbacksFor(event, toolName);
+    const background = all.filter((h) => h.kind === "command" && h.async === true);
+    return background.length === 0 ? background : applicable(background, toolName, toolInput);
+  }
+
+  private input<E extends SteerEvent>(event: E, fields: EventFields[E]) {
+    return buildHookInput(this.opts.common(), event, fields, this.opts.maxValueBytes);
+  }
+
+  private context(event: SteerEvent, toolUseId: string, subject: string): SteerContext {
+    const { sessionId, transport, commands, log } = this.opts;
+    return { sessionId, event, toolUseId, subject, transport, commands, log };
   }
 
   private flushStart(): void {
@@ -91,8 +233,10 @@ export class SessionHooks {
   }
 
   /**
-   * Sends an observe-only event to every matching callback, fire-and-forget. The input is
-   * built once, and not at all when nothing is registered for the event.
+   * Sends an observe-only event to every matching callback, fire-and-forget, and runs the
+   * event's command hooks (logged only). On steering events only groups without `blocking`
+   * are notified and command hooks are left to `steer`. The input is built once, and not at
+   * all when nothing is registered for the event.
    */
   emit<E extends Exclude<HookEventName, "PreToolUse">>(
     event: E,
@@ -101,7 +245,10 @@ export class SessionHooks {
   ): void {
     const { opts } = this;
     if (event !== "SessionStart") this.flushStart();
-    const handlers = opts.registry.callbacksFor(event, toolName);
+    const all = opts.registry.callbacksFor(event, toolName);
+    const handlers = isSteerEvent(event)
+      ? all.filter((h) => h.kind !== "command" && !h.blocking)
+      : all;
     if (handlers.length === 0) return;
     const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
     const commands: Handler[] = [];

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
 import { ProcessGroups } from "../commands/process-group.js";
@@ -9,7 +10,7 @@ import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
 import type { ClientPort } from "../port.js";
-import { runTurn } from "./turn.js";
+import { runTurn, type TurnEnd } from "./turn.js";
 import { ViewRecorder } from "./view-recorder.js";
 
 /** A second prompt arrived while one is running in the same session. */
@@ -28,6 +29,8 @@ export interface SessionSettings {
   readonly catalog: ToolCatalog;
   readonly system: (session: SessionActor) => string | undefined;
   readonly maxRounds: number;
+  /** Consecutive Stop blocks a turn honours before it ends anyway. */
+  readonly maxStopBlocks: number;
   readonly describeError: (error: unknown) => string;
   readonly log: Logger;
   readonly createdAt: Date;
@@ -121,6 +124,8 @@ export class SessionActor {
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
         transcript: settings.transcript,
+        turnId: `turn_${randomUUID()}`,
+        maxStopBlocks: settings.maxStopBlocks,
       },
       controller.signal,
     );
@@ -133,17 +138,21 @@ export class SessionActor {
    * Ends a turn: Stop goes out once the transcript holds the whole turn, and only then may
    * the next prompt start or the session end, so no event overtakes this Stop.
    */
-  private async finish(done: Promise<StopReason>): Promise<StopReason> {
-    let stopReason: StopReason = "cancelled";
+  private async finish(done: Promise<TurnEnd>): Promise<StopReason> {
+    let end: TurnEnd = { stopReason: "cancelled", stopHookActive: false };
     try {
-      stopReason = await done;
-      return stopReason;
+      end = await done;
+      return end.stopReason;
     } finally {
       await this.recorder?.flush();
       await this.settings.transcript?.flush();
       this.updatedAt = new Date();
       await this.settings.persist?.(this);
-      this.hooks.emit("Stop", () => ({ stop_hook_active: false, stop_reason: stopReason }));
+      const { stopReason, stopHookActive } = end;
+      this.hooks.emit("Stop", () => ({
+        stop_hook_active: stopHookActive,
+        stop_reason: stopReason,
+      }));
       this.current = undefined;
     }
   }
@@ -175,6 +184,7 @@ export class SessionActor {
     this.cancel();
     await running?.catch(() => undefined);
     await this.processGroups.terminateAll();
+    this.hooks.close();
     this.hooks.emit("SessionEnd", () => ({ reason }));
     await this.settings.release?.();
   }

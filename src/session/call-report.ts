@@ -1,5 +1,5 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Verdict } from "../hooks/gate.js";
+import type { OutcomeReport, Verdict } from "../hooks/gate.js";
 import type { ClientPort } from "../port.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCallResult } from "./tool-call.js";
@@ -33,6 +33,12 @@ export class CallReport {
       ...fields,
       _meta: meta,
     });
+  }
+
+  /** One more update, carrying the gate's reports followed by those of later hooks. */
+  alsoReport(reports: readonly OutcomeReport[]): Promise<void> {
+    this.gate = { ...this.gate, reports: [...this.gate.reports, ...reports] };
+    return this.update({});
   }
 
   /** Ends the call as failed: the model reads `message`, the user sees `shown`. */

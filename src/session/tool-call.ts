@@ -10,6 +10,7 @@ import type { ToolCatalog } from "./catalog.js";
 import { CallReport } from "./call-report.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
+import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
 import { errorMessage, isRecord } from "../values.js";
@@ -199,7 +200,7 @@ async function permit(
   return undefined;
 }
 
-/** Runs the cleared call, reports how it ended, and tells the PostToolUse observers. */
+/** Runs the cleared call, reports how it ended, and lets the PostToolUse(Failure) hooks steer. */
 async function execute(
   { tool, clearance }: ClearedCall,
   env: ToolCallEnv,
@@ -210,6 +211,13 @@ async function execute(
   const id = report.id;
   await report.update({ status: "in_progress" });
   const input = clearance.input;
+  // PostToolUse(Failure) hooks; their reports follow the gate's on one more update.
+  const hooked = { tool_name: tool.name, tool_input: input, tool_use_id: id };
+  const postEnv: PostToolEnv = {
+    hooks,
+    client: report.client,
+    report: (reports) => report.alsoReport(reports),
+  };
   const withContext = (output: string) =>
     clearance.additionalContext ? `${output}\n\n${clearance.additionalContext}` : output;
   let result;
@@ -220,13 +228,13 @@ async function execute(
     });
   } catch (error) {
     const message = signal.aborted ? "Cancelled while the tool was running." : errorMessage(error);
-    hooks.emit(
-      "PostToolUseFailure",
-      () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, error: message }),
-      tool.name,
-    );
-    const failed = await report.fail(message);
-    return { ...failed, output: withContext(failed.output) };
+    await report.fail(message);
+    const view = await afterToolFailure(hooked, message, postEnv, signal);
+    return {
+      output: withContext(view.output),
+      isError: true,
+      ...(view.stop && { stop: view.stop }),
+    };
   }
   // The tool finished: report it as it ended, even if a cancel arrived meanwhile.
   await report.update({
@@ -234,13 +242,12 @@ async function execute(
     content: result.content,
     rawOutput: result.response,
   });
-  const response = result.response;
-  hooks.emit(
-    "PostToolUse",
-    () => ({ tool_name: tool.name, tool_input: input, tool_use_id: id, tool_response: response }),
-    tool.name,
-  );
-  return { output: withContext(result.output), isError: false };
+  const view = await afterTool(hooked, result, postEnv, signal);
+  return {
+    output: withContext(view.output),
+    isError: false,
+    ...(view.stop && { stop: view.stop }),
+  };
 }
 
 /** The permission step: mode policy, then the hook's allow/ask, then the user. */

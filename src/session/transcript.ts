@@ -5,6 +5,7 @@ import type { ModelMessage } from "ai";
 import type { Logger } from "../log.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
+import { hookContextOf } from "./hook-context.js";
 
 /** One content block of a transcript line, named as in Claude Code's transcripts. */
 type Block =
@@ -84,10 +85,19 @@ export class Transcript {
       timestamp: new Date().toISOString(),
       message: { role, content: blocks },
       modelMessage: message,
+      // Hook-provided text (context, a Stop reason) is marked as Claude Code marks injected
+      // user-role lines, so no reader takes it for something the user typed.
+      ...hookMark(message),
     };
     this.parent = uuid;
     return line;
   }
+}
+
+/** `isMeta` and which hooks gave it, for a hook-provided message. */
+function hookMark(message: ModelMessage): Record<string, unknown> {
+  const mark = hookContextOf(message);
+  return mark ? { isMeta: true, hookContext: mark } : {};
 }
 
 function toBlocks(message: ModelMessage): string | Block[] | undefined {

@@ -4,8 +4,10 @@ import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../port.js";
+import { ReportingClient } from "./hook-reports.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import type { Transcript } from "./transcript.js";
+import { checkStop, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
 /** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
 export const DEFAULT_MAX_ROUNDS = 50;
@@ -20,6 +22,16 @@ export interface TurnEnv extends ToolCallEnv {
   /** Turns a model failure into one line telling the user what to fix. */
   readonly describeError: (error: unknown) => string;
   readonly transcript?: Transcript | undefined;
+  /** `_hooks/run` `toolUseId` for this turn's UserPromptSubmit and Stop. */
+  readonly turnId: string;
+  /** Consecutive Stop blocks the turn honours before it ends anyway. */
+  readonly maxStopBlocks: number;
+}
+
+/** How a turn ended, and whether a Stop hook had kept it going. */
+export interface TurnEnd {
+  readonly stopReason: StopReason;
+  readonly stopHookActive: boolean;
 }
 
 /** Joins a prompt's text (and resource links / embedded text) into what the model reads. */
@@ -36,17 +48,38 @@ export function promptText(prompt: readonly ContentBlock[]): string {
 }
 
 /**
- * One prompt turn: model steps and tool calls until the model stops, the round bound is
- * hit, or the signal fires. A cancelled turn answers `cancelled`, never an error.
+ * One prompt turn: model steps and tool calls until the model stops (and Stop hooks let
+ * it), the round bound is hit, or the signal fires. A cancelled turn answers `cancelled`,
+ * never an error. Hook outcomes of the turn's events ride on its updates.
  */
 export async function runTurn(
   prompt: readonly ContentBlock[],
-  env: TurnEnv,
+  turnEnv: TurnEnv,
+  signal: AbortSignal,
+): Promise<TurnEnd> {
+  const client = new ReportingClient(turnEnv.client);
+  const env = { ...turnEnv, client };
+  const state = { stopBlocks: 0 };
+  try {
+    const stopReason = await steps(prompt, env, state, signal);
+    return { stopReason, stopHookActive: state.stopBlocks > 0 };
+  } finally {
+    await client.flush();
+  }
+}
+
+async function steps(
+  prompt: readonly ContentBlock[],
+  env: TurnEnv & TurnHooksEnv,
+  state: { stopBlocks: number },
   signal: AbortSignal,
 ): Promise<StopReason> {
   const text = promptText(prompt);
-  env.hooks.emit("UserPromptSubmit", () => ({ prompt: text }));
-  void remember(env, { role: "user", content: text });
+  const opening = await openTurn(text, env, signal);
+  if (opening.kind === "cancelled") return "cancelled";
+  // A blocked prompt never reaches the model and is not kept in its history.
+  if (opening.kind === "halted") return "end_turn";
+  void remember(env, ...opening.before, { role: "user", content: text }, ...opening.after);
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     let step;
@@ -77,7 +110,15 @@ export async function runTurn(
     await remember(env, ...step.messages);
     const usage = contextUsage(env.model, step.usage);
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
-    if (step.toolCalls.length === 0) return stopReasonFor(step.finish);
+    if (step.toolCalls.length === 0) {
+      const stopReason = stopReasonFor(step.finish);
+      const check = await checkStop(stopReason, state.stopBlocks, env, signal);
+      if (signal.aborted) return "cancelled";
+      if (check.kind === "end") return stopReason;
+      state.stopBlocks++;
+      void remember(env, check.message);
+      continue;
+    }
 
     const results = [];
     let stop: { readonly reason: string } | undefined;

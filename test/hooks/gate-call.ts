@@ -8,7 +8,7 @@ export const bashSchema = z.object({ command: z.string(), timeout: z.number().op
 
 /** A callback with its group's settings. */
 export function cb(id: string, timeoutMs = 30_000, failClosed = false): Callback {
-  return { id, timeoutMs, failClosed };
+  return { id, timeoutMs, failClosed, blocking: false };
 }
 
 /** One Bash call (session s1, call t1) to put through the gate. */

@@ -66,8 +66,8 @@ describe("registration", () => {
     });
     const bash = registry.callbacksFor("PreToolUse", "Bash");
     expect(bash.map((c) => c.id)).toEqual(["a", "b", "c"]);
-    expect(bash[0]).toEqual({ id: "a", timeoutMs: 5000, failClosed: true });
-    expect(bash[1]).toEqual({ id: "b", timeoutMs: 5000, failClosed: false });
+    expect(bash[0]).toEqual({ id: "a", timeoutMs: 5000, failClosed: true, blocking: false });
+    expect(bash[1]).toEqual({ id: "b", timeoutMs: 5000, failClosed: false, blocking: false });
     expect(bash[2]?.timeoutMs).toBe(30_000);
     expect(registry.callbacksFor("PreToolUse", "Write").map((c) => c.id)).toEqual(["c", "a", "w"]);
   });

@@ -32,6 +32,7 @@ describe("the config file", () => {
       contextWindow: 32768,
       providerOptions: { "openai-compatible": { reasoningEffort: "low" } },
       maxRounds: 20,
+      maxStopBlocks: 3,
       maxHookValueBytes: 4096,
       logLevel: "debug",
     };
@@ -97,6 +98,7 @@ describe("flags and precedence", () => {
       contextWindow: undefined,
       providerOptions: undefined,
       maxRounds: 50,
+      maxStopBlocks: 8,
       maxHookValueBytes: 16384,
       logLevel: "debug",
       dataDir: join(homedir(), ".local", "state", "hookgate"),

@@ -1,0 +1,169 @@
+import type { Logger } from "../log.js";
+import type { CommandHookRunner } from "./command.js";
+import { askHandler } from "./gate.js";
+import type { Outcome } from "./outcome.js";
+import { raceCallbacks } from "./race.js";
+import type { Handler } from "./registry.js";
+import {
+  canFailClosed,
+  classifySteer,
+  foldConcurrent,
+  noSteering,
+  ToolOutputFold,
+  type SteerEvent,
+  type Steering,
+} from "./steering.js";
+import type { HookTransport } from "./transport.js";
+import type { AnyHookInput, OutcomeReport } from "../wire/hooks.js";
+
+/** Where a steering event's hooks are asked from, and what names it in logs. */
+export interface SteerContext {
+  readonly sessionId: string;
+  readonly event: SteerEvent;
+  /**
+   * `_hooks/run` `toolUseId`: the tool call's id on PostToolUse(Failure), the turn's id on
+   * UserPromptSubmit and Stop, the session's id on SessionStart.
+   */
+  readonly toolUseId: string;
+  /** For log lines: the tool name, or the event name on events without a tool. */
+  readonly subject: string;
+  readonly transport: HookTransport;
+  /** Runs command hooks; absent when the session has none. */
+  readonly commands?: CommandHookRunner | undefined;
+  readonly log: Logger;
+}
+
+/**
+ * Asks every hook of a steering event at once (`_hooks/run`), each bounded by its own
+ * timeout; the first block (or fail-closed failure) decides at once and cancels the rest.
+ */
+export async function steerConcurrently(
+  ctx: SteerContext,
+  callbacks: readonly Handler[],
+  input: AnyHookInput,
+  signal: AbortSignal,
+): Promise<Steering> {
+  if (callbacks.length === 0) return noSteering(ctx.event);
+  // Where a failure cannot block, it must not end the race and cancel the others.
+  const asked = canFailClosed(ctx.event)
+    ? callbacks
+    : callbacks.map((cb) => ({ ...cb, failClosed: false }));
+  const started = performance.now();
+  const { end, outcomes } = await race(ctx, asked, input, signal);
+  const decided = end === "cancelled" ? undefined : end;
+  const steering = foldConcurrent(
+    ctx.event,
+    outcomes,
+    decided,
+    reportsOf(asked, outcomes, performance.now() - started),
+  );
+  logSteering(ctx, steering);
+  return steering;
+}
+
+/**
+ * Asks PostToolUse hooks one after another in registration order, each seeing as
+ * `tool_response` the view the hooks before it left (capped by `input`), so rewrites
+ * compose deterministically.
+ */
+export async function steerToolOutput(
+  ctx: SteerContext,
+  callbacks: readonly Handler[],
+  response: unknown,
+  input: (view: unknown) => AnyHookInput,
+  signal: AbortSignal,
+): Promise<Steering> {
+  const fold = new ToolOutputFold(response);
+  for (const cb of callbacks) {
+    const started = performance.now();
+    const view = fold.view;
+    const { outcomes } = await race(ctx, [cb], input(view), signal);
+    const [report] = reportsOf([cb], outcomes, performance.now() - started);
+    const outcome = outcomes[0] ?? {
+      callback: cb,
+      label: "cancelled",
+      durationMs: performance.now() - started,
+    };
+    if (report) fold.add(outcome, report);
+  }
+  const steering = fold.done();
+  logSteering(ctx, steering);
+  return steering;
+}
+
+function race(
+  ctx: SteerContext,
+  handlers: readonly Handler[],
+  input: AnyHookInput,
+  signal: AbortSignal,
+) {
+  const { transport, commands, log } = ctx;
+  const ask = askHandler(
+    { transport, log, ...(commands && { commands }) },
+    ctx.event,
+    input,
+    ctx.toolUseId,
+  );
+  return raceCallbacks(handlers, signal, {
+    onSettle: (o) => logOutcome(ctx, o),
+    timeoutMessage: (h) =>
+      `hook ${h.id} timed out after ${h.timeoutMs} ms on ${ctx.event} (${ctx.subject})`,
+    // The one dispatch reads every reply; what a reply means differs per event.
+    ask: async (h, hSignal) => {
+      const o = await ask(h, hSignal);
+      const read = o.label === "proceeded" || o.label === "denied" ? o.result : undefined;
+      return read ? classifySteer(ctx.event, o.callback, read, o.durationMs) : o;
+    },
+  });
+}
+
+function reportsOf(
+  callbacks: readonly Handler[],
+  outcomes: readonly (Outcome | undefined)[],
+  elapsed: number,
+): OutcomeReport[] {
+  return callbacks.map((cb, i) => {
+    const o = outcomes[i];
+    return {
+      hookCallbackId: cb.id,
+      kind: cb.kind ?? "callback",
+      outcome: o?.label ?? "cancelled",
+      durationMs: round(o ? o.durationMs : elapsed),
+    };
+  });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function logOutcome(ctx: SteerContext, o: Outcome): void {
+  if (o.label === "proceeded" || o.label === "denied" || o.label === "cancelled") return;
+  ctx.log.warn(
+    {
+      hookCallbackId: o.callback.id,
+      event: ctx.event,
+      subject: ctx.subject,
+      durationMs: round(o.durationMs),
+      outcome: o.label,
+      failure: o.failure,
+    },
+    `hook ${o.callback.id} ${o.label} on ${ctx.event}`,
+  );
+}
+
+/** Every steering decision is logged: what was decided, by whom, and each hook's outcome. */
+function logSteering(ctx: SteerContext, s: Steering): void {
+  const decided = [
+    s.block && `blocked by ${s.block.hookCallbackId}`,
+    s.stop && `turn ended by ${s.stop.hookCallbackId}`,
+    s.output && "tool output replaced",
+    s.withheld && `tool output withheld (${s.withheld.hookCallbackId} failed)`,
+    s.feedback.length > 0 && "block reason added to the result",
+    s.context.length > 0 && "context added",
+  ].filter((d): d is string => typeof d === "string");
+  ctx.log.info(
+    { event: ctx.event, subject: ctx.subject, hooks: s.reports },
+    `${ctx.event} hooks: ${decided.length > 0 ? decided.join(", ") : "no change"}`,
+  );
+}

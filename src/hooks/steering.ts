@@ -1,0 +1,181 @@
+import type { HookEventName } from "./events.js";
+import { blocks, classifyResult, denyReason, isFailure, type Outcome } from "./outcome.js";
+import type { Handler } from "./registry.js";
+import type { HookResult } from "./result.js";
+import type { OutcomeReport } from "../wire/hooks.js";
+
+/** Events whose asked hooks can steer the turn (DESIGN §5), besides the PreToolUse gate. */
+export const STEER_EVENTS = [
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+] as const satisfies readonly HookEventName[];
+
+export type SteerEvent = (typeof STEER_EVENTS)[number];
+
+export function isSteerEvent(event: string): event is SteerEvent {
+  return (STEER_EVENTS as readonly string[]).includes(event);
+}
+
+/** Text one hook gave for the model or the user, with the hook that gave it. */
+export interface HookText {
+  readonly hookCallbackId: string;
+  readonly text: string;
+}
+
+/** What the asked hooks of one steering event decided, folded into one answer. */
+export interface Steering {
+  readonly event: SteerEvent;
+  /** One per asked hook, in registration order: the `_meta.hooks` entries. */
+  readonly reports: readonly OutcomeReport[];
+  /** Shown to the user as agent messages. */
+  readonly systemMessages: readonly string[];
+  /** `continue: false`: the turn ends after the current step, with this text shown. */
+  readonly stop?: HookText;
+  /**
+   * UserPromptSubmit: the prompt is kept from the model. Stop: the turn goes on with this
+   * reason as the next user-role message. Also a fail-closed hook's failure on these events.
+   */
+  readonly block?: HookText;
+  /** `additionalContext` per hook, in registration order, for the model. */
+  readonly context: readonly HookText[];
+  /** PostToolUse: `decision: "block"` reasons, shown to the model beside the result. */
+  readonly feedback: readonly HookText[];
+  /** PostToolUse: what the model sees instead of the tool's output, after every rewrite. */
+  readonly output?: { readonly value: unknown };
+  /** PostToolUse: a fail-closed hook failed, so the model must not see the output. */
+  readonly withheld?: HookText;
+}
+
+/** A steering with nothing asked: the common case, with no allocation. */
+export function noSteering(event: SteerEvent): Steering {
+  return { event, reports: [], systemMessages: [], context: [], feedback: [] };
+}
+
+/**
+ * Labels a read reply for a steering event. A block means something only on
+ * UserPromptSubmit, PostToolUse and Stop; a Stop block needs a reason (the model is told
+ * it), else it is a `hook_error`; an `updatedToolOutput` must be a string or JSON
+ * object/array, else the reply is `malformed`.
+ */
+export function classifySteer(
+  event: SteerEvent,
+  callback: Handler,
+  result: HookResult,
+  durationMs: number,
+): Outcome {
+  if (event === "Stop" && result.decision === "deny" && !result.stop && !result.reason) {
+    return {
+      callback,
+      label: "hook_error",
+      durationMs,
+      failure: "blocked Stop without a reason; the model would not know what to do",
+    };
+  }
+  if (event === "PostToolUse" && result.updatedToolOutput !== undefined) {
+    const out = result.updatedToolOutput;
+    if (out === null || (typeof out !== "string" && typeof out !== "object")) {
+      return {
+        callback,
+        label: "malformed",
+        durationMs,
+        failure: `hookSpecificOutput.updatedToolOutput: must be a string or a JSON object or array, got ${JSON.stringify(out)}`,
+      };
+    }
+  }
+  if (event === "SessionStart" || event === "PostToolUseFailure") {
+    // Nothing to block here: only `continue: false` ends anything.
+    return { callback, label: result.stop ? "denied" : "proceeded", durationMs, result };
+  }
+  return classifyResult(callback, result, durationMs);
+}
+
+/** Failures can block only where a block means something. */
+export function canFailClosed(event: SteerEvent): boolean {
+  return event === "UserPromptSubmit" || event === "PostToolUse" || event === "Stop";
+}
+
+/**
+ * Folds the outcomes of hooks asked at once (every steering event but PostToolUse) into
+ * one steering: `end` is the race's first blocking outcome, if any.
+ */
+export function foldConcurrent(
+  event: SteerEvent,
+  outcomes: readonly (Outcome | undefined)[],
+  end: Outcome | undefined,
+  reports: readonly OutcomeReport[],
+): Steering {
+  const settled = outcomes.filter((o): o is Outcome => o !== undefined);
+  const stopper = settled.find((o) => o.label === "denied" && o.result?.stop);
+  const blocker = end && !end.result?.stop ? end : undefined;
+  return {
+    event,
+    reports,
+    systemMessages: settled.flatMap((o) =>
+      o.result?.systemMessage ? [o.result.systemMessage] : [],
+    ),
+    ...(stopper && { stop: textOf(stopper, denyReason(stopper)) }),
+    ...(blocker && blocks(blocker) && { block: textOf(blocker, denyReason(blocker)) }),
+    context: blocker ? [] : contextOf(settled),
+    feedback: [],
+  };
+}
+
+/** Builds up a PostToolUse steering as its hooks answer one after another. */
+export class ToolOutputFold {
+  private readonly reports: OutcomeReport[] = [];
+  private readonly systemMessages: string[] = [];
+  private readonly context: HookText[] = [];
+  private readonly feedback: HookText[] = [];
+  private stop: HookText | undefined;
+  private withheld: HookText | undefined;
+  private replaced = false;
+
+  /** The value the next hook sees as `tool_response`, and the model sees if replaced. */
+  constructor(public view: unknown) {}
+
+  add(outcome: Outcome, report: OutcomeReport): void {
+    this.reports.push(report);
+    const { result } = outcome;
+    if (result?.systemMessage) this.systemMessages.push(result.systemMessage);
+    if (isFailure(outcome.label)) {
+      if (outcome.callback.failClosed) this.withheld ??= textOf(outcome, denyReason(outcome));
+      return;
+    }
+    if (!result || outcome.label === "cancelled") return;
+    if (result.updatedToolOutput !== undefined) {
+      this.view = result.updatedToolOutput;
+      this.replaced = true;
+    }
+    if (result.stop) this.stop ??= textOf(outcome, denyReason(outcome));
+    else if (result.decision === "deny") this.feedback.push(textOf(outcome, denyReason(outcome)));
+    if (result.additionalContext) this.context.push(textOf(outcome, result.additionalContext));
+  }
+
+  done(): Steering {
+    return {
+      event: "PostToolUse",
+      reports: this.reports,
+      systemMessages: this.systemMessages,
+      ...(this.stop && { stop: this.stop }),
+      context: this.context,
+      feedback: this.feedback,
+      ...(this.replaced && { output: { value: this.view } }),
+      ...(this.withheld && { withheld: this.withheld }),
+    };
+  }
+}
+
+function contextOf(outcomes: readonly Outcome[]): HookText[] {
+  return outcomes.flatMap((o) =>
+    o.label !== "cancelled" && !isFailure(o.label) && o.result?.additionalContext
+      ? [textOf(o, o.result.additionalContext)]
+      : [],
+  );
+}
+
+function textOf(outcome: Outcome, text: string): HookText {
+  return { hookCallbackId: outcome.callback.id, text };
+}

@@ -1,0 +1,112 @@
+import type { StopReason } from "@agentclientprotocol/sdk";
+import type { ModelMessage } from "ai";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Steering } from "../hooks/steering.js";
+import { hookMessage } from "./hook-context.js";
+import type { ReportingClient } from "./hook-reports.js";
+
+/** Consecutive Stop blocks one turn honours before it ends anyway. */
+export const DEFAULT_MAX_STOP_BLOCKS = 8;
+
+/** What the hooks at a turn's edges need. */
+export interface TurnHooksEnv {
+  readonly hooks: SessionHooks;
+  readonly client: ReportingClient;
+  /** `_hooks/run` `toolUseId` for this turn's UserPromptSubmit and Stop. */
+  readonly turnId: string;
+  readonly maxStopBlocks: number;
+}
+
+/** What the hooks decided before the model sees a prompt. */
+export type Opening =
+  | { readonly kind: "go"; readonly before: ModelMessage[]; readonly after: ModelMessage[] }
+  /** Blocked or ended by a hook; the user has been told why. */
+  | { readonly kind: "halted" }
+  | { readonly kind: "cancelled" };
+
+/**
+ * SessionStart (awaited on the session's first turn) and UserPromptSubmit: a block keeps
+ * the prompt from the model and its history; context goes to the model beside the prompt.
+ */
+export async function openTurn(
+  prompt: string,
+  env: TurnHooksEnv,
+  signal: AbortSignal,
+): Promise<Opening> {
+  const start = await env.hooks.takeSessionStart(signal);
+  if (signal.aborted) return { kind: "cancelled" };
+  env.hooks.emit("UserPromptSubmit", () => ({ prompt }));
+  const submit = await env.hooks.steer("UserPromptSubmit", () => ({ prompt }), env.turnId, signal);
+  if (signal.aborted) return { kind: "cancelled" };
+  if (start) await show(env.client, start);
+  await show(env.client, submit);
+  if (submit.block) {
+    const { hookCallbackId, text } = submit.block;
+    await say(env.client, `Prompt blocked by hook ${hookCallbackId}: ${text}`);
+    return { kind: "halted" };
+  }
+  const stop = submit.stop ?? start?.stop;
+  if (stop) {
+    await say(env.client, stop.text);
+    return { kind: "halted" };
+  }
+  return {
+    kind: "go",
+    before: start?.context.length ? [hookMessage("SessionStart", start.context)] : [],
+    after: submit.context.length ? [hookMessage("UserPromptSubmit", submit.context)] : [],
+  };
+}
+
+/** What Stop hooks decided when the model ended its turn. */
+export type StopCheck =
+  | { readonly kind: "end" }
+  /** A hook blocked the stop: this user-role message carries its reason to the model. */
+  | { readonly kind: "continue"; readonly message: ModelMessage };
+
+/**
+ * Asks Stop hooks whether the turn may end. `blocks` counts the blocks this turn already
+ * honoured; at `maxStopBlocks` the turn ends anyway and the user is told so.
+ */
+export async function checkStop(
+  stopReason: StopReason,
+  blocks: number,
+  env: TurnHooksEnv,
+  signal: AbortSignal,
+): Promise<StopCheck> {
+  if (blocks >= env.maxStopBlocks) {
+    if (blocks > 0) {
+      await say(
+        env.client,
+        `Stop hooks blocked the end of this turn ${blocks} times in a row; ending it anyway (max stop blocks: ${env.maxStopBlocks}).`,
+      );
+    }
+    return { kind: "end" };
+  }
+  const steering = await env.hooks.steer(
+    "Stop",
+    () => ({ stop_hook_active: blocks > 0, stop_reason: stopReason }),
+    env.turnId,
+    signal,
+  );
+  if (signal.aborted) return { kind: "end" };
+  await show(env.client, steering);
+  if (steering.stop) {
+    await say(env.client, steering.stop.text);
+    return { kind: "end" };
+  }
+  if (!steering.block) return { kind: "end" };
+  return { kind: "continue", message: hookMessage("Stop", [steering.block], "hook-feedback") };
+}
+
+/** Queues the steering's reports for the next update and shows its messages. */
+async function show(client: ReportingClient, steering: Steering): Promise<void> {
+  client.carry(steering.reports);
+  for (const message of steering.systemMessages) await say(client, message);
+}
+
+function say(client: ReportingClient, text: string): Promise<void> {
+  return client.update({
+    sessionUpdate: "agent_message_chunk",
+    content: { type: "text", text: `\n${text}\n` },
+  });
+}
