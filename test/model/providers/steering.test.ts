@@ -1,0 +1,367 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveModel } from "../../../src/model/index.js";
+import type { AgentOptions } from "../../../src/protocol/app.js";
+import type { HookRunParams } from "../../../src/wire/hooks.js";
+import {
+  finishedCalls,
+  startInProcess,
+  textOf,
+  workspace,
+  type ClientScript,
+} from "../../agent/setup.js";
+import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+
+const c = providerCase("openai-compatible");
+const replay = replayPerTest();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The agent on the openai-compatible provider, pointed at the replay server. */
+async function start(
+  script: ClientScript,
+  hooks: Record<string, unknown>,
+  agent: Partial<AgentOptions> = {},
+) {
+  const resolved = resolveModel(
+    { model: c.model, baseUrl: replay.server.url, maxRetries: 0 },
+    { env: { [c.keyVariable]: c.key } },
+  );
+  const s = await replay.track(
+    startInProcess(script, {
+      model: resolved.model,
+      describeError: resolved.describeError,
+      ...agent,
+    }),
+  );
+  dirs.push(s.cwd);
+  const { sessionId } = await s.newSession({ hooks });
+  return { s, sessionId };
+}
+
+/** What the model was sent in request `i`, as JSON text. */
+const sent = (i: number) => JSON.stringify(replay.server.requests[i]?.body);
+
+/** The chat messages of request `i`. */
+function messagesOf(i: number): { role: string; content: unknown }[] {
+  const body = replay.server.requests[i]?.body;
+  const messages = (body as { messages?: { role: string; content: unknown }[] }).messages;
+  return messages ?? [];
+}
+
+/** The `_meta.hooks` entries the agent attached to session updates, in order. */
+function reportedHooks(updates: SessionUpdate[]): { hookCallbackId: string; outcome: string }[] {
+  return updates.flatMap((u) => {
+    const hooks = u._meta?.hooks;
+    return Array.isArray(hooks) ? (hooks as { hookCallbackId: string; outcome: string }[]) : [];
+  });
+}
+
+const runsOf = (runs: { params: HookRunParams }[], id: string) =>
+  runs.filter((r) => r.params.hookCallbackId === id).map((r) => r.params);
+
+describe("UserPromptSubmit hooks that steer", () => {
+  it("a blocked prompt makes zero model requests, is not kept in history, and the user sees why", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          guard: (p) =>
+            JSON.stringify(p.input).includes("AKIA")
+              ? { decision: "block", reason: "the prompt contains an AWS key" }
+              : {},
+        },
+      },
+      { UserPromptSubmit: [{ hookCallbackIds: ["guard"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "deploy with AKIAABCDEFGHIJKLMNOP")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(0);
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(chunks(updates, "agent_message_chunk")).toContain(
+      "Prompt blocked by hook guard: the prompt contains an AWS key",
+    );
+    expect(reportedHooks(updates)).toEqual([
+      expect.objectContaining({ hookCallbackId: "guard", kind: "callback", outcome: "denied" }),
+    ]);
+    // The next prompt goes through, and the blocked one is not in what the model reads.
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(sent(0)).toContain("Say hello");
+    expect(sent(0)).not.toContain("AKIA");
+    const [run] = runsOf(s.seen.hookRuns, "guard");
+    expect(run?.input).toMatchObject({ hook_event_name: "UserPromptSubmit" });
+    expect(run?.toolUseId).toMatch(/^turn_/);
+  });
+
+  it("context reaches the model right after that prompt, marked with the hook's id, and the transcript marks it", async () => {
+    replay.server.queue(stream(c, "text"));
+    const transcriptDir = workspace();
+    dirs.push(transcriptDir);
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          ctx: () => ({
+            hookSpecificOutput: {
+              hookEventName: "UserPromptSubmit",
+              additionalContext: "CTX-MARKER-42: the build uses pnpm",
+            },
+          }),
+        },
+      },
+      { UserPromptSubmit: [{ hookCallbackIds: ["ctx"], blocking: true }] },
+      { transcriptDir },
+    );
+    expect(await s.prompt(sessionId, "How do I build?")).toBe("end_turn");
+    const messages = messagesOf(0).filter((m) => m.role === "user");
+    expect(messages.map((m) => JSON.stringify(m.content))).toEqual([
+      expect.stringContaining("How do I build?"),
+      expect.stringContaining(
+        '<hook-context event=\\"UserPromptSubmit\\" hook=\\"ctx\\">\\nCTX-MARKER-42: the build uses pnpm',
+      ),
+    ]);
+    const lines = readFileSync(join(transcriptDir, readdirSync(transcriptDir)[0] ?? ""), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const marked = lines.filter((l) => l.isMeta === true);
+    expect(marked).toHaveLength(1);
+    expect(marked[0]?.hookContext).toEqual({
+      event: "UserPromptSubmit",
+      hookCallbackIds: ["ctx"],
+    });
+    expect(JSON.stringify(marked[0])).toContain("CTX-MARKER-42");
+  });
+
+  it("a callback that fails in a fail-closed group blocks the prompt", async () => {
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          policy: () => {
+            throw new Error("policy server down");
+          },
+        },
+      },
+      { UserPromptSubmit: [{ hookCallbackIds: ["policy"], blocking: true, onFailure: "deny" }] },
+    );
+    expect(await s.prompt(sessionId, "anything")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(0);
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(chunks(updates, "agent_message_chunk")).toMatch(/hook policy failed \(transport_error/);
+    expect(reportedHooks(updates)).toEqual([
+      expect.objectContaining({ hookCallbackId: "policy", outcome: "transport_error" }),
+    ]);
+  });
+
+  it("a group without blocking is only notified: its block changes nothing; a blocking group is asked", async () => {
+    replay.server.queue(stream(c, "text"));
+    const block = () => ({ decision: "block", reason: "observers cannot block" });
+    const { s, sessionId } = await start(
+      { hooks: { watch: block, ask: () => ({ additionalContext: "ASKED-CONTEXT" }) } },
+      {
+        UserPromptSubmit: [
+          { hookCallbackIds: ["watch"] },
+          { hookCallbackIds: ["ask"], blocking: true },
+        ],
+      },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(sent(0)).toContain("ASKED-CONTEXT");
+    expect(s.seen.hookRuns.map((r) => r.params.hookCallbackId)).toEqual(["ask"]);
+    expect(s.seen.events.map((e) => [e.hookCallbackId, e.input.hook_event_name])).toEqual([
+      ["watch", "UserPromptSubmit"],
+    ]);
+  });
+});
+
+describe("SessionStart hooks that steer", () => {
+  it("a slow hook's context is in the session's first model request, with source startup", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          boot: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1500));
+            return { additionalContext: "START-MARKER: main is protected" };
+          },
+        },
+      },
+      { SessionStart: [{ hookCallbackIds: ["boot"], blocking: true, timeout: 60 }] },
+    );
+    // Sent at once: the prompt must wait for the hook, not race it.
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    const users = messagesOf(0).filter((m) => m.role === "user");
+    expect(JSON.stringify(users[0]?.content)).toContain("START-MARKER");
+    expect(JSON.stringify(users[1]?.content)).toContain("Say hello");
+    const [run] = runsOf(s.seen.hookRuns, "boot");
+    expect(run?.input).toMatchObject({ hook_event_name: "SessionStart", source: "startup" });
+    expect(run?.toolUseId).toBe(sessionId);
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({ hookCallbackId: "boot", outcome: "proceeded" }),
+    ]);
+  });
+
+  it("a hook that hangs holds the first prompt only until its timeout, and is reported timed_out", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      { hooks: { hang: (_p, signal) => new Promise((r) => signal.addEventListener("abort", r)) } },
+      { SessionStart: [{ hookCallbackIds: ["hang"], blocking: true, timeout: 0.5 }] },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({ hookCallbackId: "hang", outcome: "timed_out" }),
+    ]);
+  });
+});
+
+describe("PostToolUse hooks that steer", () => {
+  it("a redacted Read result never reaches the model while the client sees the real one", async () => {
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          redact: (p) => ({
+            hookSpecificOutput: {
+              hookEventName: "PostToolUse",
+              updatedToolOutput: JSON.stringify(p.input).includes("hunter2")
+                ? "notes: [REDACTED]"
+                : "unexpected",
+            },
+          }),
+          audit: () => ({ decision: "block", reason: "AUDIT: a secret was redacted" }),
+        },
+      },
+      {
+        PostToolUse: [
+          { matcher: "Read", hookCallbackIds: ["redact"], blocking: true },
+          { matcher: "Read", hookCallbackIds: ["audit"], blocking: true },
+        ],
+      },
+    );
+    writeFileSync(join(s.cwd, "notes.txt"), "password=hunter2\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(2);
+    expect(sent(1)).not.toContain("hunter2");
+    expect(sent(1)).toContain("notes: [REDACTED]");
+    expect(sent(1)).toContain(
+      '<hook-feedback event=\\"PostToolUse\\" hook=\\"audit\\">\\nAUDIT: a secret was redacted',
+    );
+    const updates = s.h.sessionUpdates(sessionId);
+    const [read] = finishedCalls(updates);
+    expect(read?.status).toBe("completed");
+    expect(textOf(read)).toContain("hunter2");
+    // The second hook saw the first one's view, not the real output.
+    const [audited] = runsOf(s.seen.hookRuns, "audit");
+    expect(audited?.input).toMatchObject({ tool_response: "notes: [REDACTED]" });
+    expect(reportedHooks(updates).filter((r) => r.hookCallbackId !== undefined)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ hookCallbackId: "redact", outcome: "proceeded" }),
+        expect.objectContaining({ hookCallbackId: "audit", outcome: "denied" }),
+      ]),
+    );
+  });
+
+  it("an updatedToolOutput of the wrong type is malformed and the model sees the real output", async () => {
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start(
+      { hooks: { bad: () => ({ hookSpecificOutput: { updatedToolOutput: 42 } }) } },
+      { PostToolUse: [{ hookCallbackIds: ["bad"], blocking: true }] },
+    );
+    writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(sent(1)).toContain("remember the milk");
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toContainEqual(
+      expect.objectContaining({ hookCallbackId: "bad", outcome: "malformed" }),
+    );
+  });
+
+  it("continue: false ends the turn after the step and shows the stop reason", async () => {
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start(
+      { hooks: { enough: () => ({ continue: false, stopReason: "Budget spent for today." }) } },
+      { PostToolUse: [{ hookCallbackIds: ["enough"], blocking: true }] },
+    );
+    writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "Budget spent for today.",
+    );
+  });
+
+  it("PostToolUseFailure context is appended to the error the model sees", async () => {
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start(
+      { hooks: { hint: () => ({ additionalContext: "HINT: notes live in docs/notes.txt" }) } },
+      { PostToolUseFailure: [{ matcher: "Read", hookCallbackIds: ["hint"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
+    expect(sent(1)).toContain(
+      '<hook-context event=\\"PostToolUseFailure\\" hook=\\"hint\\">\\nHINT: notes live in docs/notes.txt',
+    );
+  });
+});
+
+describe("Stop hooks that steer", () => {
+  it("a Stop hook that always blocks yields exactly 1 + 8 model requests, then the turn ends and says so", async () => {
+    replay.server.queue(...Array.from({ length: 9 }, () => stream(c, "text")));
+    const { s, sessionId } = await start(
+      { hooks: { again: () => ({ decision: "block", reason: "KEEP-GOING: run the tests" }) } },
+      { Stop: [{ hookCallbackIds: ["again"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Fix the build")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(9);
+    const runs = runsOf(s.seen.hookRuns, "again");
+    expect(runs.map((r) => r.input)).toEqual(
+      Array.from({ length: 8 }, (_, i) =>
+        expect.objectContaining({ stop_hook_active: i > 0, stop_reason: "end_turn" }),
+      ),
+    );
+    // The reason reached the model as the next user-role message, marked as the hook's.
+    const last = messagesOf(1).at(-1);
+    expect(last?.role).toBe("user");
+    expect(JSON.stringify(last?.content)).toContain(
+      '<hook-feedback event=\\"Stop\\" hook=\\"again\\">\\nKEEP-GOING: run the tests',
+    );
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "Stop hooks blocked the end of this turn 8 times in a row; ending it anyway",
+    );
+  });
+
+  it("the cap follows maxStopBlocks, and a Stop observer learns the hook was active", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      { hooks: { again: () => ({ decision: "block", reason: "once more" }) } },
+      {
+        Stop: [{ hookCallbackIds: ["again"], blocking: true }, { hookCallbackIds: ["watch"] }],
+      },
+      { maxStopBlocks: 2 },
+    );
+    expect(await s.prompt(sessionId, "Fix the build")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(3);
+    await expect
+      .poll(() => s.seen.events.map((e) => e.input))
+      .toEqual([expect.objectContaining({ hook_event_name: "Stop", stop_hook_active: true })]);
+  });
+
+  it("a Stop block without a reason is a hook_error and the turn ends (fail open)", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      { hooks: { mute: () => ({ decision: "block" }) } },
+      { Stop: [{ hookCallbackIds: ["mute"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    // Nothing else is said after the model's answer: the report rides on its own update.
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({ hookCallbackId: "mute", outcome: "hook_error" }),
+    ]);
+  });
+});
