@@ -156,6 +156,49 @@ describe("UserPromptSubmit hooks that steer", () => {
     ]);
   });
 
+  it("a block from one hook decides while a sibling is still hanging, and the sibling is cancelled", async () => {
+    let siblingAborted = false;
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          slow: (_p, signal) =>
+            new Promise((resolve) =>
+              signal.addEventListener("abort", () => {
+                siblingAborted = true;
+                resolve(null);
+              }),
+            ),
+          guard: () => ({ decision: "block", reason: "not today" }),
+        },
+      },
+      {
+        UserPromptSubmit: [
+          { hookCallbackIds: ["slow"], blocking: true, timeout: 300 },
+          { hookCallbackIds: ["guard"], blocking: true },
+        ],
+      },
+    );
+    expect(await s.prompt(sessionId, "anything")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(0);
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({ hookCallbackId: "slow", outcome: "cancelled" }),
+      expect.objectContaining({ hookCallbackId: "guard", outcome: "denied" }),
+    ]);
+    await expect.poll(() => siblingAborted).toBe(true);
+  });
+
+  it("continue: false keeps the prompt from the model and shows the stop reason", async () => {
+    const { s, sessionId } = await start(
+      { hooks: { budget: () => ({ continue: false, stopReason: "Daily budget reached." }) } },
+      { UserPromptSubmit: [{ hookCallbackIds: ["budget"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "anything")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(0);
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "Daily budget reached.",
+    );
+  });
+
   it("a group without blocking is only notified: its block changes nothing; a blocking group is asked", async () => {
     replay.server.queue(stream(c, "text"));
     const block = () => ({ decision: "block", reason: "observers cannot block" });
