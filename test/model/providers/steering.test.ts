@@ -1,68 +1,14 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { resolveModel } from "../../../src/model/index.js";
-import type { AgentOptions } from "../../../src/protocol/app.js";
-import type { HookRunParams } from "../../../src/wire/hooks.js";
-import {
-  finishedCalls,
-  startInProcess,
-  textOf,
-  workspace,
-  type ClientScript,
-} from "../../agent/setup.js";
+import { methods } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { finishedCalls, textOf } from "../../agent/setup.js";
 import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** The agent on the openai-compatible provider, pointed at the replay server. */
-async function start(
-  script: ClientScript,
-  hooks: Record<string, unknown>,
-  agent: Partial<AgentOptions> = {},
-) {
-  const resolved = resolveModel(
-    { model: c.model, baseUrl: replay.server.url, maxRetries: 0 },
-    { env: { [c.keyVariable]: c.key } },
-  );
-  const s = await replay.track(
-    startInProcess(script, {
-      model: resolved.model,
-      describeError: resolved.describeError,
-      ...agent,
-    }),
-  );
-  dirs.push(s.cwd);
-  const { sessionId } = await s.newSession({ hooks });
-  return { s, sessionId };
-}
-
-/** What the model was sent in request `i`, as JSON text. */
-const sent = (i: number) => JSON.stringify(replay.server.requests[i]?.body);
-
-/** The chat messages of request `i`. */
-function messagesOf(i: number): { role: string; content: unknown }[] {
-  const body = replay.server.requests[i]?.body;
-  const messages = (body as { messages?: { role: string; content: unknown }[] }).messages;
-  return messages ?? [];
-}
-
-/** The `_meta.hooks` entries the agent attached to session updates, in order. */
-function reportedHooks(updates: SessionUpdate[]): { hookCallbackId: string; outcome: string }[] {
-  return updates.flatMap((u) => {
-    const hooks = u._meta?.hooks;
-    return Array.isArray(hooks) ? (hooks as { hookCallbackId: string; outcome: string }[]) : [];
-  });
-}
-
-const runsOf = (runs: { params: HookRunParams }[], id: string) =>
-  runs.filter((r) => r.params.hookCallbackId === id).map((r) => r.params);
+const { start, startOther, sent, messagesOf, temp } = steeringAgent(replay);
 
 describe("UserPromptSubmit hooks that steer", () => {
   it("a blocked prompt makes zero model requests, is not kept in history, and the user sees why", async () => {
@@ -99,8 +45,7 @@ describe("UserPromptSubmit hooks that steer", () => {
 
   it("context reaches the model right after that prompt, marked with the hook's id, and the transcript marks it", async () => {
     replay.server.queue(stream(c, "text"));
-    const transcriptDir = workspace();
-    dirs.push(transcriptDir);
+    const dataDir = temp();
     const { s, sessionId } = await start(
       {
         hooks: {
@@ -113,7 +58,7 @@ describe("UserPromptSubmit hooks that steer", () => {
         },
       },
       { UserPromptSubmit: [{ hookCallbackIds: ["ctx"], blocking: true }] },
-      { transcriptDir },
+      { dataDir },
     );
     expect(await s.prompt(sessionId, "How do I build?")).toBe("end_turn");
     const messages = messagesOf(0).filter((m) => m.role === "user");
@@ -123,7 +68,9 @@ describe("UserPromptSubmit hooks that steer", () => {
         '<hook-context event=\\"UserPromptSubmit\\" hook=\\"ctx\\">\\nCTX-MARKER-42: the build uses pnpm',
       ),
     ]);
-    const lines = readFileSync(join(transcriptDir, readdirSync(transcriptDir)[0] ?? ""), "utf8")
+    const transcript = runsOf(s.seen.hookRuns, "ctx")[0]?.input.transcript_path ?? "";
+    expect(transcript.startsWith(dataDir)).toBe(true);
+    const lines = readFileSync(transcript, "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -134,6 +81,43 @@ describe("UserPromptSubmit hooks that steer", () => {
       hookCallbackIds: ["ctx"],
     });
     expect(JSON.stringify(marked[0])).toContain("CTX-MARKER-42");
+  });
+
+  it("after session/load the model still reads the context as the hook's, the replay never shows it as typed, and SessionStart says resume", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const dataDir = temp();
+    const ctx = () => ({ additionalContext: "CTX-MARKER-77" });
+    const a = await start(
+      { hooks: { ctx } },
+      { UserPromptSubmit: [{ hookCallbackIds: ["ctx"], blocking: true }] },
+      { dataDir },
+    );
+    expect(await a.s.prompt(a.sessionId, "How do I build?")).toBe("end_turn");
+    await a.s.h.agent.request(methods.agent.session.close, { sessionId: a.sessionId });
+
+    const b = await startOther(
+      { hooks: { boot: () => ({ additionalContext: "RESUMED-MARKER" }) } },
+      { dataDir },
+    );
+    await b.h.agent.request(methods.agent.session.load, {
+      sessionId: a.sessionId,
+      cwd: a.s.cwd,
+      mcpServers: [],
+      _meta: { hooks: { SessionStart: [{ hookCallbackIds: ["boot"], blocking: true }] } },
+    });
+    const replayed = b.h.sessionUpdates(a.sessionId);
+    expect(JSON.stringify(replayed)).not.toContain("CTX-MARKER-77");
+    expect(await b.prompt(a.sessionId, "And test?")).toBe("end_turn");
+    expect(runsOf(b.seen.hookRuns, "boot")[0]?.input).toMatchObject({ source: "resume" });
+    const users = messagesOf(1)
+      .filter((m) => m.role === "user")
+      .map((m) => JSON.stringify(m));
+    expect(users).toEqual([
+      expect.stringContaining("How do I build?"),
+      expect.stringContaining('hook=\\"ctx\\">\\nCTX-MARKER-77'),
+      expect.stringContaining('<hook-context event=\\"SessionStart\\" hook=\\"boot\\">'),
+      expect.stringContaining("And test?"),
+    ]);
   });
 
   it("a callback that fails in a fail-closed group blocks the prompt", async () => {

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach } from "vitest";
+import { z } from "zod";
+import { resolveModel } from "../../../src/model/index.js";
+import type { AgentOptions } from "../../../src/agent.js";
+import { outcomeReportSchema, type HookRunParams } from "../../../src/wire/hooks.js";
+import { startInProcess, type ClientScript } from "../../agent/setup.js";
+import type { ReplayServer } from "./replay-server.js";
+import { providerCase } from "./setup.js";
+
+const c = providerCase("openai-compatible");
+
+/**
+ * The agent on the openai-compatible provider pointed at the test's replay server, and ways
+ * to read what the model was actually sent. Temp dirs made here are removed after each test.
+ */
+export function steeringAgent(replay: { readonly server: ReplayServer; track: Track }) {
+  const dirs: string[] = [];
+  const connect = async (script: ClientScript, agent: Partial<AgentOptions>) => {
+    const resolved = resolveModel(
+      { model: c.model, baseUrl: replay.server.url, maxRetries: 0 },
+      { env: { [c.keyVariable]: c.key } },
+    );
+    const s = await replay.track(
+      startInProcess(script, {
+        model: resolved.model,
+        describeError: resolved.describeError,
+        ...agent,
+      }),
+    );
+    dirs.push(s.cwd);
+    return s;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    /** A fresh temp dir, removed after the test. */
+    temp(): string {
+      const dir = mkdtempSync(join(tmpdir(), "hookgate-steer-"));
+      dirs.push(dir);
+      return dir;
+    },
+    /** A connected agent with a session registering `hooks`. */
+    async start(
+      script: ClientScript,
+      hooks: Record<string, unknown>,
+      agent: Partial<AgentOptions> = {},
+    ) {
+      const s = await connect(script, agent);
+      const { sessionId } = await s.newSession({ hooks });
+      return { s, sessionId };
+    },
+    /** Another connection, without a session (to load one). */
+    startOther: (script: ClientScript, agent: Partial<AgentOptions> = {}) => connect(script, agent),
+    /** What the model was sent in request `i`, as JSON text. */
+    sent: (i: number) => JSON.stringify(replay.server.requests[i]?.body),
+    /** The chat messages of request `i`. */
+    messagesOf(i: number): { role: string; content: unknown }[] {
+      const body = z
+        .object({ messages: z.array(z.object({ role: z.string(), content: z.unknown() })) })
+        .safeParse(replay.server.requests[i]?.body);
+      return body.success ? body.data.messages : [];
+    },
+  };
+}
+
+type Track = (session: ReturnType<typeof startInProcess>) => ReturnType<typeof startInProcess>;
+
+/** The `_meta.hooks` entries the agent attached to session updates, in order. */
+export function reportedHooks(updates: SessionUpdate[]) {
+  return updates.flatMap((u) => {
+    const hooks = u._meta?.hooks;
+    return hooks === undefined ? [] : z.array(outcomeReportSchema).parse(hooks);
+  });
+}
+
+/** The `_hooks/run` params a callback received, in order. */
+export const runsOf = (runs: { params: HookRunParams }[], id: string) =>
+  runs.filter((r) => r.params.hookCallbackId === id).map((r) => r.params);
