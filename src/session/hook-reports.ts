@@ -1,5 +1,5 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ClientPort } from "../port.js";
+import { ClientProxy } from "./client-proxy.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
 /**
@@ -7,40 +7,25 @@ import type { OutcomeReport } from "../wire/hooks.js";
  * (SessionStart, UserPromptSubmit, Stop) ride on the next `session/update` of the turn as
  * `_meta.hooks`, the same report shape a `tool_call_update` carries.
  */
-export class ReportingClient implements ClientPort {
+export class ReportingClient extends ClientProxy {
   private pending: OutcomeReport[] = [];
-
-  constructor(private readonly client: ClientPort) {}
-
-  get abilities() {
-    return this.client.abilities;
-  }
 
   /** Queues reports for the next update. */
   carry(reports: readonly OutcomeReport[]): void {
     this.pending.push(...reports);
   }
 
-  update(update: SessionUpdate): Promise<void> {
-    if (this.pending.length === 0) return this.client.update(update);
+  override update(update: SessionUpdate): Promise<void> {
+    if (this.pending.length === 0) return this.port.update(update);
     const reports = this.pending;
     this.pending = [];
     const meta = update._meta ?? {};
     const own: unknown[] = Array.isArray(meta.hooks) ? meta.hooks : [];
-    return this.client.update({ ...update, _meta: { ...meta, hooks: [...reports, ...own] } });
+    return this.port.update({ ...update, _meta: { ...meta, hooks: [...reports, ...own] } });
   }
 
   /** Sends what is still queued when the turn has nothing more to say. */
   async flush(): Promise<void> {
     if (this.pending.length > 0) await this.update({ sessionUpdate: "session_info_update" });
   }
-
-  requestPermission: ClientPort["requestPermission"] = (params, signal) =>
-    this.client.requestPermission(params, signal);
-  readTextFile: ClientPort["readTextFile"] = (params, signal) =>
-    this.client.readTextFile(params, signal);
-  writeTextFile: ClientPort["writeTextFile"] = (params, signal) =>
-    this.client.writeTextFile(params, signal);
-  createTerminal: ClientPort["createTerminal"] = (params, signal) =>
-    this.client.createTerminal(params, signal);
 }

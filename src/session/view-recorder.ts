@@ -1,5 +1,6 @@
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ClientPort } from "../port.js";
+import { ClientProxy } from "./client-proxy.js";
 import type { Transcript } from "./transcript.js";
 
 type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
@@ -17,31 +18,20 @@ const FINAL = new Set(["completed", "failed"]);
  * with every update merged in. Entries go to the transcript in the order the client saw them,
  * each as soon as it can no longer change; `flush` writes the rest at turn end.
  */
-export class ViewRecorder implements ClientPort {
+export class ViewRecorder extends ClientProxy {
   private items: Item[] = [];
 
   constructor(
-    private readonly port: ClientPort,
+    port: ClientPort,
     private readonly transcript: Transcript,
-  ) {}
-
-  get abilities() {
-    return this.port.abilities;
+  ) {
+    super(port);
   }
 
-  update(update: SessionUpdate): Promise<void> {
+  override update(update: SessionUpdate): Promise<void> {
     this.observe(update);
     return this.port.update(update);
   }
-
-  requestPermission: ClientPort["requestPermission"] = (params, signal) =>
-    this.port.requestPermission(params, signal);
-  readTextFile: ClientPort["readTextFile"] = (params, signal) =>
-    this.port.readTextFile(params, signal);
-  writeTextFile: ClientPort["writeTextFile"] = (params, signal) =>
-    this.port.writeTextFile(params, signal);
-  createTerminal: ClientPort["createTerminal"] = (params, signal) =>
-    this.port.createTerminal(params, signal);
 
   /** Records the user's prompt (the client sent it, so it is not echoed back now). */
   user(prompt: readonly ContentBlock[]): void {
