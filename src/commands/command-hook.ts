@@ -73,7 +73,8 @@ export function readResult(
   }
   if (result.status === "exited" && result.exitCode === 2) {
     const reason = result.stderr.trim().slice(0, MAX_REASON_CHARS);
-    if (reason === "" && handler.dialect === "codex") {
+    // A Stop block must tell the model what to do; Codex requires a reason everywhere.
+    if (reason === "" && (handler.dialect === "codex" || event === "Stop")) {
       return { ok: false, label: "hook_error", message: "exit 2 without a reason on stderr" };
     }
     return {

@@ -98,6 +98,19 @@ export async function checkStop(
   return { kind: "continue", message: hookMessage("Stop", [steering.block], "hook-feedback") };
 }
 
+/**
+ * What `async` command hooks answered since the model's last step: their messages are shown
+ * and their context goes to the model now. They never block, so a block or stop is ignored.
+ */
+export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
+  const out: ModelMessage[] = [];
+  for (const steering of env.hooks.takeLate()) {
+    await show(env.client, steering);
+    if (steering.context.length > 0) out.push(hookMessage(steering.event, steering.context));
+  }
+  return out;
+}
+
 /** Queues the steering's reports for the next update and shows its messages. */
 async function show(client: ReportingClient, steering: Steering): Promise<void> {
   client.carry(steering.reports);

@@ -7,7 +7,7 @@ import type { ClientPort } from "../port.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import type { Transcript } from "./transcript.js";
-import { checkStop, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
+import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
 /** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
 export const DEFAULT_MAX_ROUNDS = 50;
@@ -82,6 +82,8 @@ async function steps(
   void remember(env, ...opening.before, { role: "user", content: text }, ...opening.after);
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
+    const late = await lateContext(env);
+    if (late.length > 0) void remember(env, ...late);
     let step;
     try {
       step = await runStep(

@@ -1,0 +1,166 @@
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { Writable } from "node:stream";
+import { join } from "node:path";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { finishedCalls, textOf } from "../../agent/setup.js";
+import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { reportedHooks, steeringAgent } from "./steering-setup.js";
+
+const c = providerCase("openai-compatible");
+const replay = replayPerTest();
+const { start, sent, messagesOf, temp } = steeringAgent(replay);
+
+/** Writes executable shell scripts and a settings file running them for `events`. */
+function settings(
+  events: Record<string, { matcher?: string; script: string; async?: boolean }[]>,
+): string {
+  const dir = temp();
+  const hooks: Record<string, unknown[]> = {};
+  let n = 0;
+  for (const [event, handlers] of Object.entries(events)) {
+    hooks[event] = handlers.map((h) => {
+      const path = join(dir, `hook-${n++}.sh`);
+      writeFileSync(path, `#!/bin/sh\n${h.script}\n`);
+      chmodSync(path, 0o755);
+      return {
+        ...(h.matcher !== undefined && { matcher: h.matcher }),
+        hooks: [{ type: "command", command: path, ...(h.async && { async: true }) }],
+      };
+    });
+  }
+  const file = join(dir, "settings.json");
+  writeFileSync(file, JSON.stringify({ hooks }));
+  return file;
+}
+
+describe("command hooks that steer (always awaited)", () => {
+  it("a Stop script that exits 2 keeps the turn going with its stderr, 1 + 8 requests, stop_hook_active false then true", async () => {
+    const log = join(temp(), "stop-inputs.jsonl");
+    const file = settings({
+      Stop: [
+        {
+          script: `cat >> "${log}"; echo "KEEP-GOING: 2 tests fail" >&2; exit 2`,
+        },
+      ],
+    });
+    replay.server.queue(...Array.from({ length: 9 }, () => stream(c, "text")));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    expect(await s.prompt(sessionId, "Fix the build")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(9);
+    const inputs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { stop_hook_active: boolean });
+    expect(inputs.map((i) => i.stop_hook_active)).toEqual([
+      false,
+      ...Array.from({ length: 7 }, () => true),
+    ]);
+    expect(JSON.stringify(messagesOf(1).at(-1))).toContain("KEEP-GOING: 2 tests fail");
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "ending it anyway",
+    );
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))[0]).toMatchObject({
+      kind: "command",
+      outcome: "denied",
+    });
+  });
+
+  it("a Stop script that exits 2 without a reason is a hook_error and the turn ends", async () => {
+    const file = settings({ Stop: [{ script: "cat >/dev/null; exit 2" }] });
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({ kind: "command", outcome: "hook_error" }),
+    ]);
+  });
+
+  it("a PostToolUse redaction script keeps a secret from the model while the client sees it", async () => {
+    const file = settings({
+      PostToolUse: [
+        {
+          matcher: "Read",
+          script: `case "$(cat)" in *hunter2*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"notes: [REDACTED by script]"}}';; esac`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    writeFileSync(join(s.cwd, "notes.txt"), "password=hunter2\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(sent(1)).not.toContain("hunter2");
+    expect(sent(1)).toContain("notes: [REDACTED by script]");
+    const [read] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(textOf(read)).toContain("hunter2");
+  });
+
+  it("a UserPromptSubmit script's plain stdout is context beside the prompt; exit 2 blocks the prompt", async () => {
+    const file = settings({
+      UserPromptSubmit: [
+        {
+          script: `case "$(cat)" in *AKIA*) echo "no AWS keys in prompts" >&2; exit 2;; esac; echo "CMD-CONTEXT: the build uses pnpm"`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    expect(await s.prompt(sessionId, "key AKIAABCDEFGHIJKLMNOP")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(0);
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "no AWS keys in prompts",
+    );
+    expect(await s.prompt(sessionId, "How do I build?")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(sent(0)).toContain("CMD-CONTEXT: the build uses pnpm");
+    expect(sent(0)).not.toContain("AKIA");
+  });
+
+  it("a slow SessionStart script's stdout is in the first model request", async () => {
+    const file = settings({
+      SessionStart: [{ script: `cat >/dev/null; sleep 1; echo "START-CMD: main is protected"` }],
+    });
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(sent(0)).toContain("START-CMD: main is protected");
+  });
+
+  it("an async script never holds the turn; its context reaches the model at its next step", async () => {
+    const dir = temp();
+    const go = join(dir, "go");
+    const file = settings({
+      UserPromptSubmit: [
+        {
+          async: true,
+          script: `cat >/dev/null; while [ ! -f "${go}" ]; do sleep 0.05; done; echo '{"additionalContext":"ASYNC-CTX"}'`,
+        },
+      ],
+    });
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      {},
+      {},
+      { settingsFiles: [file], log: pino({ level: "info" }, sink) },
+    );
+    // The hook is still waiting for `go`: the turn did not wait for it.
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(sent(0)).not.toContain("ASYNC-CTX");
+    writeFileSync(go, "");
+    await expect
+      .poll(() => lines.some((l) => l.includes("UserPromptSubmit hooks: context added")), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    expect(await s.prompt(sessionId, "Say hello again")).toBe("end_turn");
+    expect(sent(1)).toContain("ASYNC-CTX");
+  });
+});
