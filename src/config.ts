@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { SETTING_SOURCES, type SettingSource } from "./commands/settings.js";
+import { slashCommandsSchema, type SlashCommand } from "./commands/slash-config.js";
 import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
@@ -47,6 +48,7 @@ export const configFileSchema = z.strictObject({
   settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
   /** More settings files (Claude Code shape, or Codex's when named hooks.json). */
   settings: z.array(z.string().min(1)).optional(),
+  commands: slashCommandsSchema.optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -64,6 +66,8 @@ export interface Settings extends ModelSettings {
   readonly settingSources: readonly SettingSource[];
   /** Absolute paths: the config file's and the flags' `settings`, in that order. */
   readonly settingsFiles: readonly string[];
+  /** Slash commands every session offers (config file only). */
+  readonly commands: readonly SlashCommand[];
 }
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
@@ -102,7 +106,7 @@ export type FlagValues = Partial<
   Record<
     Exclude<
       keyof ConfigLayer,
-      "providerOptions" | "$schema" | "apiKeyHelper" | "settings" | "settingSources"
+      "providerOptions" | "$schema" | "apiKeyHelper" | "settings" | "settingSources" | "commands"
     >,
     string
   >
@@ -185,6 +189,7 @@ export function mergeSettings(
     maxFrameBytes: pick("maxFrameBytes") ?? DEFAULT_MAX_FRAME_BYTES,
     settingSources: pick("settingSources") ?? [],
     settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),
+    commands: file.commands ?? [],
   };
 }
 
