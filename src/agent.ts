@@ -4,6 +4,7 @@ import type { LanguageModel } from "ai";
 import { SessionCommandRunner } from "./commands/command-hook.js";
 import { ProcessGroups } from "./commands/process-group.js";
 import { loadCommandHooks, type SettingSource } from "./commands/settings.js";
+import type { SlashCommand } from "./commands/slash-config.js";
 import { HookRegistry } from "./hooks/registry.js";
 import { SessionHooks } from "./hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
@@ -61,6 +62,8 @@ export interface AgentOptions {
   readonly settingsFiles?: readonly string[];
   /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */
   readonly home?: string;
+  /** Slash commands every session offers (config `commands`). */
+  readonly commands?: readonly SlashCommand[];
 }
 
 /** A session being started, new or restored; the one path every session is put together by. */
@@ -103,6 +106,7 @@ export class Agent implements AgentHost {
       throw new Error(`a fresh session id ${id} is locked by pid ${lock.holder.pid}`);
     const opened = await this.start({ id, request, log });
     opened.actor.hooks.sessionStart("startup");
+    opened.actor.advertiseCommands();
     return {
       session: handleOf(opened.actor),
       registered: opened.registered,
@@ -160,6 +164,7 @@ export class Agent implements AgentHost {
     }
     log.debug({ replayed: replay ? stored.conversation.replay.length : 0 }, "session restored");
     opened.actor.hooks.sessionStart("resume");
+    opened.actor.advertiseCommands();
     return {
       session: handleOf(opened.actor),
       registered: opened.registered,
@@ -272,6 +277,7 @@ export class Agent implements AgentHost {
         title: meta?.title ?? undefined,
       },
       persist: store && ((session) => this.persist(store, session)),
+      commands: options.commands ?? [],
       hooks: (self) =>
         new SessionHooks({
           sessionId: id,

@@ -164,6 +164,7 @@ async function main(argv: string[]): Promise<void> {
     maxFrameBytes: settings.maxFrameBytes,
     settingSources: settings.settingSources,
     settingsFiles: settings.settingsFiles,
+    commands: settings.commands,
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

@@ -29,14 +29,22 @@ const commandText = z
       ),
   );
 
-const commandObject = z.strictObject({
-  command: commandText,
-  description: z.string().min(1).optional(),
-  /** Seconds; fractions allowed. */
-  timeout: z.number().gt(0).max(300).optional(),
-  /** Shown by the client as the argument placeholder; its presence advertises an input. */
-  hint: z.string().min(1).optional(),
-});
+const commandObject = z.strictObject(
+  {
+    command: commandText,
+    description: z.string().min(1).optional(),
+    /** Seconds; fractions allowed. */
+    timeout: z.number().gt(0).max(300).optional(),
+    /** Shown by the client as the argument placeholder; its presence advertises an input. */
+    hint: z.string().min(1).optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === "invalid_type"
+        ? "must be a shell command or { command, description?, timeout?, hint? }"
+        : undefined,
+  },
+);
 
 /** One configured slash command, normalized. */
 export interface SlashCommand {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
 import { ProcessGroups } from "../commands/process-group.js";
+import { availableCommandsUpdate } from "../commands/slash.js";
+import type { SlashCommand } from "../commands/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
@@ -36,6 +38,8 @@ export interface SessionSettings {
   readonly createdAt: Date;
   /** Where the conversation is written for hooks that read `transcript_path`. */
   readonly transcript?: Transcript | undefined;
+  /** Slash commands this session offers and answers without the model. */
+  readonly commands: readonly SlashCommand[];
   /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
   readonly hooks: (session: SessionActor) => SessionHooks;
   /** What a loaded session starts from: the model's history, its mode and title. */
@@ -63,6 +67,7 @@ export class SessionActor {
   /** The client, recording what it is shown when the session keeps a transcript. */
   private readonly client: ClientPort;
   private readonly recorder: ViewRecorder | undefined;
+  private pendingAdvert: (() => void) | undefined;
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
@@ -90,12 +95,30 @@ export class SessionActor {
   }
 
   /**
+   * Advertises the session's slash commands (`available_commands_update`) once the response
+   * that opened the session is out: on the next tick, or before the first prompt's updates.
+   */
+  advertiseCommands(): void {
+    const update = availableCommandsUpdate(this.settings.commands);
+    if (update === undefined) return;
+    this.pendingAdvert = () => void this.settings.client.update(update);
+    setImmediate(() => this.flushAdvert());
+  }
+
+  private flushAdvert(): void {
+    const advert = this.pendingAdvert;
+    this.pendingAdvert = undefined;
+    advert?.();
+  }
+
+  /**
    * Runs one prompt turn. Throws SessionBusyError while another is running and
    * SessionClosedError once the session has ended.
    */
   async prompt(prompt: readonly ContentBlock[]): Promise<StopReason> {
     if (this.closed) throw new SessionClosedError(`session ${this.id} has ended`);
     if (this.current) throw new SessionBusyError(`session ${this.id} is running a prompt`);
+    this.flushAdvert();
     const controller = new AbortController();
     const { settings } = this;
     const toolContext: ToolContext = {
@@ -126,6 +149,8 @@ export class SessionActor {
         transcript: settings.transcript,
         turnId: `turn_${randomUUID()}`,
         maxStopBlocks: settings.maxStopBlocks,
+        sessionId: settings.id,
+        commands: settings.commands,
       },
       controller.signal,
     );

@@ -52,6 +52,23 @@ export class Transcript {
     );
   }
 
+  /**
+   * Records a slash command and its reply as Claude Code records local commands: `system`
+   * lines of subtype `local_command`, so nothing reading the file takes them for model history.
+   */
+  recordCommand(
+    name: string,
+    args: readonly string[],
+    reply: string,
+    failed: boolean,
+  ): Promise<void> {
+    const command = `<command-name>/${name}</command-name>\n<command-args>${args.join(" ")}</command-args>`;
+    const output = failed
+      ? `<local-command-stderr>${reply}</local-command-stderr>`
+      : `<local-command-stdout>${reply}</local-command-stdout>`;
+    return this.append([this.systemLine(command), this.systemLine(output, failed)]);
+  }
+
   private append(lines: readonly Record<string, unknown>[]): Promise<void> {
     if (lines.length === 0) return this.queue;
     this.ready ??= mkdir(dirname(this.path), { recursive: true });
@@ -71,18 +88,38 @@ export class Transcript {
     return this.queue;
   }
 
-  private line(message: ModelMessage): Record<string, unknown> | undefined {
-    const blocks = toBlocks(message);
-    if (blocks === undefined) return undefined;
-    const uuid = randomUUID();
-    const role = message.role === "assistant" ? "assistant" : "user";
-    const line = {
+  /**
+   * A command line: it hangs off the conversation (`parentUuid`) but does not extend it, so
+   * the message chain reads the same before and after a load.
+   */
+  private systemLine(content: string, error = false): Record<string, unknown> {
+    return {
+      ...this.envelope("system", randomUUID()),
+      subtype: "local_command",
+      content,
+      level: error ? "error" : "info",
+    };
+  }
+
+  /** The fields every line carries, pointing at the previous message line. */
+  private envelope(type: string, uuid: string): Record<string, unknown> {
+    return {
       parentUuid: this.parent,
-      type: role,
+      type,
       sessionId: this.meta.sessionId,
       cwd: this.meta.cwd,
       uuid,
       timestamp: new Date().toISOString(),
+    };
+  }
+
+  private line(message: ModelMessage): Record<string, unknown> | undefined {
+    const blocks = toBlocks(message);
+    if (blocks === undefined) return undefined;
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const uuid = randomUUID();
+    const line = {
+      ...this.envelope(role, uuid),
       message: { role, content: blocks },
       modelMessage: message,
       // Hook-provided text (context, a Stop reason) is marked as Claude Code marks injected

@@ -4,7 +4,10 @@ import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../port.js";
+import { matchSlashCommand } from "../commands/slash.js";
+import type { SlashCommand } from "../commands/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
+import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import type { Transcript } from "./transcript.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
@@ -26,6 +29,9 @@ export interface TurnEnv extends ToolCallEnv {
   readonly turnId: string;
   /** Consecutive Stop blocks the turn honours before it ends anyway. */
   readonly maxStopBlocks: number;
+  readonly sessionId: string;
+  /** Slash commands that answer a prompt without the model. */
+  readonly commands: readonly SlashCommand[];
 }
 
 /** How a turn ended, and whether a Stop hook had kept it going. */
@@ -79,6 +85,13 @@ async function steps(
   if (opening.kind === "cancelled") return "cancelled";
   // A blocked prompt never reaches the model and is not kept in its history.
   if (opening.kind === "halted") return "end_turn";
+  const command = matchSlashCommand(text, env.commands);
+  if (command) {
+    // SessionStart's context belongs to the session, so it waits for the first model request.
+    if (opening.before.length > 0) void remember(env, ...opening.before);
+    const { cwd, processGroups: groups } = env.toolContext;
+    return runSlashTurn(command, { ...env, cwd, groups }, signal);
+  }
   void remember(env, ...opening.before, { role: "user", content: text }, ...opening.after);
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";

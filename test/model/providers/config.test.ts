@@ -105,6 +105,7 @@ describe("flags and precedence", () => {
       maxFrameBytes: 16 * 1024 * 1024,
       settingSources: [],
       settingsFiles: [],
+      commands: [],
     });
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
     expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");

@@ -1,0 +1,43 @@
+import type { StopReason } from "@agentclientprotocol/sdk";
+import type { ProcessGroups } from "../commands/process-group.js";
+import { runSlashCommand, type SlashInvocation } from "../commands/slash.js";
+import type { Logger } from "../log.js";
+import type { ClientPort } from "../port.js";
+import type { Transcript } from "./transcript.js";
+
+/** What a slash-command turn needs from its session. */
+export interface SlashTurnEnv {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly client: ClientPort;
+  readonly log: Logger;
+  readonly transcript?: Transcript | undefined;
+  /** The session's process groups, if it keeps any: ended with the session. */
+  readonly groups?: ProcessGroups | undefined;
+}
+
+/**
+ * A turn answered by a slash command instead of the model: the reply (or a short error) goes
+ * to the client as an agent message and the transcript records both as a command. Nothing
+ * reaches the model or its history. A cancelled command answers `cancelled`.
+ */
+export async function runSlashTurn(
+  invocation: SlashInvocation,
+  env: SlashTurnEnv,
+  signal: AbortSignal,
+): Promise<StopReason> {
+  const reply = await runSlashCommand(invocation, env, signal);
+  if (reply.status !== "cancelled") {
+    await env.client.update({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: reply.text },
+    });
+  }
+  await env.transcript?.recordCommand(
+    invocation.command.name,
+    invocation.args,
+    reply.text,
+    reply.status !== "ok",
+  );
+  return reply.status === "cancelled" ? "cancelled" : "end_turn";
+}
