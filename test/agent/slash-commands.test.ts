@@ -1,0 +1,241 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentOptions } from "../../src/protocol/app.js";
+import {
+  allGone,
+  commands,
+  hangingWithChild,
+  pidsIn,
+  said,
+  until,
+} from "../commands/slash-helpers.js";
+import { startInProcess, toolLine, type ClientScript, type Session } from "./setup.js";
+
+let s: Session | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An agent offering `record` as its config's `commands`, and one open session. */
+async function withCommands(
+  record: Record<string, unknown>,
+  opts: {
+    script?: ClientScript;
+    agent?: Partial<AgentOptions>;
+    meta?: Record<string, unknown>;
+  } = {},
+) {
+  s = await startInProcess(opts.script, { commands: commands(record), ...opts.agent });
+  dirs.push(s.cwd);
+  const { sessionId } = await s.newSession(opts.meta);
+  return { s, sessionId, updates: () => s!.h.sessionUpdates(sessionId) };
+}
+
+const advertised = (updates: SessionUpdate[]) =>
+  updates.flatMap((u) => (u.sessionUpdate === "available_commands_update" ? [u] : []));
+
+describe("slash commands through the agent", () => {
+  it("are advertised right after the session/new response, with a hint where they take arguments", async () => {
+    const { s, sessionId } = await withCommands({
+      Report: { command: "./report.sh", description: "Agent report", hint: "agents | jobs" },
+      "deploy-status": "./deploy-status.sh",
+    });
+    await until(() => advertised(s.h.sessionUpdates(sessionId)).length === 1, "advertised");
+    expect(advertised(s.h.sessionUpdates(sessionId))[0]?.availableCommands).toEqual([
+      { name: "report", description: "Agent report", input: { hint: "agents | jobs" } },
+      { name: "deploy-status", description: "./deploy-status.sh" },
+    ]);
+    const agentFrames = s.h.framesFrom("agent").map((f) => f.message);
+    const response = agentFrames.findIndex(
+      (m) => "result" in m && JSON.stringify(m.result).includes(sessionId),
+    );
+    const update = agentFrames.findIndex(
+      (m) => "method" in m && JSON.stringify(m).includes("available_commands_update"),
+    );
+    expect(response).toBeGreaterThanOrEqual(0);
+    expect(update).toBeGreaterThan(response);
+  });
+
+  it("the documented /report example answers from its script", async () => {
+    const { s, sessionId, updates } = await withCommands({
+      report: { command: "./scripts/report.sh", hint: "agents | jobs", timeout: 5 },
+    });
+    mkdirSync(join(s.cwd, "scripts"));
+    const script = join(s.cwd, "scripts", "report.sh");
+    writeFileSync(
+      script,
+      [
+        "#!/bin/sh",
+        'case "$1" in',
+        '  agents) echo "3 agents: 2 busy, 1 idle" ;;',
+        '  jobs) echo "12 jobs queued" ;;',
+        '  *) echo "usage: /report agents|jobs" >&2; exit 64 ;;',
+        "esac",
+      ].join("\n"),
+    );
+    chmodSync(script, 0o755);
+    await s.prompt(sessionId, "/report agents");
+    expect(said(updates())).toBe("3 agents: 2 busy, 1 idle");
+    const before = updates().length;
+    await s.prompt(sessionId, "/report");
+    expect(said(updates().slice(before))).toBe("/report failed: exit code 64");
+  });
+
+  it("a session without configured commands advertises nothing", async () => {
+    s = await startInProcess();
+    dirs.push(s.cwd);
+    const { sessionId } = await s.newSession();
+    await s.prompt(sessionId, "hello");
+    expect(advertised(s.h.sessionUpdates(sessionId))).toEqual([]);
+  });
+
+  it("passes each word as one argument: `/report a b;touch pwned` runs nothing but the command", async () => {
+    const { s, sessionId, updates } = await withCommands({ report: "printf '[%s]\\n'" });
+    const injections = "a b;touch pwned $(touch sub) `touch tick` >redirected";
+    expect(await s.prompt(sessionId, `/report ${injections}`)).toBe("end_turn");
+    expect(said(updates())).toBe(
+      "[a]\n[b;touch]\n[pwned]\n[$(touch]\n[sub)]\n[`touch]\n[tick`]\n[>redirected]",
+    );
+    expect(readdirSync(s.cwd)).toEqual([]);
+  });
+
+  it("runs in the session cwd with the session's variables, empty stdin and no model keys", async () => {
+    const { s, sessionId, updates } = await withCommands({
+      env: 'echo "$HOOKGATE_SESSION_ID|$HOOKGATE_CWD|$HOOKGATE_COMMAND|$(pwd)|$(wc -c)|${OPENAI_API_KEY-none}"',
+    });
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-must-not-leak";
+    try {
+      expect(await s.prompt(sessionId, "/ENV")).toBe("end_turn");
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+    expect(said(updates()).split("|")).toEqual([sessionId, s.cwd, "env", s.cwd, "0", "none"]);
+  });
+
+  it("matches the name case-insensitively; /unknown goes to the model and /tool stays reserved", async () => {
+    const { s, sessionId, updates } = await withCommands({ report: "echo '  ok  '" });
+    await s.prompt(sessionId, "/Report");
+    expect(said(updates())).toBe("ok");
+    const before = updates().length;
+    expect(await s.prompt(sessionId, "/nope x")).toBe("end_turn");
+    expect(said(updates().slice(before))).toBe("You said: /nope x");
+    // /tool stays the scripted model's: it is reserved, never a command.
+    expect(await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }))).toBe("end_turn");
+    expect(updates().some((u) => u.sessionUpdate === "tool_call")).toBe(true);
+  });
+
+  it("UserPromptSubmit observers see the command prompt first, Stop sees end_turn", async () => {
+    const { s, sessionId } = await withCommands(
+      { report: "echo ok" },
+      {
+        meta: {
+          hooks: {
+            UserPromptSubmit: [{ hookCallbackIds: ["ui"] }],
+            Stop: [{ hookCallbackIds: ["ui"] }],
+          },
+        },
+      },
+    );
+    await s.prompt(sessionId, "/report now");
+    await until(() => s.seen.events.length === 2, "two events");
+    expect(s.seen.events.map((e) => e.input)).toMatchObject([
+      { hook_event_name: "UserPromptSubmit", prompt: "/report now" },
+      { hook_event_name: "Stop", stop_reason: "end_turn" },
+    ]);
+  });
+
+  it("the transcript records the command and its reply as a local command, not as model history", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-transcripts-"));
+    dirs.push(dir);
+    const { s, sessionId } = await withCommands(
+      { report: "echo ok", broken: "exit 4" },
+      { agent: { transcriptDir: dir } },
+    );
+    await s.prompt(sessionId, "/report a b");
+    await s.prompt(sessionId, "/broken");
+    const lines = readFileSync(join(dir, `${sessionId}.jsonl`), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.type, l.subtype, l.level, l.content])).toEqual([
+      [
+        "system",
+        "local_command",
+        "info",
+        "<command-name>/report</command-name>\n<command-args>a b</command-args>",
+      ],
+      ["system", "local_command", "info", "<local-command-stdout>ok a b</local-command-stdout>"],
+      [
+        "system",
+        "local_command",
+        "info",
+        "<command-name>/broken</command-name>\n<command-args></command-args>",
+      ],
+      [
+        "system",
+        "local_command",
+        "error",
+        "<local-command-stderr>/broken failed: exit code 4</local-command-stderr>",
+      ],
+    ]);
+  });
+});
+
+describe("a slash command that fails answers a short error naming it, never the model", () => {
+  it.each([
+    ["a non-zero exit", "echo partial; exit 3", "/cmd failed: exit code 3"],
+    ["empty output", "printf '  \\n'", "/cmd failed: no output"],
+    [
+      "output over 64 KiB",
+      "head -c 70000 /dev/zero | tr '\\0' x",
+      "/cmd failed: output over 64 KiB",
+    ],
+    ["a timeout", "sleep 30", "/cmd failed: timed out after 0.3 s"],
+    ["a shell that cannot run it", "./missing-script.sh", "/cmd failed: exit code 127"],
+  ])("%s", async (_what, command, reply) => {
+    const { s, sessionId, updates } = await withCommands({ cmd: { command, timeout: 0.3 } });
+    expect(await s.prompt(sessionId, "/cmd")).toBe("end_turn");
+    expect(said(updates())).toBe(reply);
+  });
+
+  it("a command that forks `sleep 1000 &` and hangs is killed with its child at the timeout", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "hookgate-pids-")), "pids");
+    dirs.push(join(pidFile, ".."));
+    const { s, sessionId, updates } = await withCommands({
+      hang: { command: hangingWithChild(pidFile), timeout: 1 },
+    });
+    expect(await s.prompt(sessionId, "/hang")).toBe("end_turn");
+    expect(said(updates())).toBe("/hang failed: timed out after 1 s");
+    await allGone(await pidsIn(pidFile));
+  });
+
+  it("session/cancel kills the command's group and the prompt answers cancelled", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "hookgate-pids-")), "pids");
+    dirs.push(join(pidFile, ".."));
+    const { s, sessionId, updates } = await withCommands({ hang: hangingWithChild(pidFile) });
+    const answer = s.prompt(sessionId, "/hang");
+    const pids = await pidsIn(pidFile);
+    await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
+    expect(await answer).toBe("cancelled");
+    await allGone(pids);
+    expect(said(updates())).toBe("");
+    expect(existsSync(pidFile)).toBe(true);
+  });
+});
