@@ -93,6 +93,11 @@ export async function runSlashCommand(
   return reply;
 }
 
+/** The reply of a command whose turn was cancelled (recorded, never sent). */
+export function cancelledReply(command: SlashCommand): SlashReply {
+  return { status: "cancelled", text: `/${command.name} cancelled` };
+}
+
 /** Turns a run into what the user sees; every failure is one line naming the command. */
 export function slashReply(command: SlashCommand, result: RunResult): SlashReply {
   const failed = (why: string): SlashReply => ({
@@ -101,7 +106,7 @@ export function slashReply(command: SlashCommand, result: RunResult): SlashReply
   });
   switch (result.status) {
     case "cancelled":
-      return { status: "cancelled", text: `/${command.name} cancelled` };
+      return cancelledReply(command);
     case "timed_out":
       return failed(`timed out after ${command.timeoutMs / 1000} s`);
     case "output_overflow":

@@ -1,6 +1,6 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import type { ProcessGroups } from "../commands/process-group.js";
-import { runSlashCommand, type SlashInvocation } from "../commands/slash.js";
+import { cancelledReply, runSlashCommand, type SlashInvocation } from "../commands/slash.js";
 import type { Logger } from "../log.js";
 import type { ClientPort } from "../port.js";
 import type { Transcript } from "./transcript.js";
@@ -26,7 +26,9 @@ export async function runSlashTurn(
   env: SlashTurnEnv,
   signal: AbortSignal,
 ): Promise<StopReason> {
-  const reply = await runSlashCommand(invocation, env, signal);
+  const ran = await runSlashCommand(invocation, env, signal);
+  // A cancel that lands after the command exited still cancels the turn, as ACP asks.
+  const reply = signal.aborted ? cancelledReply(invocation.command) : ran;
   if (reply.status !== "cancelled") {
     await env.client.update({
       sessionUpdate: "agent_message_chunk",
