@@ -2,13 +2,10 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -18,17 +15,18 @@ import {
   commands,
   hangingWithChild,
   pidsIn,
+  removeTempDirs,
   said,
+  tempDir,
   until,
 } from "../commands/slash-helpers.js";
 import { startInProcess, toolLine, type ClientScript, type Session } from "./setup.js";
 
 let s: Session | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await s?.h.close();
+  removeTempDirs(...(s ? [s.cwd] : []));
   s = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** An agent offering `record` as its config's `commands`, and one open session. */
@@ -41,7 +39,6 @@ async function withCommands(
   } = {},
 ) {
   s = await startInProcess(opts.script, { commands: commands(record), ...opts.agent });
-  dirs.push(s.cwd);
   const { sessionId } = await s.newSession(opts.meta);
   return { s, sessionId, updates: () => s!.h.sessionUpdates(sessionId) };
 }
@@ -98,7 +95,6 @@ describe("slash commands through the agent", () => {
 
   it("a session without configured commands advertises nothing", async () => {
     s = await startInProcess();
-    dirs.push(s.cwd);
     const { sessionId } = await s.newSession();
     await s.prompt(sessionId, "hello");
     expect(advertised(s.h.sessionUpdates(sessionId))).toEqual([]);
@@ -162,8 +158,7 @@ describe("slash commands through the agent", () => {
   });
 
   it("the transcript records the command and its reply as a local command, not as model history", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "hookgate-transcripts-"));
-    dirs.push(dir);
+    const dir = tempDir("hookgate-transcripts-");
     const { s, sessionId } = await withCommands(
       { report: "echo ok", broken: "exit 4" },
       { agent: { transcriptDir: dir } },
@@ -216,8 +211,7 @@ describe("a slash command that fails answers a short error naming it, never the 
   });
 
   it("a command that forks `sleep 1000 &` and hangs is killed with its child at the timeout", async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), "hookgate-pids-")), "pids");
-    dirs.push(join(pidFile, ".."));
+    const pidFile = join(tempDir(), "pids");
     const { s, sessionId, updates } = await withCommands({
       hang: { command: hangingWithChild(pidFile), timeout: 1 },
     });
@@ -227,8 +221,7 @@ describe("a slash command that fails answers a short error naming it, never the 
   });
 
   it("session/cancel kills the command's group and the prompt answers cancelled", async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), "hookgate-pids-")), "pids");
-    dirs.push(join(pidFile, ".."));
+    const pidFile = join(tempDir(), "pids");
     const { s, sessionId, updates } = await withCommands({ hang: hangingWithChild(pidFile) });
     const answer = s.prompt(sessionId, "/hang");
     const pids = await pidsIn(pidFile);

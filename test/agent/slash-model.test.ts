@@ -1,7 +1,6 @@
-import { rmSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../../src/model/index.js";
-import { commands, said } from "../commands/slash-helpers.js";
+import { commands, removeTempDirs, said } from "../commands/slash-helpers.js";
 import { fixture, ReplayServer } from "../model/providers/replay-server.js";
 import { startInProcess, type Session } from "./setup.js";
 
@@ -12,7 +11,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await s?.h.close();
-  if (s) rmSync(s.cwd, { recursive: true, force: true });
+  removeTempDirs(...(s ? [s.cwd] : []));
   s = undefined;
   await server.close();
 });

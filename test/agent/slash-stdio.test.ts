@@ -1,33 +1,30 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/harness.js";
-import { allGone, hangingWithChild, pidsIn, said, until } from "../commands/slash-helpers.js";
+import {
+  allGone,
+  commandsConfig as configFile,
+  hangingWithChild,
+  pidsIn,
+  removeTempDirs,
+  said,
+  tempDir,
+  until,
+} from "../commands/slash-helpers.js";
 import { startStdio, type Session } from "./setup.js";
 
 let s: Session | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await s?.h.close();
-  if (s) dirs.push(s.cwd);
+  removeTempDirs(...(s ? [s.cwd] : []));
   s = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function configFile(commands: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "hookgate-slash-"));
-  dirs.push(dir);
-  const path = join(dir, "hookgate.json");
-  writeFileSync(path, JSON.stringify({ commands }));
-  return path;
-}
 
 describe("slash commands in the real hookgate binary", () => {
   it("advertises, answers argv-safe from the script, and kills a hung command with its child", async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), "hookgate-pids-")), "pids");
-    dirs.push(join(pidFile, ".."));
+    const pidFile = join(tempDir(), "pids");
     const config = configFile({
       report: { command: "printf '[%s]\\n'", description: "Echo the arguments", hint: "words" },
       hang: { command: hangingWithChild(pidFile), timeout: 1 },

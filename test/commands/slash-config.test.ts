@@ -1,21 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfigFile, mergeSettings } from "../../src/config.js";
+import { commandsConfig as configWith, removeTempDirs } from "./slash-helpers.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function configWith(commands: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), "hookgate-config-"));
-  dirs.push(dir);
-  const path = join(dir, "hookgate.json");
-  writeFileSync(path, JSON.stringify({ commands }));
-  return path;
-}
+afterEach(() => removeTempDirs());
 
 function loadError(commands: unknown): string {
   const path = configWith(commands);

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { processAlive } from "../../src/commands/process-group.js";
 import { slashCommandsSchema, type SlashCommand } from "../../src/commands/slash-config.js";
@@ -48,4 +50,26 @@ export async function pidsIn(file: string): Promise<number[]> {
 /** Resolves once none of `pids` is alive (zombies count as dead). */
 export function allGone(pids: number[]): Promise<void> {
   return until(() => pids.every((pid) => !processAlive(pid)), `pids ${pids.join(", ")} gone`);
+}
+
+const temporary: string[] = [];
+
+/** A fresh temporary directory, removed by {@link removeTempDirs}. */
+export function tempDir(prefix = "hookgate-slash-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+/** Removes every directory {@link tempDir} made (and any others handed in); call after each test. */
+export function removeTempDirs(...more: string[]): void {
+  for (const dir of [...temporary.splice(0), ...more])
+    rmSync(dir, { recursive: true, force: true });
+}
+
+/** A config file whose `commands` field is `commands`, in a fresh temporary directory. */
+export function commandsConfig(commands: unknown): string {
+  const path = join(tempDir(), "hookgate.json");
+  writeFileSync(path, JSON.stringify({ commands }));
+  return path;
 }
