@@ -1,19 +1,17 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
-import type { ProcessGroups } from "../commands/process-group.js";
-import { cancelledReply, runSlashCommand, type SlashInvocation } from "../commands/slash.js";
-import type { Logger } from "../log.js";
+import {
+  cancelledReply,
+  runSlashCommand,
+  type SlashContext,
+  type SlashInvocation,
+} from "../commands/slash.js";
 import type { ClientPort } from "../port.js";
 import type { Transcript } from "./transcript.js";
 
 /** What a slash-command turn needs from its session. */
-export interface SlashTurnEnv {
-  readonly sessionId: string;
-  readonly cwd: string;
+export interface SlashTurnEnv extends SlashContext {
   readonly client: ClientPort;
-  readonly log: Logger;
   readonly transcript?: Transcript | undefined;
-  /** The session's process groups, if it keeps any: ended with the session. */
-  readonly groups?: ProcessGroups | undefined;
 }
 
 /**
