@@ -231,4 +231,14 @@ describe("a slash command that fails answers a short error naming it, never the 
     expect(said(updates())).toBe("");
     expect(existsSync(pidFile)).toBe(true);
   });
+
+  it("session/close mid-command kills its group too", async () => {
+    const pidFile = join(tempDir(), "pids");
+    const { s, sessionId } = await withCommands({ hang: hangingWithChild(pidFile) });
+    const answer = s.prompt(sessionId, "/hang");
+    const pids = await pidsIn(pidFile);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    expect(await answer).toBe("cancelled");
+    await allGone(pids);
+  });
 });
