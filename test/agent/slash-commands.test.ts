@@ -9,7 +9,7 @@ import {
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentOptions } from "../../src/protocol/app.js";
+import type { AgentOptions } from "../../src/agent.js";
 import {
   allGone,
   commands,
@@ -158,18 +158,21 @@ describe("slash commands through the agent", () => {
   });
 
   it("the transcript records the command and its reply as a local command, not as model history", async () => {
-    const dir = tempDir("hookgate-transcripts-");
+    const dir = tempDir("hookgate-data-");
     const { s, sessionId } = await withCommands(
       { report: "echo ok", broken: "exit 4" },
-      { agent: { transcriptDir: dir } },
+      { agent: { dataDir: dir } },
     );
     await s.prompt(sessionId, "/report a b");
     await s.prompt(sessionId, "/broken");
-    const lines = readFileSync(join(dir, `${sessionId}.jsonl`), "utf8")
+    const lines = readFileSync(join(dir, "sessions", `${sessionId}.jsonl`), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => [l.type, l.subtype, l.level, l.content])).toEqual([
+    // What the client saw is kept for a replay; no user or assistant (model) line is written.
+    expect(lines.filter((l) => l.type === "user" || l.type === "assistant")).toEqual([]);
+    const commandLines = lines.filter((l) => l.type === "system");
+    expect(commandLines.map((l) => [l.type, l.subtype, l.level, l.content])).toEqual([
       [
         "system",
         "local_command",
