@@ -157,6 +157,21 @@ describe("slash commands through the agent", () => {
     ]);
   });
 
+  it("a blocking UserPromptSubmit hook blocks the command before it runs", async () => {
+    const marker = join(tempDir(), "ran");
+    const { s, sessionId, updates } = await withCommands(
+      { report: `touch ${marker}; echo ran` },
+      {
+        script: { hooks: { policy: () => ({ decision: "block", reason: "no reports today" }) } },
+        meta: { hooks: { UserPromptSubmit: [{ hookCallbackIds: ["policy"], blocking: true }] } },
+      },
+    );
+    expect(await s.prompt(sessionId, "/report")).toBe("end_turn");
+    expect(existsSync(marker)).toBe(false);
+    expect(said(updates())).toContain("no reports today");
+    expect(said(updates())).not.toContain("ran");
+  });
+
   it("the transcript records the command and its reply as a local command, not as model history", async () => {
     const dir = tempDir("hookgate-data-");
     const { s, sessionId } = await withCommands(
