@@ -2,7 +2,7 @@ import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import { HookAbort } from "./transport.js";
 import { errorMessage } from "../values.js";
-import type { OutcomeLabel } from "../wire/hooks.js";
+import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
 
 export type { OutcomeLabel } from "../wire/hooks.js";
 
@@ -69,4 +69,40 @@ export function classifyError(
     };
   }
   return { callback, label: "transport_error", durationMs, failure: errorMessage(error) };
+}
+
+/** Text one hook gave for the model or the user, with the hook that gave it. */
+export interface HookText {
+  readonly hookCallbackId: string;
+  readonly text: string;
+}
+
+/** `text`, as given by the outcome's hook. */
+export function textOf(outcome: Outcome, text: string): HookText {
+  return { hookCallbackId: outcome.callback.id, text };
+}
+
+/**
+ * The `_meta.hooks` entries: one per handler, in registration order; a handler with no
+ * outcome yet was cancelled when the decision came, `elapsed` after the start.
+ */
+export function reportsOf(
+  handlers: readonly Handler[],
+  outcomes: readonly (Outcome | undefined)[],
+  elapsed: number,
+): OutcomeReport[] {
+  return handlers.map((h, i) => {
+    const o = outcomes[i];
+    return {
+      hookCallbackId: h.id,
+      kind: h.kind ?? "callback",
+      outcome: o?.label ?? "cancelled",
+      durationMs: roundMs(o ? o.durationMs : elapsed),
+    };
+  });
+}
+
+/** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */
+export function roundMs(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }

@@ -127,3 +127,15 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
   }
   return out;
 }
+
+/** The handlers whose `if` rule (command hooks only) admits this call. */
+export function applicable(
+  handlers: readonly Handler[],
+  toolName: string,
+  toolInput: unknown,
+): readonly Handler[] {
+  if (!handlers.some((h) => h.kind === "command" && h.applies)) return handlers;
+  return handlers.filter(
+    (h) => h.kind !== "command" || !h.applies || h.applies(toolName, toolInput),
+  );
+}

@@ -2,13 +2,12 @@ import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { HookEventName } from "./events.js";
 import type { CommandHookRunner } from "./command.js";
-import { askHandler, runGate, type Verdict } from "./gate.js";
+import { runGate, type Verdict } from "./gate.js";
 import { buildHookInput, type CommonInput, type EventFields } from "./input.js";
-import type { Outcome } from "./outcome.js";
-import { raceCallbacks } from "./race.js";
-import type { Handler, HookRegistry } from "./registry.js";
+import { Observers } from "./observers.js";
+import { applicable, type Handler, type HookRegistry } from "./registry.js";
 import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
-import { isSteerEvent, noSteering, type SteerEvent, type Steering } from "./steering.js";
+import { noSteering, type SteerEvent, type Steering } from "./steering.js";
 import type { HookTransport } from "./transport.js";
 import { untilAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
@@ -41,10 +40,12 @@ export class SessionHooks {
   private late: Steering[] = [];
   /** Ends asks that outlive a turn (SessionStart's, `async` ones) when the session closes. */
   private readonly lifetime = new AbortController();
-  /** Event command hooks still running (fire-and-forget, each bounded by its timeout). */
-  private readonly running = new Set<Promise<unknown>>();
+  /** Observe-only events, and every hook run no turn awaits. */
+  private readonly observers: Observers;
 
-  constructor(private readonly opts: SessionHooksOptions) {}
+  constructor(private readonly opts: SessionHooksOptions) {
+    this.observers = new Observers(opts);
+  }
 
   /**
    * Queues SessionStart to go out after the `session/new` response: on the next tick, or
@@ -149,8 +150,7 @@ export class SessionHooks {
     const run = steerConcurrently(ctx, handlers, input, this.lifetime.signal).then((s) => {
       this.late.push(s);
     });
-    this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    this.observers.track(run);
   }
 
   /** Ends asks still in flight that belong to no turn. */
@@ -234,89 +234,19 @@ export class SessionHooks {
 
   /**
    * Sends an observe-only event to every matching callback, fire-and-forget, and runs the
-   * event's command hooks (logged only). On steering events only groups without `blocking`
-   * are notified and command hooks are left to `steer`. The input is built once, and not at
-   * all when nothing is registered for the event.
+   * event's command hooks (logged only); see `Observers.emit`.
    */
   emit<E extends Exclude<HookEventName, "PreToolUse">>(
     event: E,
     fields: () => EventFields[E],
     toolName = "",
   ): void {
-    const { opts } = this;
     if (event !== "SessionStart") this.flushStart();
-    const all = opts.registry.callbacksFor(event, toolName);
-    const handlers = isSteerEvent(event)
-      ? all.filter((h) => h.kind !== "command" && !h.blocking)
-      : all;
-    if (handlers.length === 0) return;
-    const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
-    const commands: Handler[] = [];
-    for (const h of handlers) {
-      if (h.kind === "command") commands.push(h);
-      else opts.transport.event({ sessionId: opts.sessionId, hookCallbackId: h.id, input });
-    }
-    const toolInput = "tool_input" in input ? input.tool_input : undefined;
-    const runnable = applicable(commands, toolName, toolInput);
-    if (runnable.length === 0) return;
-    const run = this.runEvent(event, input, runnable, new AbortController().signal);
-    this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    this.observers.emit(event, fields, toolName);
   }
 
-  /** Resolves once the event command hooks running now have finished or timed out. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+  /** Resolves once the hook runs no turn awaits (events, `async` ones) have finished or timed out. */
+  settled(): Promise<void> {
+    return this.observers.settled();
   }
-
-  /**
-   * Runs `handlers` for a non-gate event through the same race as the gate (concurrent, the
-   * first blocking outcome ends it) and returns their outcomes, in registration order, each
-   * also logged. Until the events steer the turn, `emit` runs command hooks this way and
-   * only logs what they decided.
-   */
-  async runEvent(
-    event: Exclude<HookEventName, "PreToolUse">,
-    input: AnyHookInput,
-    handlers: readonly Handler[],
-    signal: AbortSignal,
-  ): Promise<readonly (Outcome | undefined)[]> {
-    const { opts } = this;
-    const { outcomes } = await raceCallbacks(handlers, signal, {
-      onSettle: (o) => {
-        const fields = { hookId: o.callback.id, event, outcome: o.label, durationMs: o.durationMs };
-        if (o.label === "proceeded" || o.label === "denied") {
-          opts.log.info(
-            { ...fields, decision: o.result?.decision },
-            `hook ${o.callback.id} on ${event}`,
-          );
-        } else {
-          opts.log.warn(
-            { ...fields, failure: o.failure },
-            `hook ${o.callback.id} ${o.label} on ${event}`,
-          );
-        }
-      },
-      timeoutMessage: (h) => `hook ${h.id} timed out after ${h.timeoutMs} ms on ${event}`,
-      ask: askHandler(
-        { transport: opts.transport, commands: opts.commands, log: opts.log },
-        event,
-        input,
-        "",
-      ),
-    });
-    return outcomes;
-  }
-}
-
-/** The handlers whose `if` rule (command hooks only) admits this call. */
-function applicable(
-  handlers: readonly Handler[],
-  toolName: string,
-  toolInput: unknown,
-): readonly Handler[] {
-  if (!handlers.some((h) => h.kind === "command" && h.applies)) return handlers;
-  return handlers.filter(
-    (h) => h.kind !== "command" || !h.applies || h.applies(toolName, toolInput),
-  );
 }

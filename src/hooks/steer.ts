@@ -1,7 +1,7 @@
 import type { Logger } from "../log.js";
 import type { CommandHookRunner } from "./command.js";
-import { askHandler } from "./gate.js";
-import type { Outcome } from "./outcome.js";
+import { askHandler } from "./ask.js";
+import { reportsOf, roundMs, type Outcome } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import type { Handler } from "./registry.js";
 import {
@@ -14,7 +14,7 @@ import {
   type Steering,
 } from "./steering.js";
 import type { HookTransport } from "./transport.js";
-import type { AnyHookInput, OutcomeReport } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hooks.js";
 
 /** Where a steering event's hooks are asked from, and what names it in logs. */
 export interface SteerContext {
@@ -117,26 +117,6 @@ function race(
   });
 }
 
-function reportsOf(
-  callbacks: readonly Handler[],
-  outcomes: readonly (Outcome | undefined)[],
-  elapsed: number,
-): OutcomeReport[] {
-  return callbacks.map((cb, i) => {
-    const o = outcomes[i];
-    return {
-      hookCallbackId: cb.id,
-      kind: cb.kind ?? "callback",
-      outcome: o?.label ?? "cancelled",
-      durationMs: round(o ? o.durationMs : elapsed),
-    };
-  });
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
 function logOutcome(ctx: SteerContext, o: Outcome): void {
   if (o.label === "proceeded" || o.label === "denied" || o.label === "cancelled") return;
   ctx.log.warn(
@@ -144,7 +124,7 @@ function logOutcome(ctx: SteerContext, o: Outcome): void {
       hookCallbackId: o.callback.id,
       event: ctx.event,
       subject: ctx.subject,
-      durationMs: round(o.durationMs),
+      durationMs: roundMs(o.durationMs),
       outcome: o.label,
       failure: o.failure,
     },

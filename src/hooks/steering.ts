@@ -1,5 +1,13 @@
 import type { HookEventName } from "./events.js";
-import { blocks, classifyResult, denyReason, isFailure, type Outcome } from "./outcome.js";
+import {
+  blocks,
+  classifyResult,
+  denyReason,
+  isFailure,
+  textOf,
+  type HookText,
+  type Outcome,
+} from "./outcome.js";
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import type { OutcomeReport } from "../wire/hooks.js";
@@ -19,11 +27,7 @@ export function isSteerEvent(event: string): event is SteerEvent {
   return (STEER_EVENTS as readonly string[]).includes(event);
 }
 
-/** Text one hook gave for the model or the user, with the hook that gave it. */
-export interface HookText {
-  readonly hookCallbackId: string;
-  readonly text: string;
-}
+export type { HookText } from "./outcome.js";
 
 /** What the asked hooks of one steering event decided, folded into one answer. */
 export interface Steering {
@@ -174,8 +178,4 @@ function contextOf(outcomes: readonly Outcome[]): HookText[] {
       ? [textOf(o, o.result.additionalContext)]
       : [],
   );
-}
-
-function textOf(outcome: Outcome, text: string): HookText {
-  return { hookCallbackId: outcome.callback.id, text };
 }

@@ -2,6 +2,9 @@ import type { ModelMessage } from "ai";
 import { isSteerEvent, type HookText, type SteerEvent } from "../hooks/steering.js";
 import { isRecord } from "../values.js";
 
+/** Events whose hooks can give the model text: the steering events and the PreToolUse gate. */
+export type NoteEvent = SteerEvent | "PreToolUse";
+
 /**
  * Text a hook gave the model, marked as hook-provided so that neither the model nor a
  * reader of the transcript takes it for something the user typed, e.g.
@@ -9,7 +12,7 @@ import { isRecord } from "../values.js";
  * the tag `hook-feedback`.
  */
 export function hookNote(
-  event: SteerEvent,
+  event: NoteEvent,
   note: HookText,
   tag: "hook-context" | "hook-feedback" = "hook-context",
 ): string {
@@ -18,7 +21,7 @@ export function hookNote(
 
 /** Several notes, each marked, joined by blank lines. */
 export function hookNotes(
-  event: SteerEvent,
+  event: NoteEvent,
   notes: readonly HookText[],
   tag?: "hook-context" | "hook-feedback",
 ): string {

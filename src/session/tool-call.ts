@@ -10,6 +10,7 @@ import type { ToolCatalog } from "./catalog.js";
 import { CallReport } from "./call-report.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
+import { hookNotes } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
@@ -159,7 +160,7 @@ async function gate(
   for (const message of verdict.systemMessages) {
     await env.client.update({
       sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message}\n` },
+      content: { type: "text", text: `${message.text}\n` },
     });
   }
   if (verdict.kind === "denied") {
@@ -218,8 +219,11 @@ async function execute(
     client: report.client,
     report: (reports) => report.alsoReport(reports),
   };
+  // PreToolUse context follows the result, each hook's marked as its own.
   const withContext = (output: string) =>
-    clearance.additionalContext ? `${output}\n\n${clearance.additionalContext}` : output;
+    clearance.context.length > 0
+      ? `${output}\n\n${hookNotes("PreToolUse", clearance.context)}`
+      : output;
   let result;
   try {
     result = await executeCleared(tool, clearance, {

@@ -215,7 +215,7 @@ describe("the PreToolUse gate", () => {
     expect(labels(v)).toEqual({ first: "proceeded", second: "proceeded", bad: "malformed" });
   });
 
-  it("additionalContext joins in registration order; systemMessages are collected", async () => {
+  it("additionalContext and systemMessages are kept per hook, in registration order", async () => {
     const { transport } = fakeTransport({
       a: after(20, { additionalContext: "A", systemMessage: "from a" }),
       b: now({ additionalContext: "B" }),
@@ -227,8 +227,14 @@ describe("the PreToolUse gate", () => {
     );
     await vi.advanceTimersByTimeAsync(20);
     const v = await pending;
-    expect(v.kind === "pass" && v.clearance.additionalContext).toBe("A\nB");
-    expect(v.kind === "pass" && v.systemMessages).toEqual(["from a"]);
+    // `a` answered last: registration order, not finish order.
+    expect(v.kind === "pass" && v.clearance.context).toEqual([
+      { hookCallbackId: "a", text: "A" },
+      { hookCallbackId: "b", text: "B" },
+    ]);
+    expect(v.kind === "pass" && v.systemMessages).toEqual([
+      { hookCallbackId: "a", text: "from a" },
+    ]);
   });
 
   it("cancelling the turn while the gate is pending answers cancelled and aborts the requests", async () => {

@@ -1,0 +1,52 @@
+import type { Logger } from "../log.js";
+import type { CommandHookRunner, CommandVerdict } from "./command.js";
+import type { HookEventName } from "./events.js";
+import { classifyError, classifyResult, type Outcome } from "./outcome.js";
+import type { Handler } from "./registry.js";
+import { interpretReply, type Interpretation } from "./result.js";
+import type { HookTransport } from "./transport.js";
+import type { AnyHookInput } from "../wire/hooks.js";
+
+/** How a session's hooks are reached. */
+export interface AskOptions {
+  readonly transport: HookTransport;
+  /** Runs the command hooks among the handlers; required when there are any. */
+  readonly commands?: CommandHookRunner | undefined;
+  /** The session's child logger: it already carries the session id. */
+  readonly log: Logger;
+}
+
+/**
+ * The race's one dispatch: a client callback is asked over the transport, a command hook
+ * through the runner; either way the reply goes through the one result parser.
+ */
+export function askHandler(
+  opts: AskOptions,
+  event: HookEventName,
+  input: AnyHookInput,
+  toolUseId: string,
+): (handler: Handler, signal: AbortSignal) => Promise<Outcome> {
+  return async (handler, signal) => {
+    const asked = performance.now();
+    let read: Interpretation | CommandVerdict;
+    if (handler.kind === "command") {
+      if (!opts.commands) throw new Error("no command runner for command hooks");
+      read = await opts.commands.run(handler, input, signal);
+    } else {
+      let raw: unknown;
+      try {
+        raw = await opts.transport.run(
+          { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input },
+          signal,
+        );
+      } catch (error) {
+        return classifyError(handler, error, signal, performance.now() - asked);
+      }
+      read = interpretReply(raw, event);
+    }
+    const durationMs = performance.now() - asked;
+    if (!read.ok)
+      return { callback: handler, label: read.label, durationMs, failure: read.message };
+    return classifyResult(handler, read.result, durationMs);
+  };
+}

@@ -1,0 +1,93 @@
+import type { HookEventName } from "./events.js";
+import { askHandler } from "./ask.js";
+import { buildHookInput, type EventFields } from "./input.js";
+import type { Outcome } from "./outcome.js";
+import { raceCallbacks } from "./race.js";
+import { applicable, type Handler } from "./registry.js";
+import type { SessionHooksOptions } from "./session-hooks.js";
+import { isSteerEvent } from "./steering.js";
+import type { AnyHookInput } from "../wire/hooks.js";
+
+/**
+ * A session's observe-only side: `_hooks/event` notifications (never awaited) and the event
+ * command hooks that run beside them (logged only), each bounded by its timeout. It also
+ * tracks the session's other background hook runs, so closing can wait for all of them.
+ */
+export class Observers {
+  /** Hook runs no turn awaits, each bounded by its timeout. */
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly opts: SessionHooksOptions) {}
+
+  /**
+   * Notifies every matching callback and runs the event's command hooks. On steering events
+   * only groups without `blocking` are notified and command hooks are left to the steering.
+   * The input is built once, and not at all when nothing is registered for the event.
+   */
+  emit<E extends Exclude<HookEventName, "PreToolUse">>(
+    event: E,
+    fields: () => EventFields[E],
+    toolName = "",
+  ): void {
+    const { opts } = this;
+    const all = opts.registry.callbacksFor(event, toolName);
+    const handlers = isSteerEvent(event)
+      ? all.filter((h) => h.kind !== "command" && !h.blocking)
+      : all;
+    if (handlers.length === 0) return;
+    const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
+    const commands: Handler[] = [];
+    for (const h of handlers) {
+      if (h.kind === "command") commands.push(h);
+      else opts.transport.event({ sessionId: opts.sessionId, hookCallbackId: h.id, input });
+    }
+    const toolInput = "tool_input" in input ? input.tool_input : undefined;
+    const runnable = applicable(commands, toolName, toolInput);
+    if (runnable.length === 0) return;
+    this.track(this.run(event, input, runnable, new AbortController().signal));
+  }
+
+  /** Keeps `run` until it settles, for `settled`. */
+  track(run: Promise<unknown>): void {
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Resolves once the hook runs tracked now have finished or timed out. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Runs `handlers` for a non-gate event through the same race as the gate (concurrent, the
+   * first blocking outcome ends it) and returns their outcomes, in registration order, each
+   * logged: on an observed event nothing else is done with what they decided.
+   */
+  private async run(
+    event: Exclude<HookEventName, "PreToolUse">,
+    input: AnyHookInput,
+    handlers: readonly Handler[],
+    signal: AbortSignal,
+  ): Promise<readonly (Outcome | undefined)[]> {
+    const { log } = this.opts;
+    const { outcomes } = await raceCallbacks(handlers, signal, {
+      onSettle: (o) => {
+        const fields = { hookId: o.callback.id, event, outcome: o.label, durationMs: o.durationMs };
+        if (o.label === "proceeded" || o.label === "denied") {
+          log.info(
+            { ...fields, decision: o.result?.decision },
+            `hook ${o.callback.id} on ${event}`,
+          );
+        } else {
+          log.warn(
+            { ...fields, failure: o.failure },
+            `hook ${o.callback.id} ${o.label} on ${event}`,
+          );
+        }
+      },
+      timeoutMessage: (h) => `hook ${h.id} timed out after ${h.timeoutMs} ms on ${event}`,
+      ask: askHandler(this.opts, event, input, ""),
+    });
+    return outcomes;
+  }
+}
