@@ -1,38 +1,16 @@
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
 import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { processAlive } from "../../../src/commands/process-group.js";
 import { reportedHooks, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, sent, messagesOf, temp } = steeringAgent(replay);
-
-/** Writes executable shell scripts and a settings file running them for `events`. */
-function settings(
-  events: Record<string, { matcher?: string; script: string; async?: boolean }[]>,
-): string {
-  const dir = temp();
-  const hooks: Record<string, unknown[]> = {};
-  let n = 0;
-  for (const [event, handlers] of Object.entries(events)) {
-    hooks[event] = handlers.map((h) => {
-      const path = join(dir, `hook-${n++}.sh`);
-      writeFileSync(path, `#!/bin/sh\n${h.script}\n`);
-      chmodSync(path, 0o755);
-      return {
-        ...(h.matcher !== undefined && { matcher: h.matcher }),
-        hooks: [{ type: "command", command: path, ...(h.async && { async: true }) }],
-      };
-    });
-  }
-  const file = join(dir, "settings.json");
-  writeFileSync(file, JSON.stringify({ hooks }));
-  return file;
-}
+const { start, sent, messagesOf, temp, settings } = steeringAgent(replay);
 
 describe("command hooks that steer (always awaited)", () => {
   it("a Stop script that exits 2 keeps the turn going with its stderr, 1 + 8 requests, stop_hook_active false then true", async () => {
@@ -162,5 +140,85 @@ describe("command hooks that steer (always awaited)", () => {
       .toBe(true);
     expect(await s.prompt(sessionId, "Say hello again")).toBe("end_turn");
     expect(sent(1)).toContain("ASYNC-CTX");
+  });
+
+  it("a script printing continue: false ends the turn after the step and shows its stopReason", async () => {
+    const file = settings({
+      PostToolUse: [
+        {
+          matcher: "Read",
+          script: `cat >/dev/null; printf '%s' '{"continue": false, "stopReason": "CMD-STOP: budget spent for today"}'`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    // The tool ran, but the model was not asked again.
+    expect(replay.server.requests).toHaveLength(1);
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(finishedCalls(updates)[0]?.status).toBe("completed");
+    expect(chunks(updates, "agent_message_chunk")).toContain("CMD-STOP: budget spent for today");
+    expect(reportedHooks(updates)).toContainEqual(
+      expect.objectContaining({
+        hookCallbackId: `explicit:${file}#PostToolUse[0].hooks[0]`,
+        kind: "command",
+        outcome: "denied",
+      }),
+    );
+  });
+
+  it("a PostToolUseFailure script's context is appended to the error the model sees, marked as its own", async () => {
+    const file = settings({
+      PostToolUseFailure: [
+        {
+          matcher: "Read",
+          script: `cat >/dev/null; printf '%s' '{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"CMD-HINT: notes live in docs/notes.txt"}}'`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    // No notes.txt: the Read fails.
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
+    const tool = messagesOf(1).find((m) => m.role === "tool");
+    const id = `explicit:${file}#PostToolUseFailure[0].hooks[0]`;
+    expect(tool?.content).toEqual(expect.stringContaining("notes.txt"));
+    expect(tool?.content).toEqual(
+      expect.stringContaining(
+        `<hook-context event="PostToolUseFailure" hook=${JSON.stringify(id)}>\nCMD-HINT: notes live in docs/notes.txt\n</hook-context>`,
+      ),
+    );
+  });
+
+  it("a SessionStart script that hangs holds the first prompt only until its timeout, is reported timed_out, and is killed", async () => {
+    const pidFile = join(temp(), "pids");
+    const file = settings({
+      SessionStart: [
+        {
+          script: `cat >/dev/null; sleep 1000 & echo $$ $! > "${pidFile}"; wait`,
+          timeout: 2,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    // Past the test's own timeout if the prompt waited for the script to end.
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(1);
+    expect(sent(0)).toContain("Say hello");
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
+      expect.objectContaining({
+        hookCallbackId: `explicit:${file}#SessionStart[0].hooks[0]`,
+        kind: "command",
+        outcome: "timed_out",
+      }),
+    ]);
+    // The script and its child: nothing it started outlives the timeout.
+    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+    expect(pids).toHaveLength(2);
+    await expect.poll(() => pids.filter(processAlive), { timeout: 10_000 }).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
@@ -37,12 +37,43 @@ export function steeringAgent(replay: { readonly server: ReplayServer; track: Tr
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
+  const temp = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-steer-"));
+    dirs.push(dir);
+    return dir;
+  };
   return {
     /** A fresh temp dir, removed after the test. */
-    temp(): string {
-      const dir = mkdtempSync(join(tmpdir(), "hookgate-steer-"));
-      dirs.push(dir);
-      return dir;
+    temp,
+    /**
+     * Writes an executable shell script per handler and a Claude Code settings file running
+     * them for `events`; returns the file's path.
+     */
+    settings(events: Record<string, CommandSpec[]>): string {
+      const dir = temp();
+      const hooks: Record<string, unknown[]> = {};
+      let n = 0;
+      for (const [event, handlers] of Object.entries(events)) {
+        hooks[event] = handlers.map((h) => {
+          const path = join(dir, `hook-${n++}.sh`);
+          writeFileSync(path, `#!/bin/sh\n${h.script}\n`);
+          chmodSync(path, 0o755);
+          return {
+            ...(h.matcher !== undefined && { matcher: h.matcher }),
+            hooks: [
+              {
+                type: "command",
+                command: path,
+                ...(h.async && { async: true }),
+                ...(h.timeout !== undefined && { timeout: h.timeout }),
+              },
+            ],
+          };
+        });
+      }
+      const file = join(dir, "settings.json");
+      writeFileSync(file, JSON.stringify({ hooks }));
+      return file;
     },
     /** A connected agent with a session registering `hooks`. */
     async start(
@@ -66,6 +97,15 @@ export function steeringAgent(replay: { readonly server: ReplayServer; track: Tr
       return body.success ? body.data.messages : [];
     },
   };
+}
+
+/** One command hook of a test settings file: a shell script body, and its handler fields. */
+export interface CommandSpec {
+  readonly matcher?: string;
+  readonly script: string;
+  readonly async?: boolean;
+  /** Seconds. */
+  readonly timeout?: number;
 }
 
 type Track = (session: ReturnType<typeof startInProcess>) => ReturnType<typeof startInProcess>;
