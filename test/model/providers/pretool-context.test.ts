@@ -7,13 +7,7 @@ import { runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, messagesOf, temp, settings } = steeringAgent(replay);
-
-/** The tool result the model was sent in request `i`, as text. */
-function toolResult(i: number): string {
-  const content = messagesOf(i).find((m) => m.role === "tool")?.content;
-  return typeof content === "string" ? content : JSON.stringify(content);
-}
+const { start, toolResult, temp, settings } = steeringAgent(replay);
 
 describe("PreToolUse context reaches the model marked as the hook's", () => {
   it("each callback's additionalContext follows the tool result wrapped with its id, in registration order, and the transcript keeps it so", async () => {

@@ -37,6 +37,12 @@ export function steeringAgent(replay: { readonly server: ReplayServer; track: Tr
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
+  const messagesOf = (i: number): { role: string; content: unknown }[] => {
+    const body = z
+      .object({ messages: z.array(z.object({ role: z.string(), content: z.unknown() })) })
+      .safeParse(replay.server.requests[i]?.body);
+    return body.success ? body.data.messages : [];
+  };
   const temp = (): string => {
     const dir = mkdtempSync(join(tmpdir(), "hookgate-steer-"));
     dirs.push(dir);
@@ -90,11 +96,11 @@ export function steeringAgent(replay: { readonly server: ReplayServer; track: Tr
     /** What the model was sent in request `i`, as JSON text. */
     sent: (i: number) => JSON.stringify(replay.server.requests[i]?.body),
     /** The chat messages of request `i`. */
-    messagesOf(i: number): { role: string; content: unknown }[] {
-      const body = z
-        .object({ messages: z.array(z.object({ role: z.string(), content: z.unknown() })) })
-        .safeParse(replay.server.requests[i]?.body);
-      return body.success ? body.data.messages : [];
+    messagesOf,
+    /** The first tool result the model was sent in request `i`, as text. */
+    toolResult(i: number): string {
+      const content = messagesOf(i).find((m) => m.role === "tool")?.content;
+      return typeof content === "string" ? content : JSON.stringify(content);
     },
   };
 }
