@@ -1,14 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * Every hookgate a test starts without `--data-dir` (e.g. a bare `spawnSync` of the CLI) would
- * persist under `$XDG_STATE_HOME`: point that at a temporary directory for the whole run, so no
- * test ever writes to the real home.
+ * One temporary directory for the whole run, removed at its end: every temp dir a test, a
+ * spawned agent or a hook script makes lands under it (TMPDIR), and every hookgate a test
+ * starts without `--data-dir` persists under it (`$XDG_STATE_HOME`), so a run leaves nothing
+ * behind and never writes to the real home.
  */
 export default function setup(): () => void {
-  const stateHome = mkdtempSync(join(tmpdir(), "hookgate-test-state-"));
+  const run = mkdtempSync(join(tmpdir(), "hookgate-run-"));
+  const stateHome = join(run, "state");
+  mkdirSync(stateHome);
+  process.env.TMPDIR = run;
   process.env.XDG_STATE_HOME = stateHome;
-  return () => rmSync(stateHome, { recursive: true, force: true });
+  return () => rmSync(run, { recursive: true, force: true });
 }
