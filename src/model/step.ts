@@ -9,6 +9,7 @@ import {
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import { profileOf } from "./profile.js";
+import { defusedInput, guardToolInputDepth } from "./deep-input.js";
 
 /** The stream ended before the model said why it stopped: the connection was cut. */
 export class StreamCutError extends Error {
@@ -86,7 +87,7 @@ export function toolSetFor(tools: readonly AnyTool[]): ToolSet {
 export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<StepResult> {
   const profile = profileOf(opts.model);
   const result = streamText({
-    model: opts.model,
+    model: guardToolInputDepth(opts.model),
     ...(opts.system !== undefined && { system: opts.system }),
     messages: opts.messages,
     tools: opts.tools,
@@ -111,7 +112,11 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
         if (part.text !== "") on.onReasoning(part.text);
         break;
       case "tool-call":
-        toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+        toolCalls.push({
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: defusedInput(part.providerMetadata) ?? part.input,
+        });
         break;
       case "finish-step":
         finished = { finish: part.finishReason, raw: part.rawFinishReason };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { capDepth } from "../json-depth.js";
 import { errorMessage, isRecord } from "../values.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
@@ -23,17 +24,22 @@ export function shareInFrames(value: object): void {
 /** JSON-RPC's code for an error inside the server. */
 const INTERNAL_ERROR = -32603;
 
+/** How deep an outgoing request's or notification's params stay when they could not be written. */
+export const DEGRADED_FRAME_DEPTH = 32;
+
 /**
- * A message's JSON text, exactly as `JSON.stringify` writes it. A response that cannot be
- * written (an error reply whose `data` echoes a frame nested thousands deep overflows the
- * stack) is still answered, with the unserializable part replaced by a note: a reply lost here
- * would end the connection and every session on it.
+ * A message's JSON text, exactly as `JSON.stringify` writes it. A message that cannot be
+ * written (a value nested thousands deep overflows the stack) still goes out: a response with
+ * the unserializable part replaced by a note, a request or notification with everything
+ * nested past 32 levels replaced by one. A frame lost here would end the connection and every
+ * session on it, or leave a request unanswered.
  */
 export function frameText(message: AnyMessage): string {
   try {
     return serialize(message);
   } catch (error) {
-    if ("method" in message || !("id" in message)) throw error;
+    if ("method" in message) return JSON.stringify(capDepth(message, DEGRADED_FRAME_DEPTH));
+    if (!("id" in message)) throw error;
     const note = `omitted: could not be serialized (${errorMessage(error)})`;
     const { code, message: text } =
       "error" in message ? message.error : { code: INTERNAL_ERROR, message: "Internal error" };

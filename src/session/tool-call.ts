@@ -15,6 +15,7 @@ import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
 import { errorMessage, isRecord } from "../values.js";
+import { tooDeep } from "../json-depth.js";
 
 /** A tool call as the model asked for it; `input` may be unparsed JSON text. */
 export interface ModelToolCall {
@@ -46,6 +47,8 @@ export interface ToolCallEnv {
 function parseArguments(
   input: unknown,
 ): { ok: true; value: unknown } | { ok: false; error: string } {
+  const deep = tooDeep(input);
+  if (deep !== undefined) return { ok: false, error: deep };
   if (typeof input !== "string") return { ok: true, value: input };
   try {
     return { ok: true, value: input.trim() === "" ? {} : JSON.parse(input) };

@@ -68,6 +68,24 @@ describe("frames", () => {
     expect(text).toContain("could not be serialized");
   });
 
+  it("a notification nested too deep to serialize still goes out, cut at a fixed depth", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const update = { sessionUpdate: "tool_call", toolCallId: "t1", title: "Bash", rawInput: deep };
+    const frame: AnyMessage = {
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s1", update },
+    };
+    expect(() => JSON.stringify(frame)).toThrow(RangeError);
+    const sent: unknown = JSON.parse(frameText(frame));
+    expect(sent).toMatchObject({
+      method: "session/update",
+      params: { sessionId: "s1", update: { sessionUpdate: "tool_call", toolCallId: "t1" } },
+    });
+    expect(JSON.stringify(sent)).toContain("[omitted: nested deeper than 32 levels]");
+  });
+
   it("the stdio stream writes a burst of observer events, and what follows it, in one write", async () => {
     const { out, writes } = recordingOutput();
     const { writable } = stdioStream(out, new PassThrough());
