@@ -81,8 +81,6 @@ interface Start {
  */
 export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
-  /** Each session's command-hook process groups, ended with the session. */
-  private readonly groups = new Map<string, ProcessGroups>();
   /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
   private readonly toolNames = builtinTools.map((tool) => tool.name);
   private readonly store: SessionStore | undefined;
@@ -205,17 +203,8 @@ export class Agent implements AgentHost {
       await session.close(reason);
     } finally {
       this.store?.unlock(id);
-      // SessionEnd's command hooks may finish (each within its timeout); what they leave goes.
-      void session.hooks.settled().finally(() => this.endGroups(id));
     }
     return true;
-  }
-
-  /** Kills whatever a closed session's command hooks left running. */
-  private endGroups(id: string): void {
-    const groups = this.groups.get(id);
-    this.groups.delete(id);
-    void groups?.terminateAll();
   }
 
   /** Ends every session (the connection went away). */
@@ -240,10 +229,10 @@ export class Agent implements AgentHost {
       if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
       for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
     }
+    // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = new ProcessGroups();
-    this.groups.set(id, groups);
     const commands = new SessionCommandRunner({ cwd: request.cwd, sessionId: id, groups });
-    const mcp = await this.connectMcp(id, request, log);
+    const mcp = await this.connectMcp(id, request, log, groups);
     const registry = new HookRegistry(request.hooks, loaded.commands);
     const transport = request.transport(log);
     const client = request.client(id, log);
@@ -264,6 +253,7 @@ export class Agent implements AgentHost {
       model: options.model,
       catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
       release: () => mcp.close(),
+      groups,
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -314,10 +304,16 @@ export class Agent implements AgentHost {
    * Servers still connecting when the connection closes are closed again, and the session
    * (and its lock) is given up.
    */
-  private async connectMcp(id: string, request: OpenRequest, log: Logger): Promise<SessionMcp> {
+  private async connectMcp(
+    id: string,
+    request: OpenRequest,
+    log: Logger,
+    groups: ProcessGroups,
+  ): Promise<SessionMcp> {
     const mcp = await SessionMcp.connect(request.mcpServers, {
       cwd: request.cwd,
       log,
+      groups,
       reserved: this.toolNames,
       ...(this.options.mcpConnectTimeoutMs !== undefined && {
         connectTimeoutMs: this.options.mcpConnectTimeoutMs,

@@ -88,17 +88,19 @@ export async function terminateGroup(pid: number, graceMs = KILL_GRACE_MS): Prom
 /**
  * Process groups that must end with their owner (a session, or the agent itself).
  * `add` returns a function that forgets the group once it has ended on its own.
+ *
+ * A group whose members all exit on their own (a background job that finished) is dropped
+ * as soon as it is seen gone: on every `add`, and before any signal. Signalling it later
+ * could reach an unrelated group that has since been given the same id.
  */
 export class ProcessGroups {
   private readonly pids = new Set<number>();
 
   add(pid: number): () => void {
+    this.prune();
     this.pids.add(pid);
     everyGroup.add(pid);
-    return () => {
-      this.pids.delete(pid);
-      everyGroup.delete(pid);
-    };
+    return () => this.forget(pid);
   }
 
   get size(): number {
@@ -107,14 +109,30 @@ export class ProcessGroups {
 
   /** Terminates every tracked group (SIGTERM, SIGKILL after the grace) and forgets them. */
   async terminateAll(graceMs = KILL_GRACE_MS): Promise<void> {
+    this.prune();
     const pids = [...this.pids];
     this.pids.clear();
     await Promise.all(
       pids.map(async (pid) => {
-        await terminateGroup(pid, graceMs);
+        // A group that ended meanwhile is not signalled: its id may already be someone else's.
+        if (groupAlive(pid)) await terminateGroup(pid, graceMs);
         everyGroup.delete(pid);
       }),
     );
+  }
+
+  /**
+   * Drops every group with no process left. Only the kernel's answer is used (one signal-0
+   * per group, no /proc scan): a group id cannot be reused while any member, even a
+   * zombie, still holds it.
+   */
+  private prune(): void {
+    for (const pid of this.pids) if (!signalGroup(pid, 0)) this.forget(pid);
+  }
+
+  private forget(pid: number): void {
+    this.pids.delete(pid);
+    everyGroup.delete(pid);
   }
 }
 
@@ -130,7 +148,8 @@ export function killGroupsOnExit(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const pid of everyGroup) signalGroup(pid, "SIGKILL");
+    // Only groups that still have a living member: an ended group's id may have been reused.
+    for (const pid of everyGroup) if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
   });
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     process.once(signal, () =>

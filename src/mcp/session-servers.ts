@@ -1,5 +1,5 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { ProcessGroups } from "../commands/process-group.js";
+import type { ProcessGroups } from "../commands/process-group.js";
 import type { Logger } from "../log.js";
 import type { AnyTool } from "../tools/types.js";
 import { errorMessage } from "../values.js";
@@ -23,6 +23,8 @@ export interface McpSessionOptions {
   readonly reserved: readonly string[];
   readonly connectTimeoutMs?: number;
   readonly callTimeoutMs?: number;
+  /** The session's process groups: each stdio server's group is tracked there. */
+  readonly groups: ProcessGroups;
 }
 
 /**
@@ -37,7 +39,6 @@ export class SessionMcp {
   private constructor(
     /** Each server's report line, with its connection when it connected. */
     private readonly servers: readonly { line: McpServerReport; connection?: McpConnection }[],
-    private readonly groups: ProcessGroups,
     private readonly opts: McpSessionOptions,
   ) {
     this.report = servers.map((s) => s.line);
@@ -48,13 +49,12 @@ export class SessionMcp {
 
   /** Connects every server the client passed; resolves when each has connected or failed. */
   static async connect(specs: readonly McpServer[], opts: McpSessionOptions): Promise<SessionMcp> {
-    const groups = new ProcessGroups();
     const settled = await Promise.all(
       specs.map(async (spec) => {
         try {
           const connection = await McpConnection.open(spec, {
             cwd: opts.cwd,
-            groups,
+            groups: opts.groups,
             log: opts.log,
             timeoutMs: opts.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS,
             callTimeoutMs: opts.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS,
@@ -71,7 +71,7 @@ export class SessionMcp {
         ? { line: { name: spec.name, status: "connected" as const, tools: 0 }, connection }
         : { line: { name: spec.name, status: "failed" as const, tools: 0, error: error ?? "" } },
     );
-    return new SessionMcp(servers, groups, opts);
+    return new SessionMcp(servers, opts);
   }
 
   /** The MCP tools as they are now; the same array until a server's tools change. */
@@ -79,10 +79,9 @@ export class SessionMcp {
     return this.current;
   }
 
-  /** Closes every client and ends every stdio server's process group. */
+  /** Closes every client; each stdio server's transport ends its process group. */
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));
-    await this.groups.terminateAll();
   }
 
   /** Names every tool again, in server then tool order, so collisions resolve the same way. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
-import { ProcessGroups } from "../commands/process-group.js";
+import type { ProcessGroups } from "../commands/process-group.js";
 import { availableCommandsUpdate } from "../commands/slash.js";
 import type { SlashCommand } from "../commands/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
@@ -46,6 +46,11 @@ export interface SessionSettings {
   readonly restored?: { history: ModelMessage[]; mode: ModeId; title: string | undefined };
   /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
   readonly persist?: (session: SessionActor) => Promise<void>;
+  /**
+   * The session's one set of process groups: Bash jobs, command hooks, slash commands and
+   * stdio MCP servers all register here; ended once the session has closed.
+   */
+  readonly groups: ProcessGroups;
   /** Releases what the session holds (its MCP servers) once it has ended. */
   readonly release?: () => Promise<void>;
 }
@@ -62,8 +67,6 @@ export class SessionActor {
   private readonly permissions = new PermissionMemory();
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
-  /** Process groups the session's tools left running (background jobs): ended at close. */
-  private readonly processGroups = new ProcessGroups();
   /** The client, recording what it is shown when the session keeps a transcript. */
   private readonly client: ClientPort;
   private readonly recorder: ViewRecorder | undefined;
@@ -127,7 +130,7 @@ export class SessionActor {
       signal: controller.signal,
       client: this.client,
       log: settings.log,
-      processGroups: this.processGroups,
+      processGroups: settings.groups,
     };
     this.title ??= firstLine(prompt);
     this.recorder?.user(prompt);
@@ -201,17 +204,22 @@ export class SessionActor {
     return modeState(this.mode);
   }
 
-  /** Cancels the running turn, waits for it to settle, and ends the session. */
+  /**
+   * Cancels the running turn, waits for it to settle, and ends the session. Whatever its
+   * processes left running (background jobs, detached helpers) is ended once the SessionEnd
+   * hooks have settled (each within its timeout), so those hooks are not killed mid-run.
+   */
   async close(reason: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const running = this.current?.finished;
     this.cancel();
     await running?.catch(() => undefined);
-    await this.processGroups.terminateAll();
     this.hooks.close();
     this.hooks.emit("SessionEnd", () => ({ reason }));
     await this.settings.release?.();
+    const { groups } = this.settings;
+    void this.hooks.settled().finally(() => groups.terminateAll());
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { childEnv, withholdVariable } from "../../src/commands/child-env.js";
 import {
   groupAlive,
@@ -18,6 +18,13 @@ async function leaderWithGrandchild(script: string) {
   const [chunk] = (await once(child.stdout, "data")) as [Buffer];
   const grandchild = Number(chunk.toString().trim());
   return { leader: child.pid!, grandchild, child };
+}
+
+/** The pid of a group leader that has exited and been reaped, its group gone with it. */
+async function finishedLeader(): Promise<number> {
+  const child = spawn("sh", ["-c", "exit 0"], { detached: true, stdio: "ignore" });
+  await once(child, "exit");
+  return child.pid!;
 }
 
 describe("process groups", () => {
@@ -46,6 +53,34 @@ describe("process groups", () => {
     await groups.terminateAll();
     expect(groups.size).toBe(0);
     await expect.poll(() => alive(a.grandchild) || alive(b.grandchild)).toBe(false);
+  });
+
+  it("a group whose processes all ended on their own is dropped when the next group is added", async () => {
+    const groups = new ProcessGroups();
+    const ended = await finishedLeader();
+    groups.add(ended);
+    expect(groups.size).toBe(1);
+    const running = spawn("sleep", ["1000"], { detached: true, stdio: "ignore" });
+    await once(running, "spawn");
+    groups.add(running.pid!);
+    expect(groups.size).toBe(1);
+    await groups.terminateAll();
+    await expect.poll(() => alive(running.pid!)).toBe(false);
+  });
+
+  it("closing never signals a group that ended on its own, whose id may be someone else's now", async () => {
+    const groups = new ProcessGroups();
+    const ended = await finishedLeader();
+    groups.add(ended);
+    const kill = vi.spyOn(process, "kill");
+    try {
+      await groups.terminateAll(100);
+      const signalled = kill.mock.calls.filter(([pid, signal]) => pid === -ended && signal !== 0);
+      expect(signalled).toEqual([]);
+      expect(groups.size).toBe(0);
+    } finally {
+      kill.mockRestore();
+    }
   });
 });
 
