@@ -1,17 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { homedir } from "node:os";
-import type { LanguageModel } from "ai";
-import { SessionCommandRunner } from "./commands/command-hook.js";
-import { ProcessGroups } from "./commands/process-group.js";
-import { loadCommandHooks, type SettingSource } from "./commands/settings.js";
-import type { SlashCommand } from "./commands/slash-config.js";
-import { HookRegistry } from "./hooks/registry.js";
-import { SessionHooks } from "./hooks/session-hooks.js";
-import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
-import { registrationWarnings } from "./hooks/warnings.js";
-import type { Logger } from "./log.js";
-import { describePlainError } from "./model/describe-error.js";
-import { SessionMcp } from "./mcp/session-servers.js";
+import type { AgentOptions } from "./agent-options.js";
 import type {
   AgentHost,
   ListQuery,
@@ -21,75 +9,38 @@ import type {
   RestoreRequest,
   SessionHandle,
 } from "./protocol/host.js";
-import { SessionActor } from "./session/actor.js";
-import { ToolCatalog } from "./session/catalog.js";
-import { isModeId } from "./session/modes.js";
-import { Transcript } from "./session/transcript.js";
-import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import type { SessionActor } from "./session/actor.js";
 import { handleOf, metaOf, summaryOf } from "./session-handle.js";
+import { SessionAssembly, type Start } from "./session-assembly.js";
 import { MetaError, type SessionMeta } from "./store/metadata.js";
 import { CursorError, page } from "./store/paging.js";
 import { isStorableId, SessionStore, type StoredSession } from "./store/session-store.js";
-import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
-import { builtinTools } from "./tools/index.js";
-import { errorMessage } from "./values.js";
 
-/** How the agent behaves; the CLI builds this from flags and config. */
-export interface AgentOptions {
-  readonly log: Logger;
-  /** The model behind every session. */
-  readonly model: LanguageModel;
-  /** The system prompt for a session, if the model takes one. */
-  readonly system?: (session: SessionActor) => string | undefined;
-  /** Turns a model failure into one line telling the user what to fix. */
-  readonly describeError?: (error: unknown) => string;
-  /** Model/tool rounds per turn before `max_turn_requests` (default 50). */
-  readonly maxRounds?: number;
-  /** Consecutive Stop-hook blocks a turn honours before it ends anyway (default 8). */
-  readonly maxStopBlocks?: number;
-  /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
-  readonly maxHookValueBytes?: number;
-  /**
-   * Where sessions persist (`<dataDir>/sessions/`: transcript, record, lock); without it
-   * sessions live only as long as the connection and keep no transcript.
-   */
-  readonly dataDir?: string;
-  /** Bound on connecting one MCP server (default 10 s). */
-  readonly mcpConnectTimeoutMs?: number;
-  /** Which settings files' command hooks each session loads (default none). */
-  readonly settingSources?: readonly SettingSource[];
-  /** `--settings` files, loaded by every session after the sources. */
-  readonly settingsFiles?: readonly string[];
-  /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */
-  readonly home?: string;
-  /** Slash commands every session offers (config `commands`). */
-  readonly commands?: readonly SlashCommand[];
-}
-
-/** A session being started, new or restored; the one path every session is put together by. */
-interface Start {
-  readonly id: string;
-  readonly request: OpenRequest;
-  readonly log: Logger;
-  readonly stored?: StoredSession | undefined;
-}
+export type { AgentOptions } from "./agent-options.js";
 
 /**
- * The sessions of one connection, and how a session is put together: its actor, its hooks,
- * the model, the tools and its persistence. protocol/ calls in here through AgentHost;
- * nothing here knows JSON-RPC.
+ * The sessions of one connection: opening, restoring, listing and closing them (how each is
+ * put together is `SessionAssembly`'s). protocol/ calls in here through AgentHost; nothing
+ * here knows JSON-RPC.
  */
 export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
-  /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
-  private readonly toolNames = builtinTools.map((tool) => tool.name);
   private readonly store: SessionStore | undefined;
+  private readonly assembly: SessionAssembly;
   /** Set once the connection has gone: a session still opening is closed again. */
   private closed = false;
 
   constructor(private readonly options: AgentOptions) {
     this.store =
       options.dataDir === undefined ? undefined : new SessionStore(options.dataDir, options.log);
+    this.assembly = new SessionAssembly(options, this.store, () => this.closed);
+  }
+
+  /** Puts a session together and puts it in the table. */
+  private async start(start: Start) {
+    const opened = await this.assembly.assemble(start);
+    this.sessions.set(start.id, opened.actor);
+    return opened;
   }
 
   get persistent(): boolean {
@@ -211,129 +162,5 @@ export class Agent implements AgentHost {
   closeAll(reason: string): void {
     this.closed = true;
     for (const id of [...this.sessions.keys()]) void this.close(id, reason);
-  }
-
-  /**
-   * Puts a session together: its MCP servers, hooks, transcript, actor. New, loaded and
-   * resumed alike, so every way a session opens connects the servers of its own request.
-   */
-  private async start({ id, request, log, stored }: Start) {
-    const { options, store } = this;
-    const loaded = loadCommandHooks({
-      cwd: request.cwd,
-      home: options.home ?? homedir(),
-      sources: options.settingSources ?? [],
-      explicit: options.settingsFiles ?? [],
-    });
-    for (const r of loaded.reports) {
-      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
-      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
-    }
-    // The session's one set of process groups: tools, command hooks, slash commands, MCP.
-    const groups = new ProcessGroups();
-    const commands = new SessionCommandRunner({ cwd: request.cwd, sessionId: id, groups });
-    const mcp = await this.connectMcp(id, request, log, groups);
-    const registry = new HookRegistry(request.hooks, loaded.commands);
-    const transport = request.transport(log);
-    const client = request.client(id, log);
-    const transcript =
-      store &&
-      new Transcript(
-        store.transcriptPath(id),
-        { sessionId: id, cwd: request.cwd },
-        log,
-        stored?.conversation.lastUuid ?? null,
-      );
-    const meta = stored?.meta;
-    const actor = new SessionActor({
-      id,
-      cwd: request.cwd,
-      roots: request.roots,
-      client,
-      model: options.model,
-      catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
-      release: () => mcp.close(),
-      groups,
-      system: options.system ?? (() => undefined),
-      describeError: options.describeError ?? describePlainError,
-      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
-      maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
-      log,
-      createdAt: meta ? new Date(meta.createdAt) : new Date(),
-      transcript,
-      restored: stored && {
-        history: stored.conversation.history,
-        mode: meta && isModeId(meta.mode) ? meta.mode : "default",
-        title: meta?.title ?? undefined,
-      },
-      persist: store && ((session) => this.persist(store, session)),
-      commands: options.commands ?? [],
-      hooks: (self) =>
-        new SessionHooks({
-          sessionId: id,
-          registry,
-          transport,
-          commands,
-          common: () => ({
-            session_id: id,
-            transcript_path: transcript?.path ?? "",
-            cwd: request.cwd,
-            permission_mode: self.mode,
-          }),
-          maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
-          log,
-        }),
-    });
-    if (meta) actor.updatedAt = new Date(meta.updatedAt);
-    this.sessions.set(id, actor);
-    log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
-    const warnings = registrationWarnings(request.hooks, this.toolNames);
-    for (const warning of warnings) log.warn(`hook registration: ${warning}`);
-    return {
-      actor,
-      client,
-      registered: registry.counts(),
-      warnings,
-      mcp: mcp.report,
-      settings: loaded.reports,
-    };
-  }
-
-  /**
-   * Connects a session's MCP servers, each bounded; one that fails is reported, never fatal.
-   * Servers still connecting when the connection closes are closed again, and the session
-   * (and its lock) is given up.
-   */
-  private async connectMcp(
-    id: string,
-    request: OpenRequest,
-    log: Logger,
-    groups: ProcessGroups,
-  ): Promise<SessionMcp> {
-    const mcp = await SessionMcp.connect(request.mcpServers, {
-      cwd: request.cwd,
-      log,
-      groups,
-      reserved: this.toolNames,
-      ...(this.options.mcpConnectTimeoutMs !== undefined && {
-        connectTimeoutMs: this.options.mcpConnectTimeoutMs,
-      }),
-    });
-    if (this.closed) {
-      await mcp.close();
-      this.store?.unlock(id);
-      throw new Error("the connection closed while the session was opening");
-    }
-    return mcp;
-  }
-
-  /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */
-  private async persist(store: SessionStore, session: SessionActor): Promise<void> {
-    if (!session.started) return;
-    try {
-      await store.save(metaOf(session));
-    } catch (error) {
-      session.settings.log.warn({ error: errorMessage(error) }, "session record not saved");
-    }
   }
 }

@@ -1,0 +1,174 @@
+import { homedir } from "node:os";
+import type { AgentOptions } from "./agent-options.js";
+import { SessionCommandRunner } from "./commands/command-hook.js";
+import { ProcessGroups } from "./commands/process-group.js";
+import { loadCommandHooks } from "./commands/settings.js";
+import { HookRegistry } from "./hooks/registry.js";
+import { SessionHooks } from "./hooks/session-hooks.js";
+import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
+import { registrationWarnings } from "./hooks/warnings.js";
+import type { Logger } from "./log.js";
+import { describePlainError } from "./model/describe-error.js";
+import { SessionMcp } from "./mcp/session-servers.js";
+import type { OpenRequest } from "./protocol/host.js";
+import { SessionActor } from "./session/actor.js";
+import { ToolCatalog } from "./session/catalog.js";
+import { isModeId } from "./session/modes.js";
+import { Transcript } from "./session/transcript.js";
+import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
+import { metaOf } from "./session-handle.js";
+import type { SessionStore, StoredSession } from "./store/session-store.js";
+import { builtinTools } from "./tools/index.js";
+import { errorMessage } from "./values.js";
+
+/** A session being started, new or restored; the one path every session is put together by. */
+export interface Start {
+  readonly id: string;
+  readonly request: OpenRequest;
+  readonly log: Logger;
+  readonly stored?: StoredSession | undefined;
+}
+
+/** A session put together, with what its opening response reports. */
+export type Assembled = Awaited<ReturnType<SessionAssembly["assemble"]>>;
+
+/**
+ * How a session is put together: its settings files' command hooks, its one set of process
+ * groups, its MCP servers, hooks, transcript and actor. New, loaded and resumed sessions all
+ * come through `assemble`.
+ */
+export class SessionAssembly {
+  /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
+  readonly toolNames = builtinTools.map((tool) => tool.name);
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly store: SessionStore | undefined,
+    /** True once the connection has gone: a session still opening is given up. */
+    private readonly closed: () => boolean,
+  ) {}
+
+  /**
+   * Puts a session together: its MCP servers, hooks, transcript, actor. New, loaded and
+   * resumed alike, so every way a session opens connects the servers of its own request.
+   */
+  async assemble({ id, request, log, stored }: Start) {
+    const { options, store } = this;
+    const loaded = loadCommandHooks({
+      cwd: request.cwd,
+      home: options.home ?? homedir(),
+      sources: options.settingSources ?? [],
+      explicit: options.settingsFiles ?? [],
+    });
+    for (const r of loaded.reports) {
+      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
+      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
+    }
+    // The session's one set of process groups: tools, command hooks, slash commands, MCP.
+    const groups = new ProcessGroups();
+    const commands = new SessionCommandRunner({ cwd: request.cwd, sessionId: id, groups });
+    const mcp = await this.connectMcp(id, request, log, groups);
+    const registry = new HookRegistry(request.hooks, loaded.commands);
+    const transport = request.transport(log);
+    const client = request.client(id, log);
+    const transcript =
+      store &&
+      new Transcript(
+        store.transcriptPath(id),
+        { sessionId: id, cwd: request.cwd },
+        log,
+        stored?.conversation.lastUuid ?? null,
+      );
+    const meta = stored?.meta;
+    const actor = new SessionActor({
+      id,
+      cwd: request.cwd,
+      roots: request.roots,
+      client,
+      model: options.model,
+      catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
+      release: () => mcp.close(),
+      groups,
+      system: options.system ?? (() => undefined),
+      describeError: options.describeError ?? describePlainError,
+      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
+      log,
+      createdAt: meta ? new Date(meta.createdAt) : new Date(),
+      transcript,
+      restored: stored && {
+        history: stored.conversation.history,
+        mode: meta && isModeId(meta.mode) ? meta.mode : "default",
+        title: meta?.title ?? undefined,
+      },
+      persist: store && ((session) => this.persist(store, session)),
+      commands: options.commands ?? [],
+      hooks: (self) =>
+        new SessionHooks({
+          sessionId: id,
+          registry,
+          transport,
+          commands,
+          common: () => ({
+            session_id: id,
+            transcript_path: transcript?.path ?? "",
+            cwd: request.cwd,
+            permission_mode: self.mode,
+          }),
+          maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+          log,
+        }),
+    });
+    if (meta) actor.updatedAt = new Date(meta.updatedAt);
+    log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    const warnings = registrationWarnings(request.hooks, this.toolNames);
+    for (const warning of warnings) log.warn(`hook registration: ${warning}`);
+    return {
+      actor,
+      client,
+      registered: registry.counts(),
+      warnings,
+      mcp: mcp.report,
+      settings: loaded.reports,
+    };
+  }
+
+  /**
+   * Connects a session's MCP servers, each bounded; one that fails is reported, never fatal.
+   * Servers still connecting when the connection closes are closed again, and the session
+   * (and its lock) is given up.
+   */
+  private async connectMcp(
+    id: string,
+    request: OpenRequest,
+    log: Logger,
+    groups: ProcessGroups,
+  ): Promise<SessionMcp> {
+    const mcp = await SessionMcp.connect(request.mcpServers, {
+      cwd: request.cwd,
+      log,
+      groups,
+      reserved: this.toolNames,
+      ...(this.options.mcpConnectTimeoutMs !== undefined && {
+        connectTimeoutMs: this.options.mcpConnectTimeoutMs,
+      }),
+    });
+    if (this.closed()) {
+      await mcp.close();
+      this.store?.unlock(id);
+      throw new Error("the connection closed while the session was opening");
+    }
+    return mcp;
+  }
+
+  /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */
+  private async persist(store: SessionStore, session: SessionActor): Promise<void> {
+    if (!session.started) return;
+    try {
+      await store.save(metaOf(session));
+    } catch (error) {
+      session.settings.log.warn({ error: errorMessage(error) }, "session record not saved");
+    }
+  }
+}
