@@ -70,6 +70,8 @@ export function raceCallbacks(
 
     turn.addEventListener("abort", onTurn, { once: true });
     if (turn.aborted) return onTurn();
+    // Nothing to ask: nothing would ever settle, so end here rather than hang the caller.
+    if (callbacks.length === 0) return end(undefined);
 
     // Callbacks with the same timeout share one timer.
     const byTimeout = new Map<number, number[]>();

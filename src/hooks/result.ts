@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { HookEventName } from "./events.js";
 import { hookReplySchema, type HookReply } from "../wire/hooks.js";
 import { firstIssue } from "../zod-issues.js";
@@ -96,6 +97,8 @@ export function interpretReply(raw: unknown, event: HookEventName): Interpretati
   if (raw === null || raw === undefined || isEmptyObject(raw)) return CONTINUE;
   const parsed = hookReplySchema.safeParse(raw);
   if (!parsed.success) {
+    const deny = explicitDeny(raw);
+    if (deny) return deny;
     return {
       ok: false,
       label: "malformed",
@@ -108,6 +111,8 @@ export function interpretReply(raw: unknown, event: HookEventName): Interpretati
 function fromReply(reply: HookReply, event: HookEventName): Interpretation {
   const specific = reply.hookSpecificOutput;
   if (specific?.hookEventName !== undefined && specific.hookEventName !== event) {
+    const deny = explicitDeny(reply);
+    if (deny) return deny;
     return {
       ok: false,
       label: "malformed",
@@ -115,10 +120,14 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
     };
   }
   const top = lookup(TOP_LEVEL, reply.decision);
-  if (top === null) return unknown("decision", reply.decision);
   const permission = lookup(PERMISSION, specific?.permissionDecision);
-  if (permission === null)
-    return unknown("hookSpecificOutput.permissionDecision", specific?.permissionDecision);
+  if (top === null || permission === null) {
+    const deny = explicitDeny(reply);
+    if (deny) return deny;
+    return top === null
+      ? unknown("decision", reply.decision)
+      : unknown("hookSpecificOutput.permissionDecision", specific?.permissionDecision);
+  }
 
   // Most restrictive wins; on a tie the reason of the field that names it comes first.
   const fromPermission = permission !== undefined && RANK[permission] >= RANK[top ?? "continue"];
@@ -153,6 +162,36 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
     ...(specific?.permissionDecision === "defer" && { deferred: true }),
   };
   return { ok: true, result };
+}
+
+/** Only the two decision fields and their reasons, each dropped when it is not a string. */
+const denySignalSchema = z.object({
+  decision: z.string().optional().catch(undefined),
+  reason: z.string().optional().catch(undefined),
+  hookSpecificOutput: z
+    .object({
+      permissionDecision: z.string().optional().catch(undefined),
+      permissionDecisionReason: z.string().optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
+
+/**
+ * A deny that a reply states outright (`decision: "deny"|"block"` or
+ * `permissionDecision: "deny"`) wins even when a sibling field is unknown, of the wrong type
+ * or names another event: a security gate must never let a stated deny fail open.
+ */
+function explicitDeny(raw: unknown): Interpretation | undefined {
+  const read = denySignalSchema.safeParse(raw);
+  if (!read.success) return undefined;
+  const { decision, reason, hookSpecificOutput: specific } = read.data;
+  const byPermission = specific?.permissionDecision === "deny";
+  if (!byPermission && decision !== "deny" && decision !== "block") return undefined;
+  const why = byPermission
+    ? (specific?.permissionDecisionReason ?? reason)
+    : (reason ?? specific?.permissionDecisionReason);
+  return { ok: true, result: { decision: "deny", ...(why !== undefined && { reason: why }) } };
 }
 
 /** The decision a string names; `undefined` when absent, `null` when unknown. */

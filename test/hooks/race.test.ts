@@ -17,6 +17,13 @@ const proceeded = (callback: Handler = cb("x")): Outcome => ({
 });
 
 describe("raceCallbacks", () => {
+  it("ends at once with no outcomes when there is nothing to ask", async () => {
+    const turn = new AbortController().signal;
+    const { end, outcomes } = await raceCallbacks([], turn, { ...base, ask: vi.fn() });
+    expect(end).toBeUndefined();
+    expect(outcomes).toEqual([]);
+  });
+
   it("returns every outcome in registration order, not finish order", async () => {
     const ask: RaceOptions["ask"] = (c) =>
       new Promise((r) => setTimeout(() => r(proceeded(c)), c.id === "a" ? 30 : 1));

@@ -166,6 +166,31 @@ describe("interpretReply: replies it cannot read", () => {
     expect(!read.ok && read.message).toContain(`${field}:`);
   });
 
+  it.each([
+    [{ decision: "deny", reason: "no", hookSpecificOutput: { permissionDecision: "maybe" } }, "no"],
+    [
+      { hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "deny" } },
+      undefined,
+    ],
+    [{ decision: "block", reason: 7 }, undefined],
+    [
+      {
+        decision: "perhaps",
+        hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "rm" },
+      },
+      "rm",
+    ],
+    [{ decision: "deny", updatedInput: "rm -rf /", reason: "stated" }, "stated"],
+  ])(
+    "%j still denies: a stated deny never fails open over a field that cannot be read",
+    (raw, reason) => {
+      expect(pre(raw)).toEqual({
+        ok: true,
+        result: { decision: "deny", ...(reason !== undefined && { reason }) },
+      });
+    },
+  );
+
   it.each(["yes", 3, [], true])("%j is malformed", (raw) => {
     expect(pre(raw)).toMatchObject({ ok: false, label: "malformed" });
   });
