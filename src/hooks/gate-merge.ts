@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import type { GateCall } from "./gate.js";
+import type { GateCall } from "./gate-call.js";
 import { denyReason, reportsOf, roundMs, textOf, type HookText, type Outcome } from "./outcome.js";
 import type { HookResult } from "./result.js";
 import { isRecord } from "../values.js";

@@ -1,12 +1,11 @@
-import type { z } from "zod";
 import { askHandler, type AskOptions } from "./ask.js";
+import type { GateCall } from "./gate-call.js";
 import { denied, logGateOutcome, merge, systemMessagesOf, type Denial } from "./gate-merge.js";
-import type { HookInputFor } from "./input.js";
 import { reportsOf, roundMs, type HookText } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
-import type { Handler } from "./registry.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
+export type { GateCall } from "./gate-call.js";
 export type { OutcomeReport } from "../wire/hooks.js";
 
 let issue: (
@@ -53,19 +52,6 @@ export type Verdict = (
   /** Gate start to decision, in milliseconds (fractional); 0 when no callback matched. */
   gateMs?: number;
 };
-
-/** One tool call to put through the gate. */
-export interface GateCall {
-  readonly sessionId: string;
-  readonly toolUseId: string;
-  readonly toolName: string;
-  readonly input: Record<string, unknown>;
-  /** The tool's input schema, to re-validate `updatedInput`. */
-  readonly schema: z.ZodType;
-  readonly callbacks: readonly Handler[];
-  /** Builds the HookInput; called at most once, and only when there are callbacks. */
-  readonly buildInput: () => HookInputFor<"PreToolUse">;
-}
 
 export type GateOptions = AskOptions;
 

@@ -4,7 +4,7 @@ import { buildHookInput, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import { applicable, type Handler } from "./registry.js";
-import type { SessionHooksOptions } from "./session-hooks.js";
+import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { isSteerEvent } from "./steering.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 

@@ -1,31 +1,19 @@
 import type { z } from "zod";
-import type { Logger } from "../log.js";
 import type { HookEventName } from "./events.js";
-import type { CommandHookRunner } from "./command.js";
 import { runGate, type Verdict } from "./gate.js";
-import { buildHookInput, type CommonInput, type EventFields } from "./input.js";
+import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
-import { applicable, type Handler, type HookRegistry } from "./registry.js";
+import type { SessionHooksOptions } from "./session-hooks-options.js";
+import { applicable, type Handler } from "./registry.js";
 import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
 import { noSteering, type SteerEvent, type Steering } from "./steering.js";
-import type { HookTransport } from "./transport.js";
 import { untilAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
+export type { SessionHooksOptions } from "./session-hooks-options.js";
+
 /** The steering events asked all at once (PostToolUse goes one hook after another). */
 type ConcurrentSteerEvent = Exclude<SteerEvent, "PostToolUse" | "SessionStart">;
-
-export interface SessionHooksOptions {
-  readonly sessionId: string;
-  readonly registry: HookRegistry;
-  readonly transport: HookTransport;
-  /** Runs the registry's command hooks (from settings files); absent when there are none. */
-  readonly commands?: CommandHookRunner;
-  /** The common HookInput fields as they are now (the mode can change mid-session). */
-  readonly common: () => CommonInput;
-  readonly maxValueBytes: number;
-  readonly log: Logger;
-}
 
 /**
  * A session's hooks as the session actor sees them: one gate, one event emitter, and the

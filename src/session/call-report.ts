@@ -2,7 +2,14 @@ import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { OutcomeReport, Verdict } from "../hooks/gate.js";
 import type { ClientPort } from "../port.js";
 import { textContent } from "../tools/text.js";
-import type { ToolCallResult } from "./tool-call.js";
+
+/** What the model is told about one tool call. */
+export interface ToolCallResult {
+  readonly output: string;
+  readonly isError: boolean;
+  /** A hook said `continue: false`: the turn ends after this step, with this reason shown. */
+  readonly stop?: { readonly reason: string };
+}
 
 /** What the gate reported, carried on every later `tool_call_update`. */
 export type GateMeta = Pick<Verdict, "reports" | "gateMs">;

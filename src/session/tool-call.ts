@@ -7,7 +7,7 @@ import { describeIssue } from "../zod-issues.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
-import { CallReport } from "./call-report.js";
+import { CallReport, type ToolCallResult } from "./call-report.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import { hookNotes } from "./hook-context.js";
@@ -17,19 +17,13 @@ import type { ClientPort } from "../port.js";
 import { errorMessage, isRecord } from "../values.js";
 import { tooDeep } from "../json-depth.js";
 
+export type { ToolCallResult } from "./call-report.js";
+
 /** A tool call as the model asked for it; `input` may be unparsed JSON text. */
 export interface ModelToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: unknown;
-}
-
-/** What the model is told about one tool call. */
-export interface ToolCallResult {
-  readonly output: string;
-  readonly isError: boolean;
-  /** A hook said `continue: false`: the turn ends after this step, with this reason shown. */
-  readonly stop?: { readonly reason: string };
 }
 
 /** The session state a tool call needs. */

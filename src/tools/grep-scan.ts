@@ -1,9 +1,17 @@
 import { Worker } from "node:worker_threads";
 import pTimeout from "p-timeout";
-import { grepWorkerProgram, type ScanJob, type ScanReport } from "./grep-worker.js";
+import {
+  grepWorkerProgram,
+  type FileScan,
+  type ScanDepth,
+  type ScanJob,
+  type ScanReport,
+} from "./grep-worker.js";
 import { BINARY_SNIFF_BYTES } from "./text.js";
 import { ToolError } from "./types.js";
 import { errorMessage } from "../values.js";
+
+export type { FileScan, LineMatch, ScanDepth } from "./grep-worker.js";
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
@@ -43,24 +51,6 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
     }
   }
 }
-
-/** One matching line. */
-export interface LineMatch {
-  readonly line: number;
-  readonly text: string;
-}
-
-/** What scanning one file found. */
-export interface FileScan {
-  readonly path: string;
-  readonly mtimeMs: number;
-  /** Matching lines; counted always, kept only when asked for. */
-  readonly count: number;
-  readonly matches: readonly LineMatch[];
-}
-
-/** How much of each file to look at. */
-export type ScanDepth = "first" | "count" | "lines";
 
 /** What a whole scan passed over, for the notes under the results. */
 export interface ScanSummary {

@@ -1,4 +1,20 @@
-import type { FileScan, LineMatch, ScanDepth } from "./grep-scan.js";
+/** One matching line. */
+export interface LineMatch {
+  readonly line: number;
+  readonly text: string;
+}
+
+/** What scanning one file found. */
+export interface FileScan {
+  readonly path: string;
+  readonly mtimeMs: number;
+  /** Matching lines; counted always, kept only when asked for. */
+  readonly count: number;
+  readonly matches: readonly LineMatch[];
+}
+
+/** How much of each file to look at. */
+export type ScanDepth = "first" | "count" | "lines";
 
 /** What the main thread hands the worker as `workerData`. */
 export interface ScanJob {
