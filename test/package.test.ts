@@ -11,6 +11,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   bin: Record<string, string>;
   scripts: Record<string, string>;
+  license: string;
 };
 
 describe("the published package", () => {
@@ -27,6 +28,13 @@ describe("the published package", () => {
   it("ships an executable bin", () => {
     const bin = readFileSync(join(root, pkg.bin.hookgate ?? ""), "utf8");
     expect(bin.startsWith("#!/usr/bin/env node")).toBe(true);
+  });
+
+  it("carries the licence text its package.json names", () => {
+    expect(pkg.license).toBe("Apache-2.0");
+    const text = readFileSync(join(root, "LICENSE"), "utf8");
+    expect(text).toMatch(/^\s+Apache License\s+Version 2\.0, January 2004\s/);
+    expect(text).toContain("END OF TERMS AND CONDITIONS");
   });
 
   it("builds dist/ on install from a clone or a git URL (prepare)", () => {
@@ -47,6 +55,7 @@ describe("a packed tarball installed into another project", () => {
     );
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     expect(packed?.files.map((f) => f.path)).toContain("dist/client/index.js");
+    expect(packed?.files.map((f) => f.path)).toContain("LICENSE");
 
     // Unpack as npm would into node_modules/hookgate, and link the dependencies this
     // checkout already has, so the check needs no network.
