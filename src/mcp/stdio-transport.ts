@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
 import {
   ReadBuffer,
   serializeMessage,
@@ -105,16 +106,43 @@ export class GroupStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
-    if (!stdin || this.exit !== undefined) {
+    const child = this.child;
+    const stdin = child?.stdin;
+    if (!child || !stdin || this.exit !== undefined) {
       return Promise.reject(
         new Error(`the MCP server is not running (${this.exit ?? "not started"})`),
       );
     }
-    return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once("drain", resolve);
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    return this.untilDrained(stdin, child);
+  }
+
+  /**
+   * Waits for `stdin` to take more, or for the reason it never will: a server that stops
+   * reading and exits, or whose pipe breaks, would otherwise leave the send pending forever.
+   */
+  private untilDrained(stdin: Writable, child: ChildProcess): Promise<void> {
+    const name = this.spec.command;
+    let cleanup = () => {};
+    const settled = new Promise<void>((resolve, reject) => {
+      const onExit = () =>
+        reject(
+          new Error(`the MCP server ${name} ${this.exit ?? "exited"} before reading a message`),
+        );
+      const onError = (error: Error) =>
+        reject(new Error(`could not write to the MCP server ${name}: ${error.message}`));
+      stdin.once("drain", resolve);
+      stdin.once("error", onError);
+      child.once("exit", onExit);
+      child.once("close", onExit);
+      cleanup = () => {
+        stdin.removeListener("drain", resolve);
+        stdin.removeListener("error", onError);
+        child.removeListener("exit", onExit);
+        child.removeListener("close", onExit);
+      };
     });
+    return settled.finally(cleanup);
   }
 
   /** Ends the server's whole process group (SIGTERM, then SIGKILL after the grace). */
