@@ -10,14 +10,22 @@ import type { AnyHookInput } from "../wire/hooks.js";
 
 /**
  * A session's observe-only side: `_hooks/event` notifications (never awaited) and the event
- * command hooks that run beside them (logged only), each bounded by its timeout. It also
- * tracks the session's other background hook runs, so closing can wait for all of them.
+ * command hooks that run beside them (logged only), each bounded by its timeout and ended
+ * when the session closes. It also tracks the session's other background hook runs, so
+ * closing can wait for all of them.
  */
 export class Observers {
   /** Hook runs no turn awaits, each bounded by its timeout. */
   private readonly running = new Set<Promise<unknown>>();
 
-  constructor(private readonly opts: SessionHooksOptions) {}
+  /**
+   * `lifetime` aborts when the session closes, cancelling the runs still going (their process
+   * groups are killed) so that only SessionEnd's hooks hold the session's last processes.
+   */
+  constructor(
+    private readonly opts: SessionHooksOptions,
+    private readonly lifetime: AbortSignal,
+  ) {}
 
   /**
    * Notifies every matching callback and runs the event's command hooks. On steering events
@@ -44,7 +52,9 @@ export class Observers {
     const toolInput = "tool_input" in input ? input.tool_input : undefined;
     const runnable = applicable(commands, toolName, toolInput);
     if (runnable.length === 0) return;
-    this.track(this.run(event, input, runnable, new AbortController().signal));
+    // SessionEnd comes after the close: its hooks get their chance, each within its timeout.
+    const signal = event === "SessionEnd" ? new AbortController().signal : this.lifetime;
+    this.track(this.run(event, input, runnable, signal));
   }
 
   /** Keeps `run` until it settles, for `settled`. */

@@ -32,7 +32,7 @@ export class SessionHooks {
   private readonly observers: Observers;
 
   constructor(private readonly opts: SessionHooksOptions) {
-    this.observers = new Observers(opts);
+    this.observers = new Observers(opts, this.lifetime.signal);
   }
 
   /**
@@ -141,7 +141,7 @@ export class SessionHooks {
     this.observers.track(run);
   }
 
-  /** Ends asks still in flight that belong to no turn. */
+  /** Ends asks and observer runs still in flight that belong to no turn (not SessionEnd's). */
   close(): void {
     this.lifetime.abort();
   }

@@ -207,7 +207,8 @@ export class SessionActor {
   /**
    * Cancels the running turn, waits for it to settle, and ends the session. Whatever its
    * processes left running (background jobs, detached helpers) is ended once the SessionEnd
-   * hooks have settled (each within its timeout), so those hooks are not killed mid-run.
+   * hooks have settled (each within its timeout), so those hooks are not killed mid-run;
+   * hooks still running on other events are cancelled, so none of them holds the close.
    */
   async close(reason: string): Promise<void> {
     if (this.closed) return;

@@ -392,3 +392,45 @@ describe("command hooks from settings files, over stdio", () => {
     expect(read("end")?.hook_event_name).toBe("SessionEnd");
   });
 });
+
+describe("closing a session with command hooks still running", () => {
+  it("a hung PermissionRequest hook is killed at session/close while the SessionEnd hook still runs", async () => {
+    const o = await open({
+      files: settings({
+        hooks: {
+          PermissionRequest: [
+            { matcher: "Bash", hooks: [{ type: "command", command: "./hang.sh" }] },
+          ],
+          SessionEnd: [{ hooks: [{ type: "command", command: "sleep 0.3; cat > end.json" }] }],
+        },
+      }),
+      scripts: { "hang.sh": "sleep 1000 &\necho $$ $! > pids.txt\nwait\n" },
+    });
+    // Back to asking before Bash, so the call raises a PermissionRequest.
+    await o.session.h.agent.request(methods.agent.session.setMode, {
+      sessionId: o.sessionId,
+      modeId: "default",
+    });
+    await o.session.prompt(o.sessionId, toolLine("Bash", { command: "true" }));
+    const pidFile = join(o.cwd, "pids.txt");
+    const started = Date.now() + 15_000;
+    while (!existsSync(pidFile) && Date.now() < started) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+    expect(pids).toHaveLength(2);
+    expect(pids.filter(processAlive)).toEqual(pids);
+
+    await o.session.h.agent.request(methods.agent.session.close, { sessionId: o.sessionId });
+    // The hook's own timeout is 600 s: gone well before it means the close ended it.
+    const deadline = Date.now() + 15_000;
+    const endFile = join(o.cwd, "end.json");
+    while ((pids.some(processAlive) || !existsSync(endFile)) && Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(pids.filter(processAlive)).toEqual([]);
+    expect(JSON.parse(readFileSync(endFile, "utf8"))).toMatchObject({
+      hook_event_name: "SessionEnd",
+    });
+  });
+});
