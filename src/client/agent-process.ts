@@ -9,6 +9,7 @@ import {
   type ClientConnection,
   type Stream,
 } from "@agentclientprotocol/sdk";
+import { terminateGroup } from "../commands/process-group.js";
 
 /** How to start the agent process. */
 export interface SpawnOptions {
@@ -30,7 +31,10 @@ export interface AgentProcess {
   readonly child: ChildProcess;
   /** Everything the agent wrote to stderr (its logs) so far. */
   stderr(): string;
-  /** Closes the connection and stdin, then waits for the exit (killing it after 5 s). */
+  /**
+   * Closes the connection and stdin, then waits for the exit; after 5 s the agent's whole
+   * process group gets SIGTERM (so the agent ends what it started), then SIGKILL.
+   */
   close(): Promise<number | null>;
 }
 
@@ -55,10 +59,12 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
   if (!existsSync(entry)) {
     throw new Error(`${entry} does not exist; build hookgate first (npm run build)`);
   }
+  // Its own process group, so a stuck agent can be ended with everything in its group.
   const child = spawn(process.execPath, [entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
   });
   let stderr = "";
   child.stderr.setEncoding("utf8");
@@ -83,7 +89,10 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
       closing ??= (async () => {
         connection.close();
         child.stdin.end();
-        const timer = setTimeout(() => child.kill("SIGKILL"), EXIT_WAIT_MS);
+        const pid = child.pid;
+        const timer = setTimeout(() => {
+          if (pid !== undefined) void terminateGroup(pid);
+        }, EXIT_WAIT_MS);
         try {
           return await exited;
         } finally {
