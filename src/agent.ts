@@ -54,15 +54,7 @@ export class Agent implements AgentHost {
     if (lock && !lock.ok)
       throw new Error(`a fresh session id ${id} is locked by pid ${lock.holder.pid}`);
     const opened = await this.start({ id, request, log });
-    opened.actor.hooks.sessionStart("startup");
-    opened.actor.advertiseCommands();
-    return {
-      session: handleOf(opened.actor),
-      registered: opened.registered,
-      warnings: opened.warnings,
-      mcp: opened.mcp,
-      settings: opened.settings,
-    };
+    return announced(opened, "startup");
   }
 
   async restore(request: RestoreRequest, replay: boolean): Promise<Opened | RestoreRefusal> {
@@ -112,15 +104,7 @@ export class Agent implements AgentHost {
       for (const update of stored.conversation.replay) await opened.client.update(update);
     }
     log.debug({ replayed: replay ? stored.conversation.replay.length : 0 }, "session restored");
-    opened.actor.hooks.sessionStart("resume");
-    opened.actor.advertiseCommands();
-    return {
-      session: handleOf(opened.actor),
-      registered: opened.registered,
-      warnings: opened.warnings,
-      mcp: opened.mcp,
-      settings: opened.settings,
-    };
+    return announced(opened, "resume");
   }
 
   get(id: string): SessionHandle | undefined {
@@ -163,4 +147,23 @@ export class Agent implements AgentHost {
     this.closed = true;
     for (const id of [...this.sessions.keys()]) void this.close(id, reason);
   }
+}
+
+/**
+ * What the client is told about a session just opened: SessionStart and the command list go
+ * out after this response, whichever way the session opened.
+ */
+function announced(
+  opened: Awaited<ReturnType<SessionAssembly["assemble"]>>,
+  source: "startup" | "resume",
+): Opened {
+  opened.actor.hooks.sessionStart(source);
+  opened.actor.advertiseCommands();
+  return {
+    session: handleOf(opened.actor),
+    registered: opened.registered,
+    warnings: opened.warnings,
+    mcp: opened.mcp,
+    settings: opened.settings,
+  };
 }
