@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SessionEndReason } from "./wire/hooks.js";
 import type { AgentOptions } from "./agent-options.js";
 import type {
   AgentHost,
@@ -130,7 +131,7 @@ export class Agent implements AgentHost {
   }
 
   /** Cancels and forgets a session; false when there was none. */
-  async close(id: string, reason: string): Promise<boolean> {
+  async close(id: string, reason: SessionEndReason): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
@@ -143,7 +144,7 @@ export class Agent implements AgentHost {
   }
 
   /** Ends every session (the connection went away). */
-  closeAll(reason: string): void {
+  closeAll(reason: SessionEndReason): void {
     this.closed = true;
     for (const id of [...this.sessions.keys()]) void this.close(id, reason);
   }

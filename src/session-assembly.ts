@@ -115,6 +115,7 @@ export class SessionAssembly {
             transcript_path: transcript?.path ?? "",
             cwd: request.cwd,
             permission_mode: self.mode,
+            ...(self.promptId !== undefined && { prompt_id: self.promptId }),
           }),
           maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
           log,

@@ -90,7 +90,10 @@ export function readResult(
     if (reply !== undefined) return interpretReply(reply, event);
     const text = result.stdout.trim();
     if (text !== "" && (event === "UserPromptSubmit" || event === "SessionStart")) {
-      return { ok: true, result: { decision: "continue", additionalContext: text } };
+      return {
+        ok: true,
+        result: { decision: "continue", additionalContext: text, plainOutput: true },
+      };
     }
     return { ok: true, result: { decision: "continue" } };
   }

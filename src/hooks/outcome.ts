@@ -75,11 +75,26 @@ export function classifyError(
 export interface HookText {
   readonly hookCallbackId: string;
   readonly text: string;
+  /**
+   * How the model is told which hook spoke: a command hook's command line (as Claude Code
+   * names it), a client callback's id.
+   */
+  readonly from: { readonly kind: "command" | "callback"; readonly name: string };
+  /** The text is a command hook's plain stdout (Claude Code: "hook success"), not JSON. */
+  readonly plain?: true;
 }
 
 /** `text`, as given by the outcome's hook. */
-export function textOf(outcome: Outcome, text: string): HookText {
-  return { hookCallbackId: outcome.callback.id, text };
+export function textOf(outcome: Outcome, text: string, plain = false): HookText {
+  const h = outcome.callback;
+  const from =
+    h.kind === "command"
+      ? {
+          kind: "command" as const,
+          name: h.exec.form === "shell" ? h.exec.command : [h.exec.file, ...h.exec.args].join(" "),
+        }
+      : { kind: "callback" as const, name: h.id };
+  return { hookCallbackId: h.id, text, from, ...(plain && { plain: true as const }) };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface HookResult {
    * in that order.
    */
   readonly additionalContext?: string;
+  /** `additionalContext` is a command hook's plain (non-JSON) stdout. */
+  readonly plainOutput?: true;
   /**
    * Rewrites of the tool input, kept apart because their semantics differ: `replace`
    * (`hookSpecificOutput.updatedInput`, Claude Code) stands in for the whole input, then
@@ -48,8 +50,12 @@ export interface HookResult {
     readonly replace?: Record<string, unknown>;
     readonly merge?: Record<string, unknown>;
   };
-  /** `hookSpecificOutput.updatedToolOutput`: what the model sees instead of the tool's output. */
+  /**
+   * What the model sees instead of the tool's output: `hookSpecificOutput.updatedToolOutput`,
+   * else `updatedMCPToolOutput` (`updatedToolOutputField` names the field it came in).
+   */
   readonly updatedToolOutput?: unknown;
+  readonly updatedToolOutputField?: "updatedToolOutput" | "updatedMCPToolOutput";
   /** The reply said `permissionDecision: "defer"`, read as continue (worth a log line). */
   readonly deferred?: boolean;
 }
@@ -156,9 +162,12 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
         ...(merge !== undefined && { merge }),
       },
     }),
-    ...(specific?.updatedToolOutput !== undefined && {
-      updatedToolOutput: specific.updatedToolOutput,
-    }),
+    ...(specific?.updatedToolOutput !== undefined
+      ? { updatedToolOutput: specific.updatedToolOutput, updatedToolOutputField: "updatedToolOutput" }
+      : specific?.updatedMCPToolOutput !== undefined && {
+          updatedToolOutput: specific.updatedMCPToolOutput,
+          updatedToolOutputField: "updatedMCPToolOutput",
+        }),
     ...(specific?.permissionDecision === "defer" && { deferred: true }),
   };
   return { ok: true, result };

@@ -5,7 +5,12 @@ import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { applicable, type Handler } from "./registry.js";
-import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
+import {
+  steerConcurrently,
+  steerToolOutput,
+  type OutputJudge,
+  type SteerContext,
+} from "./steer.js";
 import { noSteering, type SteerEvent, type Steering } from "./steering.js";
 import { untilAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
@@ -22,6 +27,8 @@ type ConcurrentSteerEvent = Exclude<SteerEvent, "PostToolUse" | "SessionStart">;
  */
 export class SessionHooks {
   private pendingStart: (() => void) | undefined;
+  /** How the session started: names SessionStart's text for the model (`SessionStart:startup`). */
+  startSource: "startup" | "resume" = "startup";
   /** SessionStart's asked hooks, until the session's first turn takes their answer. */
   private startSteering: Promise<Steering> | undefined;
   /** What `async` command hooks answered since the model's last step. */
@@ -41,6 +48,7 @@ export class SessionHooks {
    * hooks start then too; the session's first turn awaits their answer.
    */
   sessionStart(source: "startup" | "resume"): void {
+    this.startSource = source;
     this.pendingStart = () => {
       this.emit("SessionStart", () => ({ source }));
       const asked = this.asked("SessionStart");
@@ -102,6 +110,7 @@ export class SessionHooks {
     fields: Omit<EventFields["PostToolUse"], "tool_response">,
     response: unknown,
     signal: AbortSignal,
+    judge?: OutputJudge,
   ): Promise<Steering> {
     const ctx = this.context("PostToolUse", fields.tool_use_id, fields.tool_name);
     const background = this.background("PostToolUse", fields.tool_name, fields.tool_input);
@@ -120,6 +129,7 @@ export class SessionHooks {
       response,
       (view) => this.input("PostToolUse", { ...fields, tool_response: view }),
       signal,
+      judge,
     );
   }
 

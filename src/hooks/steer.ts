@@ -62,6 +62,15 @@ export async function steerConcurrently(
 }
 
 /**
+ * Judges a replacement of a tool's output: undefined when the model may see it, else why not
+ * (e.g. it does not match the tool's output shape). The reply's other fields still count.
+ */
+export type OutputJudge = (
+  value: unknown,
+  field: "updatedToolOutput" | "updatedMCPToolOutput",
+) => string | undefined;
+
+/**
  * Asks PostToolUse hooks one after another in registration order, each seeing as
  * `tool_response` the view the hooks before it left (capped by `input`), so rewrites
  * compose deterministically.
@@ -72,6 +81,7 @@ export async function steerToolOutput(
   response: unknown,
   input: (view: unknown) => AnyHookInput,
   signal: AbortSignal,
+  judge?: OutputJudge,
 ): Promise<Steering> {
   const fold = new ToolOutputFold(response);
   for (const cb of callbacks) {
@@ -84,11 +94,26 @@ export async function steerToolOutput(
       label: "cancelled",
       durationMs: performance.now() - started,
     };
-    if (report) fold.add(outcome, report);
+    if (report) fold.add(judged(ctx, outcome, judge), report);
   }
   const steering = fold.done();
   logSteering(ctx, steering);
   return steering;
+}
+
+/** The outcome without a replacement the judge refused; the refusal is logged. */
+function judged(ctx: SteerContext, outcome: Outcome, judge: OutputJudge | undefined): Outcome {
+  const result = outcome.result;
+  if (!judge || result?.updatedToolOutput === undefined) return outcome;
+  const field = result.updatedToolOutputField ?? "updatedToolOutput";
+  const refused = judge(result.updatedToolOutput, field);
+  if (refused === undefined) return outcome;
+  ctx.log.warn(
+    { hookCallbackId: outcome.callback.id, event: ctx.event, subject: ctx.subject },
+    `hook ${outcome.callback.id}: ${field} ${refused}; the tool's own output is kept`,
+  );
+  const { updatedToolOutput: _dropped, updatedToolOutputField: _field, ...rest } = result;
+  return { ...outcome, result: rest };
 }
 
 function race(

@@ -85,7 +85,7 @@ export function classifySteer(
         callback,
         label: "malformed",
         durationMs,
-        failure: `hookSpecificOutput.updatedToolOutput: must be a string or a JSON object or array, got ${JSON.stringify(out)}`,
+        failure: `hookSpecificOutput.${result.updatedToolOutputField ?? "updatedToolOutput"}: must be a string or a JSON object or array, got ${JSON.stringify(out)}`,
       };
     }
   }
@@ -175,7 +175,7 @@ export class ToolOutputFold {
 function contextOf(outcomes: readonly Outcome[]): HookText[] {
   return outcomes.flatMap((o) =>
     o.label !== "cancelled" && !isFailure(o.label) && o.result?.additionalContext
-      ? [textOf(o, o.result.additionalContext)]
+      ? [textOf(o, o.result.additionalContext, o.result.plainOutput === true)]
       : [],
   );
 }

@@ -54,6 +54,11 @@ export function parseToolLines(text: string): ParsedLines {
  * tool calls. After tool results: report them and make no calls, so a turn always ends.
  */
 export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
+  // Hook text placed after tool results (Claude Code's `<system-reminder>` blocks) belongs
+  // to those results: the model still answers the results, never the hook's words.
+  let end = prompt.length;
+  while (end > 0 && isHookText(prompt[end - 1])) end--;
+  if (end < prompt.length && prompt[end - 1]?.role === "tool") prompt = prompt.slice(0, end);
   const last = prompt.at(-1);
   if (last?.role === "user") {
     const text = last.content
@@ -68,6 +73,12 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
     return { text: reportToolResults(trailingToolResults(prompt)), calls: [] };
   }
   return { text: "There is nothing for me to answer.", calls: [] };
+}
+
+/** A user-role message that a hook's text was put in (marked so by the session). */
+function isHookText(message: LanguageModelV3Prompt[number] | undefined): boolean {
+  const mark = message?.role === "user" ? message.providerOptions?.hookgate : undefined;
+  return mark !== undefined && "hookContext" in mark;
 }
 
 /** The tool results of the last step, which may be spread over several consecutive tool messages. */

@@ -99,7 +99,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
       connection = conn.client;
-      conn.signal.addEventListener("abort", () => host.closeAll("connection_closed"));
+      conn.signal.addEventListener("abort", () => host.closeAll("other"));
     })
     .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
       const fs = params.clientCapabilities?.fs;
@@ -177,7 +177,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
       return {};
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
-      if (!(await host.close(params.sessionId, "close"))) {
+      if (!(await host.close(params.sessionId, "other"))) {
         throw RequestError.sessionNotFound(params.sessionId);
       }
       return {};

@@ -1,3 +1,4 @@
+import type { SessionEndReason } from "../wire/hooks.js";
 import type {
   ContentBlock,
   McpServer,
@@ -30,9 +31,9 @@ export interface AgentHost {
   /** Live and persisted sessions, newest first, one page at a time. */
   list(query: ListQuery): Promise<SessionPage | { refused: "bad_cursor"; message: string }>;
   /** Ends a live session; false when this connection has none by that id. */
-  close(id: string, reason: string): Promise<boolean>;
+  close(id: string, reason: SessionEndReason): Promise<boolean>;
   /** Ends every session of the connection (it went away). */
-  closeAll(reason: string): void;
+  closeAll(reason: SessionEndReason): void;
 }
 
 /** A new session, with what protocol/ already checked and the client's adapters. */

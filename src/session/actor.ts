@@ -12,7 +12,8 @@ import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
 import type { ClientPort } from "../port.js";
-import { runTurn, type TurnEnd } from "./turn.js";
+import { assistantText, runTurn, type TurnEnd } from "./turn.js";
+import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
 
 /** A second prompt arrived while one is running in the same session. */
@@ -67,6 +68,8 @@ export class SessionActor {
   private readonly permissions = new PermissionMemory();
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
+  /** The prompt being (or last) answered: `prompt_id` in hook inputs, as Claude Code's. */
+  promptId: string | undefined;
   /** The client, recording what it is shown when the session keeps a transcript. */
   private readonly client: ClientPort;
   private readonly recorder: ViewRecorder | undefined;
@@ -133,6 +136,7 @@ export class SessionActor {
       processGroups: settings.groups,
     };
     this.title ??= firstLine(prompt);
+    this.promptId = randomUUID();
     this.recorder?.user(prompt);
     const done = runTurn(
       prompt,
@@ -150,7 +154,7 @@ export class SessionActor {
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
         transcript: settings.transcript,
-        turnId: `turn_${randomUUID()}`,
+        turnId: `turn_${this.promptId}`,
         maxStopBlocks: settings.maxStopBlocks,
         sessionId: settings.id,
         commands: settings.commands,
@@ -180,6 +184,7 @@ export class SessionActor {
       this.hooks.emit("Stop", () => ({
         stop_hook_active: stopHookActive,
         stop_reason: stopReason,
+        last_assistant_message: assistantText(this.history),
       }));
       this.current = undefined;
     }
@@ -210,7 +215,7 @@ export class SessionActor {
    * hooks have settled (each within its timeout), so those hooks are not killed mid-run;
    * hooks still running on other events are cancelled, so none of them holds the close.
    */
-  async close(reason: string): Promise<void> {
+  async close(reason: SessionEndReason): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const running = this.current?.finished;

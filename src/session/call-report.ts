@@ -2,11 +2,15 @@ import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { OutcomeReport, Verdict } from "../hooks/gate.js";
 import type { ClientPort } from "../port.js";
 import { textContent } from "../tools/text.js";
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { HookReminder } from "./hook-context.js";
 
 /** What the model is told about one tool call. */
 export interface ToolCallResult {
   readonly output: string;
   readonly isError: boolean;
+  /** Hook text for the model that follows the tool result (`<system-reminder>` blocks). */
+  readonly reminders?: readonly HookReminder[];
   /** A hook said `continue: false`: the turn ends after this step, with this reason shown. */
   readonly stop?: { readonly reason: string };
 }
@@ -49,8 +53,12 @@ export class CallReport {
   }
 
   /** Ends the call as failed: the model reads `message`, the user sees `shown`. */
-  async fail(message: string, shown = message): Promise<ToolCallResult> {
-    await this.update({ status: "failed", content: [textContent(shown)] });
+  async fail(
+    message: string,
+    shown: string | ToolCallContent[] = message,
+  ): Promise<ToolCallResult> {
+    const content = typeof shown === "string" ? [textContent(shown)] : shown;
+    await this.update({ status: "failed", content });
     return { output: message, isError: true };
   }
 }

@@ -6,26 +6,53 @@ import { isRecord } from "../values.js";
 export type NoteEvent = SteerEvent | "PreToolUse";
 
 /**
- * Text a hook gave the model, marked as hook-provided so that neither the model nor a
- * reader of the transcript takes it for something the user typed, e.g.
- * `<hook-context event="UserPromptSubmit" hook="ctx">…</hook-context>`. A block reason uses
- * the tag `hook-feedback`.
+ * The marker tags hook text is wrapped in, now or before: text from outside (a hook, a file
+ * a hook quotes) must not open or close one of them and so pose as another hook or the user.
  */
-export function hookNote(
-  event: NoteEvent,
-  note: HookText,
-  tag: "hook-context" | "hook-feedback" = "hook-context",
-): string {
-  return `<${tag} event="${event}" hook=${JSON.stringify(note.hookCallbackId)}>\n${note.text}\n</${tag}>`;
+const MARKER_TAGS = ["system-reminder", "hook-context", "hook-feedback"];
+const MARKER_SYNTAX = new RegExp(`<(?=\\s*(?:/\\s*)?(?:${MARKER_TAGS.join("|")})\\b)`, "gi");
+/** A `<` at the very end could join the wrapper's own closing tag. */
+const TRAILING_OPEN = /<(?=\s*\/?\s*$)/;
+
+/** Untrusted text with every `<` that could start a marker tag written as `&lt;`. */
+export function neutralised(text: string): string {
+  return text.replace(MARKER_SYNTAX, "&lt;").replace(TRAILING_OPEN, "&lt;");
 }
 
-/** Several notes, each marked, joined by blank lines. */
-export function hookNotes(
-  event: NoteEvent,
-  notes: readonly HookText[],
-  tag?: "hook-context" | "hook-feedback",
-): string {
-  return notes.map((n) => hookNote(event, n, tag)).join("\n\n");
+/** Claude Code's wrapper for text the model should read as the harness's, not the user's. */
+export function systemReminder(text: string): string {
+  return `<system-reminder>\n${neutralised(text)}\n</system-reminder>`;
+}
+
+/**
+ * The hook name Claude Code puts in front of hook text: the event, qualified by the tool on
+ * tool events (`PostToolUse:Bash`) and by the source on SessionStart (`SessionStart:startup`).
+ */
+export function hookName(event: NoteEvent, qualifier?: string): string {
+  return qualifier ? `${event}:${qualifier}` : event;
+}
+
+/**
+ * What one hook's text reads as for the model, in Claude Code's words:
+ * - context: `PreToolUse:Bash hook additional context: …`; a command hook's plain stdout on
+ *   UserPromptSubmit/SessionStart: `UserPromptSubmit hook success: …`;
+ * - a block reason (PostToolUse): `PostToolUse:Bash hook blocking error from command: "<command>": …`
+ *   (a client callback: `… from callback: "<id>": …`).
+ * Each is wrapped in `<system-reminder>`, with marker syntax inside neutralised.
+ */
+export function reminderText(name: string, note: HookText, kind: "context" | "block"): string {
+  if (kind === "block") {
+    return systemReminder(
+      `${name} hook blocking error from ${note.from.kind}: ${JSON.stringify(note.from.name)}: ${note.text}`,
+    );
+  }
+  const what = note.plain ? "success" : "additional context";
+  return systemReminder(`${name} hook ${what}: ${note.text}`);
+}
+
+/** Claude Code's text for a Stop block: the reason the turn goes on with. */
+export function stopFeedbackText(note: HookText): string {
+  return `Stop hook feedback:\n${neutralised(note.text)}`;
 }
 
 // The marker rides in the message's provider options under our own name, which providers
@@ -34,29 +61,62 @@ const MARK = "hookgate";
 
 /** What a hook-provided message says about itself in the transcript. */
 export interface HookContextMark {
-  readonly event: SteerEvent;
+  readonly event: NoteEvent;
   readonly hookCallbackIds: string[];
 }
 
-/** A user-role message holding hook-provided text, marked as such for the transcript. */
-export function hookMessage(
-  event: SteerEvent,
+/** One hook-provided text for the model, and whose it is. */
+export interface HookReminder {
+  readonly event: NoteEvent;
+  readonly hookCallbackIds: readonly string[];
+  readonly text: string;
+}
+
+/** The reminders for several hooks' notes of one event, one per hook. */
+export function remindersOf(
+  event: NoteEvent,
   notes: readonly HookText[],
-  tag?: "hook-context" | "hook-feedback",
-): ModelMessage {
-  return {
-    role: "user",
-    content: [{ type: "text", text: hookNotes(event, notes, tag) }],
-    providerOptions: {
-      [MARK]: { hookContext: { event, hookCallbackIds: notes.map((n) => n.hookCallbackId) } },
+  kind: "context" | "block",
+  qualifier?: string,
+): HookReminder[] {
+  const name = hookName(event, qualifier);
+  return notes.map((n) => ({
+    event,
+    hookCallbackIds: [n.hookCallbackId],
+    text: reminderText(name, n, kind),
+  }));
+}
+
+/**
+ * The user-role message holding hook-provided text (one text block per reminder, as Claude
+ * Code sends them), marked as such for the transcript and the scripted model; none when
+ * there is no reminder.
+ */
+export function hookMessages(reminders: readonly HookReminder[]): ModelMessage[] {
+  const first = reminders[0];
+  if (!first) return [];
+  return [
+    {
+      role: "user",
+      content: reminders.map((r) => ({ type: "text" as const, text: r.text })),
+      providerOptions: {
+        [MARK]: {
+          hookContext: {
+            event: first.event,
+            hookCallbackIds: reminders.flatMap((r) => r.hookCallbackIds),
+          },
+        },
+      },
     },
-  };
+  ];
 }
 
 /** The mark of a hook-provided message, if it is one. */
-export function hookContextOf(message: ModelMessage): HookContextMark | undefined {
+export function hookContextOf(message: {
+  readonly providerOptions?: Record<string, Record<string, unknown>> | undefined;
+}): HookContextMark | undefined {
   const mark = message.providerOptions?.[MARK]?.hookContext;
-  if (!isRecord(mark) || typeof mark.event !== "string" || !isSteerEvent(mark.event)) {
+  if (!isRecord(mark) || typeof mark.event !== "string" || !isNoteEvent(mark.event)) {
     return undefined;
   }
   const ids = Array.isArray(mark.hookCallbackIds) ? mark.hookCallbackIds : [];
@@ -64,4 +124,8 @@ export function hookContextOf(message: ModelMessage): HookContextMark | undefine
     event: mark.event,
     hookCallbackIds: ids.filter((id): id is string => typeof id === "string"),
   };
+}
+
+function isNoteEvent(event: string): event is NoteEvent {
+  return event === "PreToolUse" || isSteerEvent(event);
 }

@@ -1,12 +1,18 @@
 import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { OutputJudge } from "../hooks/steer.js";
 import type { Steering } from "../hooks/steering.js";
 import type { ClientPort } from "../port.js";
+import { OUTPUT_SHAPES } from "../tools/output-shapes.js";
+import type { AnyTool } from "../tools/types.js";
 import type { OutcomeReport } from "../wire/hooks.js";
-import { hookNotes } from "./hook-context.js";
+import { remindersOf, type HookReminder } from "./hook-context.js";
 
 /** What the model is told after a tool ran, once PostToolUse(Failure) hooks had their say. */
 export interface ModelView {
+  /** The tool result's text. */
   readonly output: string;
+  /** Hook text that follows the tool result, in `<system-reminder>` blocks (Claude Code's place). */
+  readonly reminders: readonly HookReminder[];
   /** A hook said `continue: false`: the turn ends after this step. */
   readonly stop?: { readonly reason: string };
 }
@@ -32,39 +38,55 @@ export interface PostToolEnv {
  * client's tool call keeps the real result.
  */
 export async function afterTool(
+  tool: AnyTool,
   call: PostToolCall,
-  result: { readonly output: string; readonly response: unknown },
+  result: { readonly output: string; readonly response: unknown; readonly durationMs: number },
   env: PostToolEnv,
   signal: AbortSignal,
 ): Promise<ModelView> {
   const { response } = result;
-  env.hooks.emit("PostToolUse", () => ({ ...call, tool_response: response }), call.tool_name);
-  const steering = await env.hooks.steerToolOutput(call, response, signal);
+  const fields = { ...call, duration_ms: Math.round(result.durationMs) };
+  env.hooks.emit("PostToolUse", () => ({ ...fields, tool_response: response }), call.tool_name);
+  const steering = await env.hooks.steerToolOutput(fields, response, signal, judgeFor(tool));
   await settle(steering, env);
-  let output = steering.output ? render(steering.output.value) : result.output;
+  let output = steering.output ? renderFor(tool, steering.output.value) : result.output;
   if (steering.withheld) {
     output = `The tool's output is withheld from the model: ${steering.withheld.text}`;
   }
-  return viewOf(output, steering);
+  return viewOf(output, steering, call.tool_name);
 }
 
-/** PostToolUseFailure: asked hooks' context is appended to the error the model sees. */
+/** How the call failed, as PostToolUseFailure hooks read it. */
+export interface ToolFailure {
+  readonly error: string;
+  /** A cancel cut the call short. */
+  readonly isInterrupt: boolean;
+  readonly durationMs: number;
+}
+
+/** PostToolUseFailure: asked hooks' context follows the error the model sees. */
 export async function afterToolFailure(
   call: PostToolCall,
-  error: string,
+  failure: ToolFailure,
   env: PostToolEnv,
   signal: AbortSignal,
 ): Promise<ModelView> {
-  env.hooks.emit("PostToolUseFailure", () => ({ ...call, error }), call.tool_name);
+  const fields = () => ({
+    ...call,
+    error: failure.error,
+    is_interrupt: failure.isInterrupt,
+    duration_ms: Math.round(failure.durationMs),
+  });
+  env.hooks.emit("PostToolUseFailure", fields, call.tool_name);
   const steering = await env.hooks.steer(
     "PostToolUseFailure",
-    () => ({ ...call, error }),
+    fields,
     call.tool_use_id,
     signal,
     call.tool_name,
   );
   await settle(steering, env);
-  return viewOf(error, steering);
+  return viewOf(failure.error, steering, call.tool_name);
 }
 
 async function settle(steering: Steering, env: PostToolEnv): Promise<void> {
@@ -77,19 +99,36 @@ async function settle(steering: Steering, env: PostToolEnv): Promise<void> {
   if (steering.reports.length > 0) await env.report(steering.reports);
 }
 
-function viewOf(output: string, steering: Steering): ModelView {
-  const notes = [
-    output,
-    hookNotes(steering.event, steering.feedback, "hook-feedback"),
-    hookNotes(steering.event, steering.context),
-  ].filter((part) => part !== "");
+function viewOf(output: string, steering: Steering, toolName: string): ModelView {
   return {
-    output: notes.join("\n\n"),
+    output,
+    reminders: [
+      ...remindersOf(steering.event, steering.feedback, "block", toolName),
+      ...remindersOf(steering.event, steering.context, "context", toolName),
+    ],
     ...(steering.stop && { stop: { reason: steering.stop.text } }),
   };
 }
 
-/** A replacement as the model reads it: text as is, JSON as JSON text. */
-function render(value: unknown): string {
+/**
+ * What a replacement may be: on a built-in tool, `updatedToolOutput` in the tool's own
+ * output shape (`updatedMCPToolOutput` is for MCP tools only); on an MCP tool, either field.
+ */
+function judgeFor(tool: AnyTool): OutputJudge {
+  const shape = tool.external ? undefined : OUTPUT_SHAPES[tool.name];
+  return (value, field) => {
+    if (tool.external) return undefined;
+    if (field === "updatedMCPToolOutput") return `applies to MCP tools only, not ${tool.name}`;
+    if (!shape) return undefined;
+    return shape.schema.safeParse(value).success
+      ? undefined
+      : `does not match ${tool.name}'s output shape`;
+  };
+}
+
+/** A replacement as the model reads it: in a built-in's shape, as that tool shows it; else text as is, JSON as JSON text. */
+function renderFor(tool: AnyTool, value: unknown): string {
+  const shape = tool.external ? undefined : OUTPUT_SHAPES[tool.name];
+  if (shape) return shape.render(value);
   return typeof value === "string" ? value : JSON.stringify(value);
 }

@@ -4,13 +4,13 @@ import type { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import { describeIssue } from "../zod-issues.js";
-import type { AnyTool, ToolContext } from "../tools/types.js";
+import { ToolError, type AnyTool, type ToolContext } from "../tools/types.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
 import { CallReport, type ToolCallResult } from "./call-report.js";
 import { executeCleared } from "./execute.js";
 import { modePolicy, type ModeId } from "./modes.js";
-import { hookNotes } from "./hook-context.js";
+import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
@@ -216,11 +216,9 @@ async function execute(
     client: report.client,
     report: (reports) => report.alsoReport(reports),
   };
-  // PreToolUse context follows the result, each hook's marked as its own.
-  const withContext = (output: string) =>
-    clearance.context.length > 0
-      ? `${output}\n\n${hookNotes("PreToolUse", clearance.context)}`
-      : output;
+  // PreToolUse context follows the result, as Claude Code places it, before PostToolUse's.
+  const preContext = remindersOf("PreToolUse", clearance.context, "context", tool.name);
+  const started = performance.now();
   let result;
   try {
     result = await executeCleared(tool, clearance, {
@@ -228,25 +226,31 @@ async function execute(
       showContent: (content) => report.update({ content }),
     });
   } catch (error) {
+    const durationMs = performance.now() - started;
     const message = signal.aborted ? "Cancelled while the tool was running." : errorMessage(error);
-    await report.fail(message);
-    const view = await afterToolFailure(hooked, message, postEnv, signal);
+    const shown = error instanceof ToolError && !signal.aborted ? error.content : undefined;
+    await report.fail(message, shown);
+    const failure = { error: message, isInterrupt: signal.aborted, durationMs };
+    const view = await afterToolFailure(hooked, failure, postEnv, signal);
     return {
-      output: withContext(view.output),
+      output: view.output,
       isError: true,
+      reminders: [...preContext, ...view.reminders],
       ...(view.stop && { stop: view.stop }),
     };
   }
+  const durationMs = performance.now() - started;
   // The tool finished: report it as it ended, even if a cancel arrived meanwhile.
   await report.update({
     status: "completed",
     content: result.content,
     rawOutput: result.response,
   });
-  const view = await afterTool(hooked, result, postEnv, signal);
+  const view = await afterTool(tool, hooked, { ...result, durationMs }, postEnv, signal);
   return {
-    output: withContext(view.output),
+    output: view.output,
     isError: false,
+    reminders: [...preContext, ...view.reminders],
     ...(view.stop && { stop: view.stop }),
   };
 }

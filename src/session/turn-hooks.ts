@@ -2,7 +2,7 @@ import type { StopReason } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Steering } from "../hooks/steering.js";
-import { hookMessage } from "./hook-context.js";
+import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 
 /** Consecutive Stop blocks one turn honours before it ends anyway. */
@@ -19,7 +19,13 @@ export interface TurnHooksEnv {
 
 /** What the hooks decided before the model sees a prompt. */
 export type Opening =
-  | { readonly kind: "go"; readonly before: ModelMessage[]; readonly after: ModelMessage[] }
+  | {
+      readonly kind: "go";
+      /** SessionStart's text for the model: it belongs to the session, so it is kept even for a slash command. */
+      readonly start: ModelMessage[];
+      /** UserPromptSubmit's text for the model, placed before the prompt as Claude Code does. */
+      readonly submit: ModelMessage[];
+    }
   /** Blocked or ended by a hook; the user has been told why. */
   | { readonly kind: "halted" }
   | { readonly kind: "cancelled" };
@@ -52,8 +58,12 @@ export async function openTurn(
   }
   return {
     kind: "go",
-    before: start?.context.length ? [hookMessage("SessionStart", start.context)] : [],
-    after: submit.context.length ? [hookMessage("UserPromptSubmit", submit.context)] : [],
+    start: start
+      ? hookMessages(
+          remindersOf("SessionStart", start.context, "context", env.hooks.startSource),
+        )
+      : [],
+    submit: hookMessages(remindersOf("UserPromptSubmit", submit.context, "context")),
   };
 }
 
@@ -61,30 +71,27 @@ export async function openTurn(
 export type StopCheck =
   | { readonly kind: "end" }
   /** A hook blocked the stop: this user-role message carries its reason to the model. */
-  | { readonly kind: "continue"; readonly message: ModelMessage };
+  | { readonly kind: "continue"; readonly messages: ModelMessage[] };
 
 /**
  * Asks Stop hooks whether the turn may end. `blocks` counts the blocks this turn already
- * honoured; at `maxStopBlocks` the turn ends anyway and the user is told so.
+ * honoured; at `maxStopBlocks` the hooks are asked once more (as Claude Code does) but their
+ * answer no longer keeps the turn going, and the user is told so.
  */
 export async function checkStop(
   stopReason: StopReason,
   blocks: number,
+  lastAssistantMessage: string,
   env: TurnHooksEnv,
   signal: AbortSignal,
 ): Promise<StopCheck> {
-  if (blocks >= env.maxStopBlocks) {
-    if (blocks > 0) {
-      await say(
-        env.client,
-        `Stop hooks blocked the end of this turn ${blocks} times in a row; ending it anyway (max stop blocks: ${env.maxStopBlocks}).`,
-      );
-    }
-    return { kind: "end" };
-  }
   const steering = await env.hooks.steer(
     "Stop",
-    () => ({ stop_hook_active: blocks > 0, stop_reason: stopReason }),
+    () => ({
+      stop_hook_active: blocks > 0,
+      stop_reason: stopReason,
+      last_assistant_message: lastAssistantMessage,
+    }),
     env.turnId,
     signal,
   );
@@ -95,7 +102,17 @@ export async function checkStop(
     return { kind: "end" };
   }
   if (!steering.block) return { kind: "end" };
-  return { kind: "continue", message: hookMessage("Stop", [steering.block], "hook-feedback") };
+  if (blocks >= env.maxStopBlocks) {
+    await say(
+      env.client,
+      `Stop hooks blocked the end of this turn ${blocks + 1} times in a row; ending it anyway (max stop blocks: ${env.maxStopBlocks}).`,
+    );
+    return { kind: "end" };
+  }
+  const { block } = steering;
+  const text = stopFeedbackText(block);
+  const messages = hookMessages([{ event: "Stop", hookCallbackIds: [block.hookCallbackId], text }]);
+  return { kind: "continue", messages };
 }
 
 /**
@@ -106,7 +123,7 @@ export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
   const out: ModelMessage[] = [];
   for (const steering of env.hooks.takeLate()) {
     await show(env.client, steering);
-    if (steering.context.length > 0) out.push(hookMessage(steering.event, steering.context));
+    out.push(...hookMessages(remindersOf(steering.event, steering.context, "context")));
   }
   return out;
 }

@@ -9,6 +9,7 @@ import type { SlashCommand } from "../commands/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
+import { hookMessages, type HookReminder } from "./hook-context.js";
 import type { Transcript } from "./transcript.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
@@ -88,11 +89,11 @@ async function steps(
   const command = matchSlashCommand(text, env.commands);
   if (command) {
     // SessionStart's context belongs to the session, so it waits for the first model request.
-    if (opening.before.length > 0) void remember(env, ...opening.before);
+    if (opening.start.length > 0) void remember(env, ...opening.start);
     const { cwd, processGroups: groups } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups }, signal);
   }
-  void remember(env, ...opening.before, { role: "user", content: text }, ...opening.after);
+  void remember(env, ...opening.start, ...opening.submit, { role: "user", content: text });
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     const late = await lateContext(env);
@@ -127,15 +128,17 @@ async function steps(
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) {
       const stopReason = stopReasonFor(step.finish);
-      const check = await checkStop(stopReason, state.stopBlocks, env, signal);
+      const said = assistantText(step.messages);
+      const check = await checkStop(stopReason, state.stopBlocks, said, env, signal);
       if (signal.aborted) return "cancelled";
       if (check.kind === "end") return stopReason;
       state.stopBlocks++;
-      void remember(env, check.message);
+      void remember(env, ...check.messages);
       continue;
     }
 
     const results = [];
+    const reminders: HookReminder[] = [];
     let stop: { readonly reason: string } | undefined;
     for (const call of step.toolCalls) {
       // Every call gets a result, so the history stays well-formed after a cancel or a stop.
@@ -145,6 +148,7 @@ async function steps(
           ? { output: `Not run: a hook ended the turn (${stop.reason}).`, isError: true }
           : await runToolCall(call, env, signal);
       stop ??= result.stop;
+      reminders.push(...(result.reminders ?? []));
       results.push({
         type: "tool-result" as const,
         toolCallId: call.toolCallId,
@@ -154,7 +158,8 @@ async function steps(
           : { type: "text" as const, value: result.output },
       });
     }
-    void remember(env, { role: "tool", content: results });
+    // Hook text follows the results in its own user-role message, as Claude Code sends it.
+    void remember(env, { role: "tool", content: results }, ...hookMessages(reminders));
     if (signal.aborted) return "cancelled";
     if (stop) {
       // A hook's `continue: false`: the turn ends here, and the user sees why.
@@ -163,6 +168,14 @@ async function steps(
     }
   }
   return "max_turn_requests";
+}
+
+/** The text of what the model said in one step ("" when it only called tools or said nothing). */
+export function assistantText(messages: readonly ModelMessage[]): string {
+  const last = messages.findLast((m) => m.role === "assistant");
+  if (!last) return "";
+  if (typeof last.content === "string") return last.content;
+  return last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
 }
 
 /** Adds messages to the model's history and to the transcript, in order. */

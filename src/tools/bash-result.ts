@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import { fenced, textContent } from "./text.js";
 import { ToolError, type ToolResult } from "./types.js";
 
@@ -18,38 +19,55 @@ export interface CommandOutcome {
 }
 
 /**
- * Turns a finished command into the tool result. A non-zero exit is a normal result the
- * model reads; a timeout is a ToolError that still carries the output seen so far.
+ * Claude Code's Bash `tool_response`, as PostToolUse hooks read it (`exitCode` is
+ * hookgate's addition). `interrupted`: the command was ended by a signal.
+ */
+export interface BashResponse {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly interrupted: boolean;
+  readonly isImage: boolean;
+  readonly noOutputExpected: boolean;
+  readonly exitCode: number | null;
+}
+
+/**
+ * Turns a finished command into the tool result. As in Claude Code, a command that exits
+ * non-zero (or dies by a signal) is a tool error the model reads as `Exit code N` and the
+ * output; a timeout is a ToolError that still carries the output seen so far.
  */
 export function commandResult(outcome: CommandOutcome, timeoutMs: number): ToolResult {
   const body = [outcome.output.replace(/\s+$/, ""), outcome.truncation]
     .filter((part) => part !== "")
     .join("\n");
+  const terminal = outcome.terminalId
+    ? [{ type: "terminal" as const, terminalId: outcome.terminalId }]
+    : [];
   if (outcome.timedOut) {
     const seen = body === "" ? " It printed nothing." : `\nOutput before the timeout:\n${body}`;
     throw new ToolError(`Command timed out after ${timeoutMs} ms and was killed.${seen}`);
   }
-  const status =
-    outcome.exitCode !== null && outcome.exitCode !== 0
-      ? `Exit code ${outcome.exitCode}`
-      : outcome.signal !== null
-        ? `Killed by signal ${outcome.signal}`
-        : "";
-  const output =
-    [body, status].filter((part) => part !== "").join("\n") || "(no output, exit code 0)";
-  return {
-    content: [
-      ...(outcome.terminalId
-        ? [{ type: "terminal" as const, terminalId: outcome.terminalId }]
-        : []),
-      textContent(fenced(output)),
-    ],
-    output,
-    response: {
-      stdout: outcome.stdout,
-      stderr: outcome.stderr,
-      interrupted: outcome.signal !== null,
-      exitCode: outcome.exitCode,
-    },
+  const code = exitStatus(outcome);
+  if (code !== 0) {
+    const message = [`Exit code ${code}`, body].filter((part) => part !== "").join("\n");
+    throw new ToolError(message, [...terminal, textContent(fenced(message))]);
+  }
+  const output = body || "(no output, exit code 0)";
+  const response: BashResponse = {
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    interrupted: outcome.signal !== null,
+    isImage: false,
+    noOutputExpected: false,
+    exitCode: outcome.exitCode,
   };
+  return { content: [...terminal, textContent(fenced(output))], output, response };
+}
+
+/** The exit code, or the shell's 128 + n for a process killed by signal n. */
+function exitStatus(outcome: CommandOutcome): number {
+  if (outcome.exitCode !== null) return outcome.exitCode;
+  if (outcome.signal === null) return 0;
+  const number = (constants.signals as Record<string, number | undefined>)[outcome.signal];
+  return 128 + (number ?? 0);
 }

@@ -36,6 +36,14 @@ export interface ToolResult {
 /** A tool failure the model should see (bad path, old_string not found...). */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+
+  constructor(
+    message: string,
+    /** What the user is shown in the failed `tool_call_update`, when more than the message. */
+    readonly content?: ToolCallContent[],
+  ) {
+    super(message);
+  }
 }
 
 /** Where an external tool lives, and what its server claims about it. */

@@ -78,18 +78,43 @@ const commonFields = {
   transcript_path: z.string(),
   cwd: z.string(),
   permission_mode: z.string(),
+  /** The prompt (turn) the event belongs to, as Claude Code's: every event but SessionStart. */
+  prompt_id: z.string().optional(),
 };
 const toolFields = { tool_name: z.string(), tool_input: z.unknown(), tool_use_id: z.string() };
+
+/** Claude Code's SessionEnd reasons (hookgate sends `other` and `resume`). */
+export const SESSION_END_REASONS = [
+  "clear",
+  "resume",
+  "logout",
+  "prompt_input_exit",
+  "bypass_permissions_disabled",
+  "other",
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
 const eventFields = {
   PreToolUse: toolFields,
-  PostToolUse: { ...toolFields, tool_response: z.unknown() },
-  PostToolUseFailure: { ...toolFields, error: z.string() },
+  PostToolUse: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
+  PostToolUseFailure: {
+    ...toolFields,
+    error: z.string(),
+    /** The call was cut short by a cancel. */
+    is_interrupt: z.boolean(),
+    duration_ms: z.number(),
+  },
   UserPromptSubmit: { prompt: z.string() },
   PermissionRequest: toolFields,
   Notification: { message: z.string(), title: z.string().optional() },
-  Stop: { stop_hook_active: z.boolean(), stop_reason: z.string() },
+  Stop: {
+    stop_hook_active: z.boolean(),
+    stop_reason: z.string(),
+    /** The text of the model's last message in the turn ("" when it said nothing). */
+    last_assistant_message: z.string(),
+  },
   SessionStart: { source: z.enum(["startup", "resume"]) },
-  SessionEnd: { reason: z.string() },
+  SessionEnd: { reason: z.enum(SESSION_END_REASONS) },
   PreCompact: { trigger: z.enum(["manual", "auto"]), custom_instructions: z.string() },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
@@ -204,6 +229,8 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
         additionalContext: z.string().optional(),
         /** What the model sees instead of the tool's output (PostToolUse). */
         updatedToolOutput: z.unknown().optional(),
+        /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
+        updatedMCPToolOutput: z.unknown().optional(),
       })
       .optional(),
   });

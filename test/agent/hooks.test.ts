@@ -395,7 +395,7 @@ describe("session lifecycle events and isolation", () => {
       ]),
     ).toEqual([
       ["Stop", undefined],
-      ["SessionEnd", "close"],
+      ["SessionEnd", "other"],
     ]);
   });
 

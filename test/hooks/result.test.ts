@@ -97,6 +97,7 @@ describe("interpretReply: Claude Code's hook output", () => {
         systemMessage: "s",
         updatedInput: { replace: { command: "ls" } },
         updatedToolOutput: { lines: 3 },
+        updatedToolOutputField: "updatedToolOutput",
       },
     });
     expect(

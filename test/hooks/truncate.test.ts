@@ -32,6 +32,7 @@ describe("value cap", () => {
         tool_input: { command: "cat big" },
         tool_use_id: "t1",
         tool_response: { stdout: big, stderr: "" },
+        duration_ms: 12,
       },
       16 * 1024,
     );

@@ -52,6 +52,8 @@ describe("Bash (local process)", () => {
       stdout: `${cwd}\n`,
       stderr: "hi\n",
       interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
       exitCode: 0,
     });
     expect(result.content).toEqual([
@@ -59,11 +61,21 @@ describe("Bash (local process)", () => {
     ]);
   });
 
-  it("reports a non-zero exit code as a normal result the model can read", async () => {
+  it("a non-zero exit is a tool error the model reads as Exit code N and the output, as in Claude Code", async () => {
     const cwd = await tempDir();
-    const result = await runTool(bashTool, { command: "echo failing; exit 3" }, toolContext(cwd));
-    expect(result.output).toBe("failing\nExit code 3");
-    expect(result.response).toMatchObject({ exitCode: 3, interrupted: false });
+    const run = runTool(bashTool, { command: "echo failing; exit 3" }, toolContext(cwd));
+    await expect(run).rejects.toThrow(ToolError);
+    await expect(run).rejects.toThrow(/^Exit code 3\nfailing$/);
+    const error = await run.catch((e: unknown) => e);
+    expect(error instanceof ToolError && error.content).toEqual([
+      { type: "content", content: { type: "text", text: "```\nExit code 3\nfailing\n```" } },
+    ]);
+  });
+
+  it("a command killed by a signal is a tool error with the shell's exit code 128 + n", async () => {
+    const cwd = await tempDir();
+    const run = runTool(bashTool, { command: "echo going; kill -9 $$" }, toolContext(cwd));
+    await expect(run).rejects.toThrow(/^Exit code 137\ngoing$/);
   });
 
   it("says when there is no output", async () => {
@@ -163,19 +175,20 @@ describe("Bash (client terminal)", () => {
     const client = new FakeClient({ terminal: true });
     client.terminalScript = { output: "built\n", exitCode: 2 };
     const command = "touch ran-locally; make";
-    const result = await runTool(bashTool, { command }, toolContext(cwd, { client }));
+    const run = runTool(bashTool, { command }, toolContext(cwd, { client }));
     expect(client.callsTo("createTerminal")).toEqual([
       {
         method: "createTerminal",
         params: { command: "bash", args: ["-c", command], cwd, outputByteLimit: 30000 },
       },
     ]);
-    expect(result.output).toBe("built\nExit code 2");
-    expect(result.response).toEqual({
-      stdout: "built\n",
-      stderr: "",
-      interrupted: false,
-      exitCode: 2,
+    const error = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect(error instanceof ToolError && error.message).toBe("Exit code 2\nbuilt");
+    // The failed call still shows the terminal it ran in.
+    expect(error instanceof ToolError && error.content?.[0]).toEqual({
+      type: "terminal",
+      terminalId: client.terminals[0]?.id,
     });
     expect(client.terminals[0]?.released).toBe(true);
     expect(client.terminals[0]?.killed).toBe(false);
