@@ -88,26 +88,36 @@ export async function steerToolOutput(
     const started = performance.now();
     const view = fold.view;
     const { outcomes } = await race(ctx, [cb], input(view), signal);
-    const [report] = reportsOf([cb], outcomes, performance.now() - started);
-    const outcome = outcomes[0] ?? {
-      callback: cb,
-      label: "cancelled",
-      durationMs: performance.now() - started,
-    };
-    if (report) fold.add(judged(ctx, outcome, judge), report);
+    const outcome = judged(
+      ctx,
+      outcomes[0] ?? { callback: cb, label: "cancelled", durationMs: performance.now() - started },
+      judge,
+    );
+    const [report] = reportsOf([cb], [outcome], performance.now() - started);
+    if (report) fold.add(outcome, report);
   }
   const steering = fold.done();
   logSteering(ctx, steering);
   return steering;
 }
 
-/** The outcome without a replacement the judge refused; the refusal is logged. */
+/**
+ * The outcome without a replacement the judge refused (logged; the rest of the reply still
+ * counts, as in Claude Code). In a fail-closed group the refusal is a `malformed` reply, so
+ * the output is withheld: a redaction that cannot apply never lets the original through.
+ */
 function judged(ctx: SteerContext, outcome: Outcome, judge: OutputJudge | undefined): Outcome {
   const result = outcome.result;
   if (!judge || result?.updatedToolOutput === undefined) return outcome;
   const field = result.updatedToolOutputField ?? "updatedToolOutput";
   const refused = judge(result.updatedToolOutput, field);
   if (refused === undefined) return outcome;
+  if (outcome.callback.failClosed) {
+    const failure = `hookSpecificOutput.${field}: ${refused}`;
+    const { callback, durationMs } = outcome;
+    logOutcome(ctx, { callback, durationMs, label: "malformed", failure });
+    return { callback, durationMs, label: "malformed", failure };
+  }
   ctx.log.warn(
     { hookCallbackId: outcome.callback.id, event: ctx.event, subject: ctx.subject },
     `hook ${outcome.callback.id}: ${field} ${refused}; the tool's own output is kept`,

@@ -7,10 +7,10 @@ import { runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, toolResult, temp, settings } = steeringAgent(replay);
+const { start, toolResult, afterTools, temp, settings } = steeringAgent(replay);
 
 describe("PreToolUse context reaches the model marked as the hook's", () => {
-  it("each callback's additionalContext follows the tool result wrapped with its id, in registration order, and the transcript keeps it so", async () => {
+  it("each callback's additionalContext follows the tool result in its own system-reminder, in registration order, and the transcript keeps it so", async () => {
     replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
     const dataDir = temp();
     const { s, sessionId } = await start(
@@ -43,30 +43,31 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
     expect(replay.server.requests).toHaveLength(2);
     const result = toolResult(1);
     expect(result).toContain("remember the milk");
-    expect(result).toContain(
-      [
-        '<hook-context event="PreToolUse" hook="slow">',
-        "PRE-CTX-1: these notes are a week old",
-        "</hook-context>",
-        "",
-        '<hook-context event="PreToolUse" hook="fast">',
-        "PRE-CTX-2: ask before quoting them",
-        "</hook-context>",
-      ].join("\n"),
+    expect(result).not.toContain("PRE-CTX");
+    const after = afterTools(1);
+    expect(after).toContain(
+      JSON.stringify(
+        "<system-reminder>\nPreToolUse:Read hook additional context: PRE-CTX-1: these notes are a week old\n</system-reminder>",
+      ),
     );
-    expect(result.indexOf("remember the milk")).toBeLessThan(result.indexOf("PRE-CTX-1"));
+    expect(after.indexOf("PRE-CTX-1")).toBeLessThan(after.indexOf("PRE-CTX-2"));
     // The user sees the hook's message and the real result, not the context.
     const updates = s.h.sessionUpdates(sessionId);
     expect(chunks(updates, "agent_message_chunk")).toContain("Reading notes (checked by slow)");
     expect(textOf(finishedCalls(updates)[0])).not.toContain("PRE-CTX");
     const transcript = runsOf(s.seen.hookRuns, "slow")[0]?.input.transcript_path ?? "";
     expect(transcript.startsWith(dataDir)).toBe(true);
-    expect(readFileSync(transcript, "utf8")).toContain(
-      JSON.stringify('<hook-context event="PreToolUse" hook="slow">').slice(1, -1),
-    );
+    const marked = readFileSync(transcript, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.isMeta === true);
+    expect(marked.map((l) => l.hookContext)).toEqual([
+      { event: "PreToolUse", hookCallbackIds: ["slow", "fast"] },
+    ]);
   });
 
-  it("a command hook's additionalContext is wrapped with the id naming its file and position", async () => {
+  it("a command hook's additionalContext follows the result, in Claude Code's words", async () => {
     const file = settings({
       PreToolUse: [
         {
@@ -79,9 +80,8 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
     const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
     writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
-    const id = `explicit:${file}#PreToolUse[0].hooks[0]`;
-    expect(toolResult(1)).toContain(
-      `<hook-context event="PreToolUse" hook=${JSON.stringify(id)}>\nCMD-PRE-CTX: notes are private\n</hook-context>`,
+    expect(afterTools(1)).toContain(
+      "PreToolUse:Read hook additional context: CMD-PRE-CTX: notes are private",
     );
   });
 });

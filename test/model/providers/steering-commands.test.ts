@@ -10,10 +10,10 @@ import { reportedHooks, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, sent, messagesOf, toolResult, temp, settings } = steeringAgent(replay);
+const { start, sent, messagesOf, toolResult, afterTools, temp, settings } = steeringAgent(replay);
 
 describe("command hooks that steer (always awaited)", () => {
-  it("a Stop script that exits 2 keeps the turn going with its stderr, 1 + 8 requests, stop_hook_active false then true", async () => {
+  it("a Stop script that exits 2 keeps the turn going with its stderr, 1 + 8 requests, 9 calls (as Claude Code), stop_hook_active false then true", async () => {
     const log = join(temp(), "stop-inputs.jsonl");
     const file = settings({
       Stop: [
@@ -32,9 +32,11 @@ describe("command hooks that steer (always awaited)", () => {
       .map((l) => JSON.parse(l) as { stop_hook_active: boolean });
     expect(inputs.map((i) => i.stop_hook_active)).toEqual([
       false,
-      ...Array.from({ length: 7 }, () => true),
+      ...Array.from({ length: 8 }, () => true),
     ]);
-    expect(JSON.stringify(messagesOf(1).at(-1))).toContain("KEEP-GOING: 2 tests fail");
+    expect(JSON.stringify(messagesOf(1).at(-1))).toContain(
+      "Stop hook feedback:\\nKEEP-GOING: 2 tests fail",
+    );
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "ending it anyway",
     );
@@ -60,7 +62,7 @@ describe("command hooks that steer (always awaited)", () => {
       PostToolUse: [
         {
           matcher: "Read",
-          script: `case "$(cat)" in *hunter2*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"notes: [REDACTED by script]"}}';; esac`,
+          script: `case "$(cat)" in *hunter2*) printf '%s' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"type":"text","file":{"filePath":"notes.txt","content":"notes: [REDACTED by script]"}}}}';; esac`,
         },
       ],
     });
@@ -91,7 +93,12 @@ describe("command hooks that steer (always awaited)", () => {
     );
     expect(await s.prompt(sessionId, "How do I build?")).toBe("end_turn");
     expect(replay.server.requests).toHaveLength(1);
-    expect(sent(0)).toContain("CMD-CONTEXT: the build uses pnpm");
+    // Plain stdout reads as Claude Code's "hook success", before the prompt.
+    const [context, prompt] = messagesOf(0).filter((m) => m.role === "user");
+    expect(JSON.stringify(context?.content)).toContain(
+      "<system-reminder>\\nUserPromptSubmit hook success: CMD-CONTEXT: the build uses pnpm\\n</system-reminder>",
+    );
+    expect(JSON.stringify(prompt?.content)).toContain("How do I build?");
     expect(sent(0)).not.toContain("AKIA");
   });
 
@@ -102,7 +109,7 @@ describe("command hooks that steer (always awaited)", () => {
     replay.server.queue(stream(c, "text"));
     const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
     expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
-    expect(sent(0)).toContain("START-CMD: main is protected");
+    expect(sent(0)).toContain("SessionStart:startup hook success: START-CMD: main is protected");
   });
 
   it("an async script never holds the turn; its context reaches the model at its next step", async () => {
@@ -185,8 +192,12 @@ describe("command hooks that steer (always awaited)", () => {
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
     const id = `explicit:${file}#PostToolUseFailure[0].hooks[0]`;
     expect(toolResult(1)).toContain("notes.txt");
-    expect(toolResult(1)).toContain(
-      `<hook-context event="PostToolUseFailure" hook=${JSON.stringify(id)}>\nCMD-HINT: notes live in docs/notes.txt\n</hook-context>`,
+    expect(reportedHooks(s.h.sessionUpdates(sessionId))).toContainEqual(
+      expect.objectContaining({ hookCallbackId: id, kind: "command" }),
+    );
+    expect(toolResult(1)).not.toContain("CMD-HINT");
+    expect(afterTools(1)).toContain(
+      "PostToolUseFailure:Read hook additional context: CMD-HINT: notes live in docs/notes.txt",
     );
   });
 

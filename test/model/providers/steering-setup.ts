@@ -11,13 +11,15 @@ import { startInProcess, type ClientScript } from "../../agent/setup.js";
 import type { ReplayServer } from "./replay-server.js";
 import { providerCase } from "./setup.js";
 
-const c = providerCase("openai-compatible");
-
 /**
  * The agent on the openai-compatible provider pointed at the test's replay server, and ways
  * to read what the model was actually sent. Temp dirs made here are removed after each test.
  */
-export function steeringAgent(replay: { readonly server: ReplayServer; track: Track }) {
+export function steeringAgent(
+  replay: { readonly server: ReplayServer; track: Track },
+  provider = "openai-compatible",
+) {
+  const c = providerCase(provider);
   const dirs: string[] = [];
   const connect = async (script: ClientScript, agent: Partial<AgentOptions>) => {
     const resolved = resolveModel(
@@ -97,6 +99,12 @@ export function steeringAgent(replay: { readonly server: ReplayServer; track: Tr
     sent: (i: number) => JSON.stringify(replay.server.requests[i]?.body),
     /** The chat messages of request `i`. */
     messagesOf,
+    /** The user-role messages after the first tool result in request `i`, as JSON text. */
+    afterTools(i: number): string {
+      const messages = messagesOf(i);
+      const at = messages.findIndex((m) => m.role === "tool");
+      return JSON.stringify(at < 0 ? [] : messages.slice(at + 1).filter((m) => m.role === "user"));
+    },
     /** The first tool result the model was sent in request `i`, as text. */
     toolResult(i: number): string {
       const content = messagesOf(i).find((m) => m.role === "tool")?.content;

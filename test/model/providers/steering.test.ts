@@ -8,7 +8,7 @@ import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, startOther, sent, messagesOf, temp } = steeringAgent(replay);
+const { start, startOther, sent, messagesOf, temp, toolResult, afterTools } = steeringAgent(replay);
 
 describe("UserPromptSubmit hooks that steer", () => {
   it("a blocked prompt makes zero model requests, is not kept in history, and the user sees why", async () => {
@@ -43,7 +43,7 @@ describe("UserPromptSubmit hooks that steer", () => {
     expect(run?.toolUseId).toMatch(/^turn_/);
   });
 
-  it("context reaches the model right after that prompt, marked with the hook's id, and the transcript marks it", async () => {
+  it("context reaches the model just before that prompt in a system-reminder, and the transcript marks it as the hook's", async () => {
     replay.server.queue(stream(c, "text"));
     const dataDir = temp();
     const { s, sessionId } = await start(
@@ -63,10 +63,10 @@ describe("UserPromptSubmit hooks that steer", () => {
     expect(await s.prompt(sessionId, "How do I build?")).toBe("end_turn");
     const messages = messagesOf(0).filter((m) => m.role === "user");
     expect(messages.map((m) => JSON.stringify(m.content))).toEqual([
-      expect.stringContaining("How do I build?"),
       expect.stringContaining(
-        '<hook-context event=\\"UserPromptSubmit\\" hook=\\"ctx\\">\\nCTX-MARKER-42: the build uses pnpm',
+        "<system-reminder>\\nUserPromptSubmit hook additional context: CTX-MARKER-42: the build uses pnpm\\n</system-reminder>",
       ),
+      expect.stringContaining("How do I build?"),
     ]);
     const transcript = runsOf(s.seen.hookRuns, "ctx")[0]?.input.transcript_path ?? "";
     expect(transcript.startsWith(dataDir)).toBe(true);
@@ -113,9 +113,9 @@ describe("UserPromptSubmit hooks that steer", () => {
       .filter((m) => m.role === "user")
       .map((m) => JSON.stringify(m));
     expect(users).toEqual([
+      expect.stringContaining("UserPromptSubmit hook additional context: CTX-MARKER-77"),
       expect.stringContaining("How do I build?"),
-      expect.stringContaining('hook=\\"ctx\\">\\nCTX-MARKER-77'),
-      expect.stringContaining('<hook-context event=\\"SessionStart\\" hook=\\"boot\\">'),
+      expect.stringContaining("SessionStart:resume hook additional context: RESUMED-MARKER"),
       expect.stringContaining("And test?"),
     ]);
   });
@@ -253,12 +253,19 @@ describe("PostToolUse hooks that steer", () => {
     const { s, sessionId } = await start(
       {
         hooks: {
+          // In Read's own output shape, as Claude Code requires for a built-in tool.
           redact: (p) => ({
             hookSpecificOutput: {
               hookEventName: "PostToolUse",
-              updatedToolOutput: JSON.stringify(p.input).includes("hunter2")
-                ? "notes: [REDACTED]"
-                : "unexpected",
+              updatedToolOutput: {
+                type: "text",
+                file: {
+                  filePath: "notes.txt",
+                  content: JSON.stringify(p.input).includes("hunter2")
+                    ? "notes: [REDACTED]"
+                    : "unexpected",
+                },
+              },
             },
           }),
           audit: () => ({ decision: "block", reason: "AUDIT: a secret was redacted" }),
@@ -275,9 +282,11 @@ describe("PostToolUse hooks that steer", () => {
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
     expect(replay.server.requests).toHaveLength(2);
     expect(sent(1)).not.toContain("hunter2");
-    expect(sent(1)).toContain("notes: [REDACTED]");
-    expect(sent(1)).toContain(
-      '<hook-feedback event=\\"PostToolUse\\" hook=\\"audit\\">\\nAUDIT: a secret was redacted',
+    expect(toolResult(1)).toBe("     1\tnotes: [REDACTED]");
+    // The block reason follows the result in its own system-reminder, not inside it.
+    expect(toolResult(1)).not.toContain("AUDIT");
+    expect(afterTools(1)).toContain(
+      'PostToolUse:Read hook blocking error from callback: \\"audit\\": AUDIT: a secret was redacted',
     );
     const updates = s.h.sessionUpdates(sessionId);
     const [read] = finishedCalls(updates);
@@ -285,7 +294,9 @@ describe("PostToolUse hooks that steer", () => {
     expect(textOf(read)).toContain("hunter2");
     // The second hook saw the first one's view, not the real output.
     const [audited] = runsOf(s.seen.hookRuns, "audit");
-    expect(audited?.input).toMatchObject({ tool_response: "notes: [REDACTED]" });
+    expect(audited?.input).toMatchObject({
+      tool_response: { type: "text", file: { content: "notes: [REDACTED]" } },
+    });
     expect(reportedHooks(updates).filter((r) => r.hookCallbackId !== undefined)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ hookCallbackId: "redact", outcome: "proceeded" }),
@@ -330,14 +341,15 @@ describe("PostToolUse hooks that steer", () => {
     );
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
-    expect(sent(1)).toContain(
-      '<hook-context event=\\"PostToolUseFailure\\" hook=\\"hint\\">\\nHINT: notes live in docs/notes.txt',
+    expect(toolResult(1)).not.toContain("HINT");
+    expect(afterTools(1)).toContain(
+      "<system-reminder>\\nPostToolUseFailure:Read hook additional context: HINT: notes live in docs/notes.txt\\n</system-reminder>",
     );
   });
 });
 
 describe("Stop hooks that steer", () => {
-  it("a Stop hook that always blocks yields exactly 1 + 8 model requests, then the turn ends and says so", async () => {
+  it("a Stop hook that always blocks yields exactly 1 + 8 model requests and is asked a 9th time, as in Claude Code, then the turn ends and says so", async () => {
     replay.server.queue(...Array.from({ length: 9 }, () => stream(c, "text")));
     const { s, sessionId } = await start(
       { hooks: { again: () => ({ decision: "block", reason: "KEEP-GOING: run the tests" }) } },
@@ -347,18 +359,22 @@ describe("Stop hooks that steer", () => {
     expect(replay.server.requests).toHaveLength(9);
     const runs = runsOf(s.seen.hookRuns, "again");
     expect(runs.map((r) => r.input)).toEqual(
-      Array.from({ length: 8 }, (_, i) =>
+      Array.from({ length: 9 }, (_, i) =>
         expect.objectContaining({ stop_hook_active: i > 0, stop_reason: "end_turn" }),
       ),
     );
+    // Stop's input carries what the model said last, as Claude Code's does.
+    expect(runs[0]?.input).toMatchObject({
+      last_assistant_message: "Hello! I'm replaying a recorded stream.",
+    });
     // The reason reached the model as the next user-role message, marked as the hook's.
     const last = messagesOf(1).at(-1);
     expect(last?.role).toBe("user");
     expect(JSON.stringify(last?.content)).toContain(
-      '<hook-feedback event=\\"Stop\\" hook=\\"again\\">\\nKEEP-GOING: run the tests',
+      "Stop hook feedback:\\nKEEP-GOING: run the tests",
     );
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
-      "Stop hooks blocked the end of this turn 8 times in a row; ending it anyway",
+      "Stop hooks blocked the end of this turn 9 times in a row; ending it anyway",
     );
   });
 
