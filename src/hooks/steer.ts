@@ -122,7 +122,9 @@ function judged(ctx: SteerContext, outcome: Outcome, judge: OutputJudge | undefi
     { hookCallbackId: outcome.callback.id, event: ctx.event, subject: ctx.subject },
     `hook ${outcome.callback.id}: ${field} ${refused}; the tool's own output is kept`,
   );
-  const { updatedToolOutput: _dropped, updatedToolOutputField: _field, ...rest } = result;
+  const rest = { ...result };
+  delete rest.updatedToolOutput;
+  delete rest.updatedToolOutputField;
   return { ...outcome, result: rest };
 }
 
