@@ -3,6 +3,7 @@ import type { SettingSource } from "./commands/settings.js";
 import type { SlashCommand } from "./commands/slash-config.js";
 import type { Logger } from "./log.js";
 import type { SessionActor } from "./session/actor.js";
+import type { ModeId } from "./session/modes.js";
 
 /** How the agent behaves; the CLI builds this from flags and config. */
 export interface AgentOptions {
@@ -17,6 +18,8 @@ export interface AgentOptions {
   readonly maxRounds?: number;
   /** Consecutive Stop-hook blocks a turn honours before it ends anyway (default 8). */
   readonly maxStopBlocks?: number;
+  /** The mode new sessions start in (default `default`); a loaded session keeps its own. */
+  readonly permissionMode?: ModeId;
   /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
   readonly maxHookValueBytes?: number;
   /**

@@ -32,6 +32,8 @@ Options:
   --max-rounds <n>            model/tool rounds per turn before max_turn_requests (default 50)
   --max-stop-blocks <n>       consecutive Stop-hook blocks a turn honours before it ends
                               anyway (default 8; 0: Stop hooks cannot keep a turn going)
+  --permission-mode <mode>    the mode new sessions start in: default, acceptEdits,
+                              bypassPermissions or plan (default: default)
   --max-hook-value-bytes <n>  cap on tool_input/tool_response JSON in observer hook inputs
                               (default 16384)
   --data-dir <dir>            where sessions persist (transcripts, records, locks; see
@@ -85,6 +87,7 @@ async function main(argv: string[]): Promise<void> {
         "log-level": { type: "string" },
         "max-rounds": { type: "string" },
         "max-stop-blocks": { type: "string" },
+        "permission-mode": { type: "string" },
         "max-hook-value-bytes": { type: "string" },
         "data-dir": { type: "string" },
         "max-frame-bytes": { type: "string" },
@@ -127,6 +130,7 @@ async function main(argv: string[]): Promise<void> {
       logLevel: values["log-level"],
       maxRounds: values["max-rounds"],
       maxStopBlocks: values["max-stop-blocks"],
+      permissionMode: values["permission-mode"],
       maxHookValueBytes: values["max-hook-value-bytes"],
       dataDir: values["data-dir"],
       maxFrameBytes: values["max-frame-bytes"],
@@ -159,6 +163,7 @@ async function main(argv: string[]): Promise<void> {
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,
     maxStopBlocks: settings.maxStopBlocks,
+    permissionMode: settings.permissionMode,
     maxHookValueBytes: settings.maxHookValueBytes,
     dataDir: settings.dataDir,
     maxFrameBytes: settings.maxFrameBytes,

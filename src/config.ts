@@ -7,6 +7,7 @@ import { LOG_LEVELS } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./protocol/frame-limit.js";
+import { MODE_IDS, type ModeId } from "./session/modes.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { defaultDataDir } from "./store/data-dir.js";
 import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
@@ -36,6 +37,8 @@ export const configFileSchema = z.strictObject({
   providerOptions: z.record(z.string(), z.record(z.string(), z.json())).optional(),
   maxRounds: z.int().positive().optional(),
   maxStopBlocks: z.int().min(0).optional(),
+  /** The mode new sessions start in (Claude Code's `--permission-mode`); default `default`. */
+  permissionMode: z.enum(MODE_IDS).optional(),
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   dataDir: z.string().min(1).optional(),
@@ -58,6 +61,7 @@ export type ConfigLayer = z.infer<typeof configFileSchema>;
 export interface Settings extends ModelSettings {
   readonly maxRounds: number;
   readonly maxStopBlocks: number;
+  readonly permissionMode: ModeId;
   readonly maxHookValueBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Where sessions persist (absolute). */
@@ -183,6 +187,7 @@ export function mergeSettings(
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
     maxStopBlocks: pick("maxStopBlocks") ?? DEFAULT_MAX_STOP_BLOCKS,
+    permissionMode: pick("permissionMode") ?? "default",
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,

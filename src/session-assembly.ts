@@ -94,6 +94,7 @@ export class SessionAssembly {
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
       maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
+      ...(options.permissionMode && { mode: options.permissionMode }),
       log,
       createdAt: meta ? new Date(meta.createdAt) : new Date(),
       transcript,

@@ -43,6 +43,8 @@ export interface SessionSettings {
   readonly commands: readonly SlashCommand[];
   /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
   readonly hooks: (session: SessionActor) => SessionHooks;
+  /** The mode a new session starts in (SessionStart's `permission_mode` reports it). */
+  readonly mode?: ModeId;
   /** What a loaded session starts from: the model's history, its mode and title. */
   readonly restored?: { history: ModelMessage[]; mode: ModeId; title: string | undefined };
   /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
@@ -79,7 +81,7 @@ export class SessionActor {
   constructor(readonly settings: SessionSettings) {
     this.updatedAt = settings.createdAt;
     this.history = settings.restored?.history ?? [];
-    this.mode = settings.restored?.mode ?? "default";
+    this.mode = settings.restored?.mode ?? settings.mode ?? "default";
     this.title = settings.restored?.title;
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;

@@ -159,3 +159,18 @@ describe("hook input fields as Claude Code's", () => {
     expect(byEvent.SessionEnd).toMatchObject({ reason: "other", prompt_id: promptId });
   });
 });
+
+describe("SessionStart's permission_mode is the mode the session starts in", () => {
+  it("a session started with --permission-mode bypassPermissions says so in SessionStart and in its modes", async () => {
+    s = await startInProcess({}, { permissionMode: "bypassPermissions" });
+    const response = await s.newSession({ hooks: { SessionStart: [{ hookCallbackIds: ["ui"] }] } });
+    expect(response.modes?.currentModeId).toBe("bypassPermissions");
+    const session = s;
+    await eventually(() => session.seen.events.length >= 1);
+    expect(session.seen.events[0]?.input).toMatchObject({
+      hook_event_name: "SessionStart",
+      source: "startup",
+      permission_mode: "bypassPermissions",
+    });
+  });
+});

@@ -33,6 +33,7 @@ describe("the config file", () => {
       providerOptions: { "openai-compatible": { reasoningEffort: "low" } },
       maxRounds: 20,
       maxStopBlocks: 3,
+      permissionMode: "bypassPermissions",
       maxHookValueBytes: 4096,
       logLevel: "debug",
     };
@@ -79,6 +80,7 @@ describe("flags and precedence", () => {
     expect(errorOf(() => flagLayer({ maxRetries: "lots" }))).toMatch(/^--max-retries: /);
     expect(errorOf(() => flagLayer({ contextWindow: "" }))).toMatch(/^--context-window: /);
     expect(errorOf(() => flagLayer({ baseUrl: "nope" }))).toMatch(/^--base-url: /);
+    expect(errorOf(() => flagLayer({ permissionMode: "yolo" }))).toMatch(/^--permission-mode: /);
   });
 
   it("flags override the file, HOOKGATE_LOG_LEVEL sits between them, defaults fill the rest", () => {
@@ -99,6 +101,7 @@ describe("flags and precedence", () => {
       providerOptions: undefined,
       maxRounds: 50,
       maxStopBlocks: 8,
+      permissionMode: "default",
       maxHookValueBytes: 16384,
       logLevel: "debug",
       dataDir: join(homedir(), ".local", "state", "hookgate"),
