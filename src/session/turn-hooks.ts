@@ -105,7 +105,7 @@ export async function checkStop(
   if (blocks >= env.maxStopBlocks) {
     await say(
       env.client,
-      `Stop hooks blocked the end of this turn ${blocks + 1} times in a row; ending it anyway (max stop blocks: ${env.maxStopBlocks}).`,
+      `Stop hooks blocked the end of this turn ${blocks + 1} time${blocks === 0 ? "" : "s"} in a row; ending it anyway (max stop blocks: ${env.maxStopBlocks}).`,
     );
     return { kind: "end" };
   }
