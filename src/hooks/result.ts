@@ -163,7 +163,10 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
       },
     }),
     ...(specific?.updatedToolOutput !== undefined
-      ? { updatedToolOutput: specific.updatedToolOutput, updatedToolOutputField: "updatedToolOutput" }
+      ? {
+          updatedToolOutput: specific.updatedToolOutput,
+          updatedToolOutputField: "updatedToolOutput",
+        }
       : specific?.updatedMCPToolOutput !== undefined && {
           updatedToolOutput: specific.updatedMCPToolOutput,
           updatedToolOutputField: "updatedMCPToolOutput",

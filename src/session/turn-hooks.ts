@@ -59,9 +59,7 @@ export async function openTurn(
   return {
     kind: "go",
     start: start
-      ? hookMessages(
-          remindersOf("SessionStart", start.context, "context", env.hooks.startSource),
-        )
+      ? hookMessages(remindersOf("SessionStart", start.context, "context", env.hooks.startSource))
       : [],
     submit: hookMessages(remindersOf("UserPromptSubmit", submit.context, "context")),
   };

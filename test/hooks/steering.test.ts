@@ -90,7 +90,9 @@ describe("folding concurrent answers", () => {
   it("continue: false is a stop, with its stopReason, not a block", () => {
     const stopper = read("Stop", "budget", { continue: false, stopReason: "budget spent" });
     const s = foldConcurrent("Stop", [stopper], stopper, [report(stopper)]);
-    expect(s.stop).toEqual(expect.objectContaining({ hookCallbackId: "budget", text: "budget spent" }));
+    expect(s.stop).toEqual(
+      expect.objectContaining({ hookCallbackId: "budget", text: "budget spent" }),
+    );
     expect(s.block).toBeUndefined();
   });
 });
@@ -111,8 +113,12 @@ describe("folding PostToolUse answers in order", () => {
     fold.add(second, report(second));
     const s = fold.done();
     expect(s.output).toEqual({ value: "KEY=[x]" });
-    expect(s.feedback).toEqual([expect.objectContaining({ hookCallbackId: "flag", text: "generated file" })]);
-    expect(s.context).toEqual([expect.objectContaining({ hookCallbackId: "flag", text: "see template" })]);
+    expect(s.feedback).toEqual([
+      expect.objectContaining({ hookCallbackId: "flag", text: "generated file" }),
+    ]);
+    expect(s.context).toEqual([
+      expect.objectContaining({ hookCallbackId: "flag", text: "see template" }),
+    ]);
     expect(s.reports.map((r) => r.outcome)).toEqual(["proceeded", "denied"]);
   });
 
