@@ -13,13 +13,16 @@ import type { Logger } from "../log.js";
 import { errorMessage } from "../values.js";
 import { describeIssue } from "../zod-issues.js";
 import { VERSION } from "../version.js";
-import { compileInputSchema, type McpInputSchema } from "./input-schema.js";
+import { InputSchemas, type McpInputSchema } from "./input-schema.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
 import type { ToolCaller } from "./tool.js";
 import { listedToolSchema, toolsPageSchema, type ListedTool } from "./wire.js";
 
 /** Pages of `tools/list` read before giving up on a server whose cursor never ends. */
 const MAX_PAGES = 64;
+
+/** Distinct schemas a connection holds before it starts afresh (twice this, in fact). */
+const MAX_PREPARED = 1000;
 
 /** A tool a server listed whose schema hookgate can use. */
 export interface UsableTool {
@@ -48,6 +51,8 @@ export class McpConnection implements ToolCaller {
   /** Called after the tool list changed. */
   onToolsChanged: (() => void) | undefined;
   private ended: string | undefined;
+  /** This server's prepared schemas; replaced when a changing list has left too many behind. */
+  private schemas = new InputSchemas();
 
   private constructor(
     readonly server: string,
@@ -144,6 +149,8 @@ export class McpConnection implements ToolCaller {
 
   /** Reads every page of `tools/list`; unusable tools are logged and skipped, with a reason. */
   private async listTools(signal: AbortSignal): Promise<void> {
+    // A list that keeps changing leaves prepared schemas behind; start afresh past a bound.
+    if (this.schemas.size > 2 * MAX_PREPARED) this.schemas = new InputSchemas();
     const usable: UsableTool[] = [];
     const skipped: string[] = [];
     const seen = new Set<string>();
@@ -180,7 +187,7 @@ export class McpConnection implements ToolCaller {
       skipped.push(`${where} skipped: ${error}`);
       return undefined;
     }
-    const schema = compileInputSchema(parsed.data.inputSchema);
+    const schema = this.schemas.prepare(parsed.data.inputSchema);
     if (!schema.ok) {
       this.opts.log.warn({ tool: parsed.data.name, error: schema.error }, "MCP tool skipped");
       skipped.push(`tool ${parsed.data.name} skipped: ${schema.error}`);
