@@ -13,6 +13,8 @@ import type { Logger } from "../log.js";
 import { errorMessage } from "../values.js";
 import { describeIssue } from "../zod-issues.js";
 import { VERSION } from "../version.js";
+import { CoalescedTask } from "./coalesce.js";
+import { yieldingFetch } from "./http-fetch.js";
 import { InputSchemas, type McpInputSchema } from "./input-schema.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
 import type { ToolCaller } from "./tool.js";
@@ -21,8 +23,16 @@ import { listedToolSchema, toolsPageSchema, type ListedTool } from "./wire.js";
 /** Pages of `tools/list` read before giving up on a server whose cursor never ends. */
 const MAX_PAGES = 64;
 
-/** Distinct schemas a connection holds before it starts afresh (twice this, in fact). */
-const MAX_PREPARED = 1000;
+/** Tools offered from one server; the rest of a longer list is counted and reported. */
+export const MAX_TOOLS_PER_SERVER = 1000;
+
+/** Shortest time between two re-listings a server's `list_changed` notifications cause. */
+export const RELIST_INTERVAL_MS = 500;
+
+const LIST_CHANGED = "notifications/tools/list_changed";
+
+/** Longest stretch of schema checking before other sessions get the event loop back. */
+const SLICE_MS = 10;
 
 /** A tool a server listed whose schema hookgate can use. */
 export interface UsableTool {
@@ -51,8 +61,21 @@ export class McpConnection implements ToolCaller {
   /** Called after the tool list changed. */
   onToolsChanged: (() => void) | undefined;
   private ended: string | undefined;
-  /** This server's prepared schemas; replaced when a changing list has left too many behind. */
+  /** Aborted on close: ends a pending re-listing and its wait. */
+  private readonly closing = new AbortController();
+  /** This server's compiled schemas; replaced when a changing list has left too many behind. */
   private schemas = new InputSchemas();
+  /**
+   * Re-reads the tools on `notifications/tools/list_changed`: coalesced (one listing at a
+   * time, one more for whatever arrived meanwhile) and at most once per
+   * {@link RELIST_INTERVAL_MS}, so a flood costs a few `tools/list` requests however long
+   * it lasts.
+   */
+  private readonly relist = new CoalescedTask(
+    () => this.refresh(),
+    RELIST_INTERVAL_MS,
+    this.closing.signal,
+  );
 
   private constructor(
     readonly server: string,
@@ -94,7 +117,7 @@ export class McpConnection implements ToolCaller {
       connection.ended ??= `the connection closed${exit ? ` (the server ${exit})` : ""}`;
       log.warn({ reason: connection.ended }, "MCP server went away; its tools now fail");
     };
-    client.setNotificationHandler("notifications/tools/list_changed", () => connection.refresh());
+    connection.takeListChanged();
     log.info(
       { tools: connection.tools.length, skipped: connection.skipped.length },
       "MCP server connected",
@@ -124,6 +147,7 @@ export class McpConnection implements ToolCaller {
   /** Closes the client; a stdio server's whole process group is ended. */
   async close(): Promise<void> {
     this.ended ??= "closed";
+    this.closing.abort();
     try {
       await this.client.close();
     } catch (error) {
@@ -133,13 +157,35 @@ export class McpConnection implements ToolCaller {
     await this.transport.close().catch(() => undefined);
   }
 
+  /**
+   * Takes `notifications/tools/list_changed` off the transport before the SDK sees it. The
+   * SDK's dispatch of one notification runs several schema checks that fail by building
+   * errors, and a cache eviction: a flood of them would cost that many times over, though
+   * each says only that the list changed.
+   */
+  private takeListChanged(): void {
+    const dispatch = this.transport.onmessage;
+    this.transport.onmessage = (message, extra) => {
+      if (!("id" in message) && "method" in message && message.method === LIST_CHANGED) {
+        this.relist.request();
+        return;
+      }
+      dispatch?.(message, extra);
+    };
+  }
+
   private async refresh(): Promise<void> {
-    if (this.ended) return;
     try {
-      await this.listTools(AbortSignal.timeout(this.opts.timeoutMs));
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(this.opts.timeoutMs),
+        this.closing.signal,
+      ]);
+      await this.listTools(signal);
+      if (this.ended) return;
       this.opts.log.info({ tools: this.tools.length }, "MCP server changed its tools");
       this.onToolsChanged?.();
     } catch (error) {
+      if (this.ended) return;
       this.opts.log.warn(
         { err: errorMessage(error) },
         "re-reading MCP tools failed; kept the old list",
@@ -147,14 +193,21 @@ export class McpConnection implements ToolCaller {
     }
   }
 
-  /** Reads every page of `tools/list`; unusable tools are logged and skipped, with a reason. */
+  /**
+   * Reads `tools/list` page by page, keeping the first {@link MAX_TOOLS_PER_SERVER} entries;
+   * unusable tools are logged and skipped, with a reason. Checking schemas gives the event
+   * loop back every few milliseconds, so a long list never holds up other sessions.
+   */
   private async listTools(signal: AbortSignal): Promise<void> {
-    // A list that keeps changing leaves prepared schemas behind; start afresh past a bound.
-    if (this.schemas.size > 2 * MAX_PREPARED) this.schemas = new InputSchemas();
+    // A list that keeps changing leaves compiled schemas behind; start afresh past a bound.
+    if (this.schemas.size > 2 * MAX_TOOLS_PER_SERVER) this.schemas = new InputSchemas();
     const usable: UsableTool[] = [];
     const skipped: string[] = [];
     const seen = new Set<string>();
+    let listed = 0;
+    let unread = false;
     let cursor: string | undefined;
+    let slice = performance.now();
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await this.client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
@@ -162,6 +215,12 @@ export class McpConnection implements ToolCaller {
         { signal, timeout: this.opts.timeoutMs },
       );
       for (const [i, raw] of result.tools.entries()) {
+        if (++listed > MAX_TOOLS_PER_SERVER) continue;
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          signal.throwIfAborted();
+          slice = performance.now();
+        }
         const tool = this.usableTool(raw, `tools[${page}:${i}]`, skipped);
         if (tool && !seen.has(tool.listed.name)) {
           seen.add(tool.listed.name);
@@ -170,10 +229,21 @@ export class McpConnection implements ToolCaller {
       }
       if (result.nextCursor === undefined || result.nextCursor === cursor) break;
       cursor = result.nextCursor;
+      if (listed >= MAX_TOOLS_PER_SERVER) {
+        unread = true;
+        break;
+      }
       if (page === MAX_PAGES - 1) {
         this.opts.log.warn({ pages: MAX_PAGES }, "MCP tools/list kept paging; using what was read");
         skipped.push(`tools/list still had pages after ${MAX_PAGES}; the rest were not read`);
       }
+    }
+    if (listed > MAX_TOOLS_PER_SERVER || unread) {
+      const count = `${unread ? "more than " : ""}${listed}`;
+      this.opts.log.warn({ listed: count, offered: MAX_TOOLS_PER_SERVER }, "MCP tools capped");
+      skipped.push(
+        `the server listed ${count} tools; only the first ${MAX_TOOLS_PER_SERVER} are offered`,
+      );
     }
     this.tools = usable;
     this.skipped = skipped;
@@ -200,7 +270,10 @@ export class McpConnection implements ToolCaller {
 function transportFor(spec: McpServer, opts: ConnectOptions, log: Logger): Transport {
   if ("type" in spec && spec.type === "http") {
     const headers = Object.fromEntries(spec.headers.map((h) => [h.name, h.value]));
-    return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
+    return new StreamableHTTPClientTransport(new URL(spec.url), {
+      requestInit: { headers },
+      fetch: yieldingFetch(),
+    });
   }
   if ("type" in spec) throw new Error(`${spec.type} MCP servers are not supported; use http`);
   const passed = Object.fromEntries(spec.env.map((v) => [v.name, v.value]));
