@@ -1,0 +1,216 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { methods, type McpServer } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { processAlive } from "../../src/commands/process-group.js";
+import { RELIST_INTERVAL_MS } from "../../src/mcp/connection.js";
+import { finishedCalls, textOf, toolLine, type Session } from "../agent/setup.js";
+import { openWithMcp, perTest, waitFor, type Fixture } from "./helpers.js";
+
+// A hostile server must cost only its own session. Each test measures how long the agent
+// takes to answer a plain prompt in an idle session, then asks the same of it while another
+// session's server floods, declares a backtracking pattern, lists 20k tools or sends 50 MB,
+// and holds the answer to a generous multiple of the idle time plus a floor: a loaded
+// machine does not trip it, an agent whose event loop is held for seconds does.
+
+const HOSTILE = fileURLToPath(new URL("./fixtures/hostile.mjs", import.meta.url));
+const RATIO = 20;
+const FLOOR_MS = 1500;
+
+const { startBinary, later } = perTest();
+
+function hostile(fixture: Fixture, flags: string[] = []): McpServer {
+  return {
+    name: "h",
+    command: process.execPath,
+    args: [HOSTILE, "--log", fixture.log, "--pid-file", fixture.pidFile, ...flags],
+    env: [],
+  };
+}
+
+async function hostileHttp(fixture: Fixture, flags: string[] = []): Promise<McpServer> {
+  const portFile = join(fixture.dir, "port");
+  const child = spawn(
+    process.execPath,
+    [HOSTILE, "--log", fixture.log, "--http", portFile, ...flags],
+    { stdio: "ignore" },
+  );
+  later(() => child.kill("SIGKILL"));
+  await waitFor(() => existsSync(portFile) && readFileSync(portFile, "utf8") !== "");
+  const url = `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`;
+  return { type: "http", name: "h", url, headers: [] };
+}
+
+/** Requests the hostile server received, by method (and tool name for calls). */
+function received(fixture: Fixture, method: string): number {
+  return fixture.calls().filter((c) => c.method === method).length;
+}
+
+/**
+ * The flood's re-listings are coalesced and rate-bounded: once the last notification has
+ * been read, at most one more listing follows, and listings start at most once per
+ * interval. So the count is bounded by the time the flood took, not by its size: the
+ * listing at connect, one per interval since the flood began, and the one after the last.
+ */
+async function expectRelistsBounded(fixture: Fixture, start: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, 2 * RELIST_INTERVAL_MS));
+  const bound = 2 + Math.ceil((performance.now() - start) / RELIST_INTERVAL_MS);
+  const listings = received(fixture, "tools/list");
+  expect(listings).toBeGreaterThanOrEqual(2);
+  expect(listings).toBeLessThanOrEqual(bound);
+}
+
+/** A quiet session and the time it takes to answer a plain prompt when nothing else runs. */
+async function quietSession(s: Session): Promise<{ ask: () => Promise<number>; bound: number }> {
+  const { sessionId } = await s.newSession();
+  const ask = async () => {
+    const start = performance.now();
+    await s.prompt(sessionId, "hello");
+    return performance.now() - start;
+  };
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) times.push(await ask());
+  times.sort((a, b) => a - b);
+  const idle = times[3]!;
+  return { ask, bound: RATIO * idle + FLOOR_MS };
+}
+
+/**
+ * Asks the quiet session again and again while `busy` runs (at least once); resolves with
+ * the slowest answer. An answer slower than `bound` ends the wait there, so an agent that
+ * stalls for minutes fails in seconds.
+ */
+async function slowestAnswerWhile(
+  busy: Promise<unknown>,
+  quiet: { ask: () => Promise<number>; bound: number },
+): Promise<number> {
+  let done = false;
+  const settled = busy.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  let slowest = 0;
+  let asked = 0;
+  while (!done || asked === 0) {
+    const took = await Promise.race([
+      quiet.ask(),
+      new Promise<number>((r) => setTimeout(() => r(Infinity), quiet.bound + 1).unref()),
+    ]);
+    asked++;
+    slowest = Math.max(slowest, took);
+    if (took > quiet.bound) break;
+  }
+  void settled;
+  return slowest;
+}
+
+describe("a hostile MCP server costs only its own session", () => {
+  it("a stdio list_changed flood: at most one re-list in flight, other sessions answer", async () => {
+    const { s, fixture } = await startBinary();
+    const quiet = await quietSession(s);
+    const { sessionId, mcp } = await openWithMcp(s, [hostile(fixture)]);
+    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
+    const start = performance.now();
+    const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { ms: 1000 }));
+    await waitFor(() => received(fixture, "tools/call") === 1);
+    const slowest = await slowestAnswerWhile(flood, quiet);
+    expect(slowest).toBeLessThan(quiet.bound);
+    expect(await flood).toBe("end_turn");
+    expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("flooded");
+    await expectRelistsBounded(fixture, start);
+  });
+
+  it("an HTTP call answered with 20k list_changed notifications re-lists a few times", async () => {
+    const { s, fixture } = await startBinary();
+    const quiet = await quietSession(s);
+    const { sessionId, mcp } = await openWithMcp(s, [await hostileHttp(fixture)]);
+    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
+    const start = performance.now();
+    const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { count: 20_000 }));
+    await waitFor(() => received(fixture, "tools/call") === 1);
+    const slowest = await slowestAnswerWhile(flood, quiet);
+    expect(slowest).toBeLessThan(quiet.bound);
+    expect(await flood).toBe("end_turn");
+    expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("flooded");
+    await expectRelistsBounded(fixture, start);
+  });
+
+  for (const how of ["stdin EOF", "SIGTERM"] as const) {
+    it(`the agent exits at once on ${how} while a stdio server floods without end`, async () => {
+      const { s, fixture } = await startBinary();
+      const quiet = await quietSession(s);
+      const { sessionId } = await openWithMcp(s, [hostile(fixture)]);
+      void s.prompt(sessionId, toolLine("mcp__h__flood", { forever: true })).catch(() => {});
+      await waitFor(() => received(fixture, "tools/call") === 1);
+      expect(await slowestAnswerWhile(Promise.resolve(), quiet)).toBeLessThan(quiet.bound);
+      const child = s.h.child!;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      const start = performance.now();
+      if (how === "SIGTERM") child.kill("SIGTERM");
+      else child.stdin!.end();
+      const inTime = await Promise.race([
+        exited.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), quiet.bound + 5000).unref()),
+      ]);
+      expect(inTime, `exited within ${Math.round(performance.now() - start)} ms`).toBe(true);
+      const pids = fixture.pids();
+      await waitFor(() => !pids.some(processAlive));
+    });
+  }
+
+  it("a catastrophic schema pattern is matched in linear time; other sessions answer", async () => {
+    const { s, fixture } = await startBinary();
+    const quiet = await quietSession(s);
+    const { sessionId, mcp } = await openWithMcp(s, [hostile(fixture)]);
+    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
+    const text = `${"a".repeat(40)}!`;
+    const call = s.prompt(
+      sessionId,
+      [toolLine("mcp__h__match", { text }), toolLine("mcp__h__match", { text: "aaaa" })].join("\n"),
+    );
+    const slowest = await slowestAnswerWhile(call, quiet);
+    expect(slowest).toBeLessThan(quiet.bound);
+    expect(await call).toBe("end_turn");
+    const [refused, ran] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(refused?.status).toBe("failed");
+    expect(textOf(refused)).toMatch(/text.*must match pattern/);
+    expect(textOf(ran)).toBe("matched 4 characters");
+    expect(received(fixture, "tools/call")).toBe(1);
+  });
+
+  it("20k tools: the first 1,000 are offered, the excess is reported, others answer", async () => {
+    const { s, fixture } = await startBinary();
+    const quiet = await quietSession(s);
+    const opening = openWithMcp(s, [hostile(fixture, ["--tools", "20000"])]);
+    const slowest = await slowestAnswerWhile(opening, quiet);
+    expect(slowest).toBeLessThan(quiet.bound);
+    const { sessionId, mcp } = await opening;
+    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 1000 }]);
+    expect(mcp[0]?.warnings).toContainEqual(
+      "the server listed 20004 tools; only the first 1000 are offered",
+    );
+    expect(await s.prompt(sessionId, toolLine("mcp__h__ping", {}))).toBe("end_turn");
+    expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("pong");
+  });
+
+  it("a 50 MB stdio result is cut off while it streams: the call fails, the server stays", async () => {
+    const { s, fixture } = await startBinary();
+    const quiet = await quietSession(s);
+    const { sessionId } = await openWithMcp(s, [hostile(fixture)]);
+    const call = s.prompt(
+      sessionId,
+      [toolLine("mcp__h__big", { bytes: 50_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
+    );
+    await waitFor(() => received(fixture, "tools/call") === 1);
+    const slowest = await slowestAnswerWhile(call, quiet);
+    expect(slowest).toBeLessThan(quiet.bound);
+    expect(await call).toBe("end_turn");
+    const [big, ping] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(big?.status).toBe("failed");
+    expect(textOf(big)).toMatch(/larger than 16 MiB/);
+    expect(textOf(ping)).toBe("pong");
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+  });
+});
