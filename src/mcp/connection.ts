@@ -176,11 +176,8 @@ export class McpConnection implements ToolCaller {
 
   private async refresh(): Promise<void> {
     try {
-      const signal = AbortSignal.any([
-        AbortSignal.timeout(this.opts.timeoutMs),
-        this.closing.signal,
-      ]);
-      await this.listTools(signal);
+      // Closing rejects the pending request; the slices check `ended` as well.
+      await this.listTools(AbortSignal.timeout(this.opts.timeoutMs));
       if (this.ended) return;
       this.opts.log.info({ tools: this.tools.length }, "MCP server changed its tools");
       this.onToolsChanged?.();
@@ -219,6 +216,7 @@ export class McpConnection implements ToolCaller {
         if (performance.now() - slice > SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           signal.throwIfAborted();
+          if (this.ended) throw new Error(`MCP server ${this.server} ${this.ended}`);
           slice = performance.now();
         }
         const tool = this.usableTool(raw, `tools[${page}:${i}]`, skipped);

@@ -17,7 +17,7 @@ import { openWithMcp, perTest, waitFor, type Fixture } from "./helpers.js";
 
 const HOSTILE = fileURLToPath(new URL("./fixtures/hostile.mjs", import.meta.url));
 const RATIO = 20;
-const FLOOR_MS = 1500;
+const FLOOR_MS = 5000;
 
 const { startBinary, later } = perTest();
 
