@@ -15,7 +15,9 @@ import { handleOf, metaOf, summaryOf } from "./session-handle.js";
 import { SessionAssembly, type Start } from "./session-assembly.js";
 import { MetaError, type SessionMeta } from "./store/metadata.js";
 import { CursorError, page } from "./store/paging.js";
-import { isStorableId, SessionStore, type StoredSession } from "./store/session-store.js";
+import { LockUnusableError } from "./store/lock.js";
+import { isStorableId, SessionStore } from "./store/session-store.js";
+import { TranscriptError, type StoredConversation } from "./store/transcript-reader.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -51,10 +53,10 @@ export class Agent implements AgentHost {
   async open(request: OpenRequest): Promise<Opened> {
     const id = randomUUID();
     const log = this.options.log.child({ sessionId: id });
-    const lock = await this.store?.lock(id);
+    const lock = this.store?.lock(id);
     if (lock && !lock.ok)
       throw new Error(`a fresh session id ${id} is locked by pid ${lock.holder.pid}`);
-    const opened = await this.start({ id, request, log });
+    const opened = await this.holding(id, () => this.start({ id, request, log }));
     return announced(opened, "startup");
   }
 
@@ -76,22 +78,29 @@ export class Agent implements AgentHost {
     const liveMeta = live && metaOf(live);
     if (liveMeta && liveMeta.cwd !== request.cwd) return mismatch(liveMeta.cwd);
     if (live) await this.close(id, "resume");
-    let stored: StoredSession | undefined;
+    // The record alone says whether the session exists and where: reading it changes nothing.
+    let meta: SessionMeta | undefined;
     try {
-      stored = await store.load(id, log);
+      meta = await store.meta(id);
     } catch (error) {
       if (!(error instanceof MetaError)) throw error;
       log.warn({ error: error.message }, "session record unreadable; cannot load");
       return notFound(` (its record is unreadable: ${error.message})`);
     }
-    // A session of this connection that had not finished a turn yet was not on disk.
-    stored ??= liveMeta && {
-      meta: liveMeta,
-      conversation: { history: [], replay: [], lastUuid: null },
-    };
-    if (!stored) return notFound();
-    if (stored.meta.cwd !== request.cwd) return mismatch(stored.meta.cwd);
-    const lock = await store.lock(id);
+    // A session of this connection that had not started a turn yet was not on disk.
+    meta ??= liveMeta;
+    if (!meta) return notFound();
+    if (meta.cwd !== request.cwd) return mismatch(meta.cwd);
+    // The lock before the transcript: a session another process holds is neither read nor
+    // repaired, so its owner's append in flight is never cut off.
+    let lock;
+    try {
+      lock = store.lock(id);
+    } catch (error) {
+      if (!(error instanceof LockUnusableError)) throw error;
+      log.warn({ error: error.message }, "session lock unusable; cannot load");
+      return notFound(` (${error.message})`);
+    }
     if (!lock.ok) {
       return {
         refused: "locked",
@@ -99,13 +108,40 @@ export class Agent implements AgentHost {
         message: `session ${id} is open in another hookgate process (pid ${lock.holder.pid}); close it there first`,
       };
     }
-    const opened = await this.start({ id, request, log, stored });
-    if (replay) {
-      // Awaited one by one: every update is on the wire before the load's response.
-      for (const update of stored.conversation.replay) await opened.client.update(update);
+    const found = meta;
+    return this.holding(id, async () => {
+      let conversation: StoredConversation;
+      try {
+        conversation = await store.conversation(id, log);
+      } catch (error) {
+        if (!(error instanceof TranscriptError)) throw error;
+        log.warn({ error: error.message }, "session transcript unreadable; cannot load");
+        store.unlock(id);
+        return notFound(` (${error.message})`);
+      }
+      const opened = await this.start({ id, request, log, stored: { meta: found, conversation } });
+      try {
+        if (replay) {
+          // Awaited one by one: every update is on the wire before the load's response.
+          for (const update of conversation.replay) await opened.client.update(update);
+        }
+      } catch (error) {
+        await this.close(id, "other");
+        throw error;
+      }
+      log.debug({ replayed: replay ? conversation.replay.length : 0 }, "session restored");
+      return announced(opened, "resume");
+    });
+  }
+
+  /** Runs what opens a locked session; when it fails before the session is live, the lock goes. */
+  private async holding<T>(id: string, opening: () => Promise<T>): Promise<T> {
+    try {
+      return await opening();
+    } catch (error) {
+      if (!this.sessions.has(id)) this.store?.unlock(id);
+      throw error;
     }
-    log.debug({ replayed: replay ? stored.conversation.replay.length : 0 }, "session restored");
-    return announced(opened, "resume");
   }
 
   get(id: string): SessionHandle | undefined {

@@ -80,6 +80,12 @@ export class SessionAssembly {
         log,
         stored?.conversation.lastUuid ?? null,
       );
+    const interrupted = stored?.conversation.interrupted;
+    if (transcript && interrupted) {
+      // Calls a crash left open are closed on disk too, so the next load reads them closed.
+      void transcript.record(interrupted.message);
+      void transcript.view(...interrupted.views);
+    }
     const meta = stored?.meta;
     const actor = new SessionActor({
       id,

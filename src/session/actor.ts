@@ -15,6 +15,7 @@ import type { ClientPort } from "../port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
+import { errorMessage } from "../values.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -86,6 +87,14 @@ export class SessionActor {
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;
     this.hooks = settings.hooks(this);
+    // Told to the user once (not recorded: the transcript is what failed).
+    settings.transcript?.onFailure((error) => {
+      const text = `\nThis session's transcript could not be written (${errorMessage(error)}); the conversation goes on, but a later session/load may miss part of it.\n`;
+      void settings.client.update({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text },
+      });
+    });
   }
 
   get id(): string {
@@ -137,7 +146,6 @@ export class SessionActor {
       log: settings.log,
       processGroups: settings.groups,
     };
-    this.title ??= firstLine(prompt);
     this.promptId = randomUUID();
     this.recorder?.user(prompt);
     const done = runTurn(
@@ -160,12 +168,24 @@ export class SessionActor {
         maxStopBlocks: settings.maxStopBlocks,
         sessionId: settings.id,
         commands: settings.commands,
+        admit: () => this.admit(prompt),
       },
       controller.signal,
     );
     const finished = this.finish(done);
     this.current = { controller, finished };
     return finished;
+  }
+
+  /**
+   * A prompt that passed its hooks is kept: it titles the session, goes to the transcript, and
+   * the record is saved now, so a crash in this turn still leaves the session listed.
+   */
+  private async admit(prompt: readonly ContentBlock[]): Promise<void> {
+    this.title ??= firstLine(prompt);
+    this.recorder?.admit();
+    this.updatedAt = new Date();
+    await this.settings.persist?.(this);
   }
 
   /**

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdir } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ModelMessage } from "ai";
 import type { Logger } from "../log.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { makeDirectory, retryTransient } from "../store/files.js";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
 import { hookContextOf } from "./hook-context.js";
 
@@ -18,14 +19,17 @@ type Block =
  * A session's conversation as JSON lines in the shape of Claude Code's transcripts
  * (`type` user/assistant, `message.content` blocks text/thinking/tool_use/tool_result), so a
  * hook script that reads `transcript_path` finds what it expects. Writes are queued in order
- * and never throw into the turn; a failure is logged once. Each message line also carries
+ * and never throw into the turn; one that fails for want of file descriptors is retried, and
+ * one that still fails is reported once (logged, and to the `onFailure` listener). Each
+ * message line also carries
  * `modelMessage` (the message exactly as the model got it) and `hookgate_view` lines record
  * what the client was shown, so a session can be loaded again (see store/transcript-lines.ts).
  */
 export class Transcript {
   private queue: Promise<void> = Promise.resolve();
-  private ready: Promise<unknown> | undefined;
+  private dirReady = false;
   private failed = false;
+  private failureListener: ((error: unknown) => void) | undefined;
   private parent: string | null;
 
   constructor(
@@ -69,18 +73,33 @@ export class Transcript {
     return this.append([this.systemLine(command), this.systemLine(output, failed)]);
   }
 
+  /** Called once, on the first write that failed for good. */
+  onFailure(listener: (error: unknown) => void): void {
+    this.failureListener = listener;
+  }
+
   private append(lines: readonly Record<string, unknown>[]): Promise<void> {
     if (lines.length === 0) return this.queue;
-    this.ready ??= mkdir(dirname(this.path), { recursive: true });
     const text = lines.map((l) => `${JSON.stringify(l)}\n`).join("");
     this.queue = this.queue
-      .then(() => this.ready)
-      .then(() => appendFile(this.path, text, "utf8"))
+      .then(() => retryTransient(() => this.write(text)))
       .catch((error: unknown) => {
-        if (!this.failed) this.log.warn({ err: error, path: this.path }, "transcript not written");
+        // Later writes are still tried (a load closes what a gap leaves open), but one
+        // failure is one report, however many lines it costs.
+        if (this.failed) return;
         this.failed = true;
+        this.log.error({ err: error, path: this.path }, "transcript not written");
+        this.failureListener?.(error);
       });
     return this.queue;
+  }
+
+  private async write(text: string): Promise<void> {
+    if (!this.dirReady) {
+      makeDirectory(dirname(this.path));
+      this.dirReady = true;
+    }
+    await appendFile(this.path, text, "utf8");
   }
 
   /** Resolves once everything recorded so far is on disk (or has failed). */

@@ -33,6 +33,11 @@ export interface TurnEnv extends ToolCallEnv {
   readonly sessionId: string;
   /** Slash commands that answer a prompt without the model. */
   readonly commands: readonly SlashCommand[];
+  /**
+   * The prompt passed UserPromptSubmit: only now may it be kept (shown on replay, titled,
+   * the session's record saved). A blocked prompt never gets here.
+   */
+  readonly admit: () => Promise<void>;
 }
 
 /** How a turn ended, and whether a Stop hook had kept it going. */
@@ -90,10 +95,12 @@ async function steps(
   if (command) {
     // SessionStart's context belongs to the session, so it waits for the first model request.
     if (opening.start.length > 0) void remember(env, ...opening.start);
+    await env.admit();
     const { cwd, processGroups: groups } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups }, signal);
   }
   void remember(env, ...opening.start, ...opening.submit, { role: "user", content: text });
+  await env.admit();
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     const late = await lateContext(env);

@@ -8,7 +8,8 @@ type Chunk = Extract<
   SessionUpdate,
   { sessionUpdate: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" }
 >;
-type Item = { entry: ToolCall | Chunk; settled: boolean };
+/** `held`: the user's prompt, kept back until the turn admits it (a hook may block it). */
+type Item = { entry: ToolCall | Chunk; settled: boolean; held?: boolean };
 
 const FINAL = new Set(["completed", "failed"]);
 
@@ -33,17 +34,29 @@ export class ViewRecorder extends ClientProxy {
     return this.port.update(update);
   }
 
-  /** Records the user's prompt (the client sent it, so it is not echoed back now). */
+  /**
+   * Holds the user's prompt (the client sent it, so it is not echoed back now) until the turn
+   * admits it: a prompt that UserPromptSubmit blocks is never written.
+   */
   user(prompt: readonly ContentBlock[]): void {
     for (const block of prompt) {
       const content = viewContent(block);
-      if (content) this.push({ sessionUpdate: "user_message_chunk", content }, true);
+      if (content) this.push({ sessionUpdate: "user_message_chunk", content }, true, true);
     }
   }
 
-  /** Writes everything still open (the turn ended); resolves once it is on disk. */
+  /** The prompt passed its hooks: it is written, before anything shown after it. */
+  admit(): void {
+    for (const item of this.items) item.held = false;
+    this.settle();
+  }
+
+  /**
+   * Writes everything still open (the turn ended); resolves once it is on disk. A prompt
+   * never admitted (blocked, or cancelled before its hooks answered) is dropped.
+   */
   flush(): Promise<void> {
-    const entries = this.items.map((i) => i.entry);
+    const entries = this.items.filter((i) => i.held !== true).map((i) => i.entry);
     this.items = [];
     return this.transcript.view(...entries);
   }
@@ -85,18 +98,18 @@ export class ViewRecorder extends ClientProxy {
     }
   }
 
-  private push(entry: ToolCall | Chunk, settled: boolean): void {
+  private push(entry: ToolCall | Chunk, settled: boolean, held = false): void {
     // A new item ends the text run before it.
     const last = this.items.at(-1);
     if (last && last.entry.sessionUpdate !== "tool_call") last.settled = true;
-    this.items.push({ entry, settled });
+    this.items.push(held ? { entry, settled, held } : { entry, settled });
     this.settle();
   }
 
   /** Writes the settled items at the front, keeping the order the client saw. */
   private settle(): void {
     let n = 0;
-    while (n < this.items.length && this.items[n]?.settled) n++;
+    while (n < this.items.length && this.items[n]?.settled && this.items[n]?.held !== true) n++;
     if (n === 0) return;
     const done = this.items.splice(0, n).map((i) => i.entry);
     void this.transcript.view(...done);

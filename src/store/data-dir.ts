@@ -1,7 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { errorMessage } from "../values.js";
+import { makeDirectory } from "./files.js";
 
 /** The data directory cannot hold sessions; the message names it and why. */
 export class DataDirError extends Error {}
@@ -24,13 +25,14 @@ export function sessionsDir(dataDir: string): string {
 
 /**
  * Creates the data directory if needed and proves it is writable by writing a probe file,
- * so a bad `--data-dir` fails at startup instead of losing the first turn.
+ * so a bad `--data-dir` (a file, a read-only place, /proc) fails at startup instead of losing
+ * the first turn.
  */
 export function prepareDataDir(dataDir: string): void {
   const dir = sessionsDir(dataDir);
   const probe = join(dir, `.probe-${process.pid}`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     writeFileSync(probe, "");
     rmSync(probe, { force: true });
   } catch (error) {

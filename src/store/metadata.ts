@@ -1,7 +1,13 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage } from "../values.js";
 import { describeIssue } from "../zod-issues.js";
+import { readRegularFile, retryTransient } from "./files.js";
+
+/** A record is a few hundred bytes; a larger file was not written by hookgate. */
+const MAX_META_BYTES = 1024 * 1024;
+
+let temps = 0;
 
 /** The small record beside each transcript: what `session/list` shows and a load restores. */
 export const sessionMetaSchema = z.object({
@@ -22,13 +28,13 @@ export class MetaError extends Error {}
 
 /** Reads and validates one metadata file; `undefined` when it does not exist. */
 export async function readMeta(path: string): Promise<SessionMeta | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, "utf8");
+    text = await readRegularFile(path, MAX_META_BYTES);
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ENOENT") return undefined;
     throw new MetaError(`${path}: ${errorMessage(error)}`);
   }
+  if (text === undefined) return undefined;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -44,7 +50,13 @@ export async function readMeta(path: string): Promise<SessionMeta | undefined> {
 
 /** Writes a metadata file whole (temp file, then rename), so a crash never leaves half of one. */
 export async function writeMeta(path: string, meta: SessionMeta): Promise<void> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`, "utf8");
-  await rename(temp, path);
+  // A temp name per write: two saves of one session may overlap.
+  const temp = `${path}.${process.pid}.${++temps}.tmp`;
+  try {
+    await retryTransient(() => writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`, "utf8"));
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,10 +1,15 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../log.js";
+import { mapBounded } from "./bounded.js";
 import { sessionsDir } from "./data-dir.js";
+import { makeDirectory, retryTransient } from "./files.js";
 import { acquireLock, releaseLock, type LockHolder } from "./lock.js";
 import { readMeta, writeMeta, MetaError, type SessionMeta } from "./metadata.js";
 import { readTranscript, type StoredConversation } from "./transcript-reader.js";
+
+/** Records `session/list` reads at once: far below any fd limit, plenty for a local disk. */
+export const LIST_CONCURRENCY = 16;
 
 /** Session ids hookgate makes are UUIDs; anything that could leave the directory is unknown. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -34,9 +39,12 @@ export class SessionStore {
     return join(this.dir, `${id}.jsonl`);
   }
 
-  /** Takes the session's lock for this process, or says who holds it. */
-  async lock(id: string): Promise<{ ok: true } | { ok: false; holder: LockHolder }> {
-    await mkdir(this.dir, { recursive: true });
+  /**
+   * Takes the session's lock for this process, or says who holds it. Throws
+   * LockUnusableError when the lock path is not a regular file.
+   */
+  lock(id: string): { ok: true } | { ok: false; holder: LockHolder } {
+    makeDirectory(this.dir);
     return acquireLock(this.path(id, "lock"), id);
   }
 
@@ -44,21 +52,30 @@ export class SessionStore {
     releaseLock(this.path(id, "lock"), id);
   }
 
-  /** The session's record, or undefined when there is none. Throws MetaError when corrupt. */
+  /**
+   * The session's record, or undefined when there is none; reads nothing else. Throws
+   * MetaError when it is corrupt or names another session.
+   */
   async meta(id: string): Promise<SessionMeta | undefined> {
     if (!SAFE_ID.test(id)) return undefined;
-    return readMeta(this.path(id, "json"));
+    const path = this.path(id, "json");
+    const meta = await readMeta(path);
+    if (meta !== undefined && meta.sessionId !== id) {
+      throw new MetaError(`${path}: names session ${JSON.stringify(meta.sessionId)}, not ${id}`);
+    }
+    return meta;
   }
 
-  /** The session's record and conversation; undefined when it was never persisted. */
-  async load(id: string, log: Logger): Promise<StoredSession | undefined> {
-    const meta = await this.meta(id);
-    if (meta === undefined) return undefined;
-    return { meta, conversation: await readTranscript(this.transcriptPath(id), log) };
+  /**
+   * The session's conversation. Only for a session this process holds the lock of: reading
+   * may cut a crash's partial last line off the file. Throws TranscriptError when unreadable.
+   */
+  conversation(id: string, log: Logger): Promise<StoredConversation> {
+    return readTranscript(this.transcriptPath(id), log);
   }
 
   async save(meta: SessionMeta): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    makeDirectory(this.dir);
     await writeMeta(this.path(meta.sessionId, "json"), meta);
   }
 
@@ -66,25 +83,23 @@ export class SessionStore {
   async list(cwd?: string | null): Promise<SessionMeta[]> {
     let names: string[];
     try {
-      names = await readdir(this.dir);
+      names = await retryTransient(() => readdir(this.dir));
     } catch {
       return [];
     }
     const ids = names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length));
-    const metas = await Promise.all(
-      ids.map(async (id) => {
-        try {
-          return await this.meta(id);
-        } catch (error) {
-          if (!(error instanceof MetaError)) throw error;
-          this.log.warn(
-            { sessionId: id, error: error.message },
-            "session record unreadable; not listed",
-          );
-          return undefined;
-        }
-      }),
-    );
+    const metas = await mapBounded(ids, LIST_CONCURRENCY, async (id) => {
+      try {
+        return await this.meta(id);
+      } catch (error) {
+        if (!(error instanceof MetaError)) throw error;
+        this.log.warn(
+          { sessionId: id, error: error.message },
+          "session record unreadable; not listed",
+        );
+        return undefined;
+      }
+    });
     return metas.filter((m): m is SessionMeta => m !== undefined && (!cwd || m.cwd === cwd));
   }
 

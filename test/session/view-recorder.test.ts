@@ -46,6 +46,7 @@ describe("recording what the client was shown", () => {
   it("joins chunk runs, merges a call's updates into one entry, keeps the order, forwards everything", async () => {
     const { recorder, transcript, sent, written } = setup();
     recorder.user([{ type: "text", text: "do it" }]);
+    recorder.admit();
     const updates: SessionUpdate[] = [
       text("agent_thought_chunk", "think"),
       text("agent_thought_chunk", "ing"),
@@ -99,6 +100,7 @@ describe("recording what the client was shown", () => {
   it("writes settled entries as the turn goes, before the turn's flush", async () => {
     const { recorder, transcript, written } = setup();
     recorder.user([{ type: "text", text: "go" }]);
+    recorder.admit();
     await recorder.update({
       sessionUpdate: "tool_call",
       toolCallId: "c1",
@@ -107,5 +109,28 @@ describe("recording what the client was shown", () => {
     });
     await transcript.flush();
     expect(written().map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "tool_call"]);
+  });
+
+  it("holds the prompt until the turn admits it: before what its hooks showed, or never when blocked", async () => {
+    const admitted = setup();
+    admitted.recorder.user([{ type: "text", text: "go" }]);
+    await admitted.recorder.update(text("agent_message_chunk", "a hook's message"));
+    admitted.recorder.admit();
+    await admitted.recorder.flush();
+    await admitted.transcript.flush();
+    expect(admitted.written()).toEqual([
+      { sessionUpdate: "user_message_chunk", content: { type: "text", text: "go" } },
+      text("agent_message_chunk", "a hook's message"),
+    ]);
+
+    const blocked = setup();
+    blocked.recorder.user([{ type: "text", text: "key AKIA0000" }]);
+    await blocked.recorder.update(text("agent_message_chunk", "Prompt blocked by hook h: secret"));
+    await blocked.recorder.flush();
+    await blocked.transcript.flush();
+    expect(blocked.written()).toEqual([
+      text("agent_message_chunk", "Prompt blocked by hook h: secret"),
+    ]);
+    expect(readFileSync(blocked.transcript.path, "utf8")).not.toContain("AKIA0000");
   });
 });
