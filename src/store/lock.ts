@@ -136,7 +136,8 @@ function readHolder(path: string): z.infer<typeof lockSchema> | undefined {
   try {
     text = readRegularFileSync(path, MAX_LOCK_BYTES);
   } catch (error) {
-    if (error instanceof NotRegularFileError) throw new LockUnusableError(error.message);
+    if (error instanceof NotRegularFileError)
+      throw new LockUnusableError(`its lock: ${error.message}`);
     // Too large or unreadable: not a lock hookgate wrote, so it names no holder.
     return undefined;
   }

@@ -1,0 +1,289 @@
+import { spawnSync } from "node:child_process";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/commands/process-group.js";
+import { INTERRUPTED_RESULT } from "../../src/store/history-repair.js";
+import { eventually } from "../helpers/eventually.js";
+import { BUILT_CLI } from "../helpers/harness.js";
+import {
+  finishedCalls,
+  rpcError,
+  startStdio,
+  textOf,
+  toolLine,
+  type ClientScript,
+  type Session,
+} from "./setup.js";
+
+let dataDir: string;
+let open: Session[] = [];
+const strays: number[] = [];
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "hookgate-hostile-data-"));
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.h.close().catch(() => undefined);
+  for (const pid of strays.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function agentProcess(script: ClientScript = {}, args: string[] = []) {
+  const s = await startStdio(script, {
+    args: ["--log-level", "warn", "--data-dir", dataDir, ...args],
+  });
+  open.push(s);
+  return s;
+}
+
+const sessionFile = (id: string, ext: string) => join(dataDir, "sessions", `${id}.${ext}`);
+
+function load(s: Session, sessionId: string, cwd: string) {
+  return s.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+}
+
+/** A session with one finished turn, in a process that has exited. */
+async function finishedSession() {
+  const a = await agentProcess();
+  const { sessionId } = await a.newSession();
+  expect(await a.prompt(sessionId, "hello there")).toBe("end_turn");
+  await a.h.close();
+  open = open.filter((s) => s !== a);
+  return { sessionId, cwd: a.cwd };
+}
+
+function agentText(updates: SessionUpdate[]): string {
+  return updates
+    .map((u) =>
+      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
+    )
+    .join("");
+}
+
+/** Every session/list page, followed to the end. */
+async function listAll(s: Session): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await s.h.agent.request(methods.agent.session.list, cursor ? { cursor } : {});
+    ids.push(...page.sessions.map((x) => x.sessionId));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return ids;
+}
+
+/** The promise's value, or a rejection naming what never answered (a hang is the failure). */
+function answered<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+}
+
+// Each test starts one to three real processes; a loaded machine needs the room.
+describe("persisted sessions under crashes, rivals and hostile files", { timeout: 90_000 }, () => {
+  it("a prompt blocked by UserPromptSubmit is never written: not to the transcript, the record or the replay", async () => {
+    const key = "AKIAIOSFODNN7EXAMPLE";
+    const dlp: ClientScript = {
+      hooks: {
+        dlp: (params) => {
+          const prompt = (params.input as { prompt?: string }).prompt ?? "";
+          return prompt.includes("AKIA")
+            ? { decision: "block", reason: "the prompt holds an AWS key" }
+            : {};
+        },
+      },
+    };
+    const hooks = { UserPromptSubmit: [{ hookCallbackIds: ["dlp"], blocking: true }] };
+    const a = await agentProcess(dlp, ["--log-level", "debug"]);
+    const { sessionId } = await a.newSession({ hooks });
+    expect(await a.prompt(sessionId, `deploy with ${key}`)).toBe("end_turn");
+    expect(agentText(a.h.sessionUpdates(sessionId))).toContain("the prompt holds an AWS key");
+    expect(await a.prompt(sessionId, "deploy without secrets")).toBe("end_turn");
+    await a.h.close();
+    open = open.filter((s) => s !== a);
+
+    expect(readFileSync(sessionFile(sessionId, "jsonl"), "utf8")).not.toContain(key);
+    const record = readFileSync(sessionFile(sessionId, "json"), "utf8");
+    expect(record).not.toContain(key);
+    expect(JSON.parse(record)).toMatchObject({ title: "deploy without secrets" });
+    expect(a.h.stderr()).not.toContain(key);
+
+    const b = await agentProcess(dlp);
+    await load(b, sessionId, a.cwd);
+    const replayed = b.h.sessionUpdates(sessionId);
+    expect(JSON.stringify(replayed)).not.toContain(key);
+    expect(replayed[0]).toMatchObject({ sessionUpdate: "agent_message_chunk" });
+    expect(agentText(replayed)).toContain(
+      "Prompt blocked by hook dlp: the prompt holds an AWS key",
+    );
+    expect(replayed.filter((u) => u.sessionUpdate === "user_message_chunk")).toEqual([
+      {
+        sessionUpdate: "user_message_chunk",
+        content: { type: "text", text: "deploy without secrets" },
+      },
+    ]);
+  });
+
+  it("kill -9 during a Bash call in the first turn: the session is listed, loads with the call interrupted, and goes on", async () => {
+    const a = await agentProcess();
+    const { sessionId } = await a.newSession();
+    await a.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const marker = join(a.cwd, "started");
+    const prompt = `run it\n${toolLine("Bash", { command: `echo $$ > ${marker}; exec sleep 60` })}`;
+    void a.prompt(sessionId, prompt).catch(() => undefined);
+    await eventually(
+      () => existsSync(marker) && readFileSync(marker, "utf8").trim() !== "",
+      20_000,
+    );
+    strays.push(Number(readFileSync(marker, "utf8").trim()));
+    const pid = a.h.child?.pid ?? 0;
+    a.h.child?.kill("SIGKILL");
+    await eventually(() => !processAlive(pid), 10_000);
+
+    const b = await agentProcess();
+    expect(await listAll(b)).toEqual([sessionId]);
+    await load(b, sessionId, a.cwd);
+    const interrupted = finishedCalls(b.h.sessionUpdates(sessionId));
+    expect(interrupted).toHaveLength(1);
+    expect(interrupted[0]).toMatchObject({ status: "failed" });
+    expect(textOf(interrupted[0])).toBe(INTERRUPTED_RESULT);
+
+    expect(await b.prompt(sessionId, "go on")).toBe("end_turn");
+    const after = b.h.sessionUpdates(sessionId).slice(b.h.sessionUpdates(sessionId).length - 5);
+    expect(agentText(after)).toContain("You said: go on");
+    // The interruption is on disk, so the next load reads the call closed.
+    const transcript = readFileSync(sessionFile(sessionId, "jsonl"), "utf8");
+    expect(transcript).toContain(`"tool_result","tool_use_id":"scripted-call-1"`);
+    expect(transcript).toContain(INTERRUPTED_RESULT);
+  });
+
+  it("a load refused for another live holder neither reads nor repairs the owner's transcript", async () => {
+    const { sessionId, cwd } = await finishedSession();
+    const owner = await agentProcess();
+    await owner.h.agent.request(methods.agent.session.resume, { sessionId, cwd });
+    // The owner is mid-append: its line has no newline yet.
+    appendFileSync(sessionFile(sessionId, "jsonl"), '{"type":"user","message":{"role":"us');
+    const before = readFileSync(sessionFile(sessionId, "jsonl"));
+    const rival = await agentProcess();
+    const err = await rpcError(load(rival, sessionId, cwd));
+    expect(err.code).toBe(-32003);
+    expect(readFileSync(sessionFile(sessionId, "jsonl"))).toEqual(before);
+    expect(rival.h.sessionUpdates(sessionId)).toEqual([]);
+  });
+
+  it("an agent ended by SIGTERM gives back the locks it held", async () => {
+    const { sessionId, cwd } = await finishedSession();
+    const a = await agentProcess();
+    await a.h.agent.request(methods.agent.session.resume, { sessionId, cwd });
+    expect(existsSync(sessionFile(sessionId, "lock"))).toBe(true);
+    const pid = a.h.child?.pid ?? 0;
+    a.h.child?.kill("SIGTERM");
+    await eventually(() => !processAlive(pid), 10_000);
+    expect(existsSync(sessionFile(sessionId, "lock"))).toBe(false);
+  });
+
+  it("session/list under a 256-descriptor limit lists all of 1,000 records", async () => {
+    const dir = join(dataDir, "sessions");
+    mkdirSync(dir, { recursive: true });
+    const cwd = mkdtempSync(join(tmpdir(), "hookgate-many-"));
+    for (let i = 0; i < 1000; i++) {
+      const id = `s${String(i).padStart(4, "0")}`;
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      const meta = {
+        version: 1,
+        sessionId: id,
+        cwd,
+        additionalDirectories: [],
+        title: id,
+        mode: "default",
+        createdAt: at,
+        updatedAt: at,
+      };
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify(meta));
+    }
+    const a = await agentProcess();
+    const limited = spawnSync("prlimit", ["--pid", String(a.h.child?.pid), "--nofile=256:256"]);
+    expect(limited.status).toBe(0);
+    const ids = await listAll(a);
+    expect(new Set(ids).size).toBe(1000);
+    expect(a.h.stderr()).not.toMatch(/EMFILE|unreadable/);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it("a FIFO in place of a transcript is a clear -32002, and the agent goes on", async () => {
+    const { sessionId, cwd } = await finishedSession();
+    rmSync(sessionFile(sessionId, "jsonl"));
+    expect(spawnSync("mkfifo", [sessionFile(sessionId, "jsonl")]).status).toBe(0);
+    const b = await agentProcess();
+    const err = await answered(rpcError(load(b, sessionId, cwd)), "session/load");
+    expect(err.code).toBe(-32002);
+    expect(err.message).toMatch(/not a regular file/);
+    // Refused, so the lock went back.
+    expect(existsSync(sessionFile(sessionId, "lock"))).toBe(false);
+    expect(await answered(listAll(b), "session/list")).toEqual([sessionId]);
+  });
+
+  it("a lock or transcript that is a directory, or a record naming another session, is -32002", async () => {
+    const { sessionId, cwd } = await finishedSession();
+    const b = await agentProcess();
+
+    mkdirSync(sessionFile(sessionId, "lock"));
+    const lockDir = await rpcError(load(b, sessionId, cwd));
+    expect(lockDir.code).toBe(-32002);
+    expect(lockDir.message).toMatch(/its lock: .*\.lock is not a regular file/);
+    rmdirSync(sessionFile(sessionId, "lock"));
+
+    renameSync(sessionFile(sessionId, "jsonl"), `${sessionFile(sessionId, "jsonl")}.saved`);
+    mkdirSync(sessionFile(sessionId, "jsonl"));
+    const transcriptDir = await rpcError(load(b, sessionId, cwd));
+    expect(transcriptDir.code).toBe(-32002);
+    expect(transcriptDir.message).toMatch(/transcript cannot be read: .* is not a regular file/);
+    rmdirSync(sessionFile(sessionId, "jsonl"));
+    renameSync(`${sessionFile(sessionId, "jsonl")}.saved`, sessionFile(sessionId, "jsonl"));
+
+    writeFileSync(sessionFile("impostor", "json"), readFileSync(sessionFile(sessionId, "json")));
+    const impostor = await rpcError(load(b, "impostor", cwd));
+    expect(impostor.code).toBe(-32002);
+    expect(impostor.message).toMatch(/names session/);
+    expect(await listAll(b)).toEqual([sessionId]);
+
+    // The agent goes on: the session itself still loads.
+    await load(b, sessionId, cwd);
+    expect(await b.prompt(sessionId, "still here")).toBe("end_turn");
+  });
+
+  it("--data-dir /proc is a clear error at startup, not a spin", () => {
+    const run = spawnSync(process.execPath, [BUILT_CLI, "--data-dir", "/proc"], {
+      input: "",
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/data dir \/proc is not writable/);
+  });
+});

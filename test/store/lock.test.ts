@@ -1,0 +1,89 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { processStart } from "../../src/store/process-start.js";
+
+/** Runs between a taker's look at the lock and its next step, as another process would. */
+const meddle = vi.hoisted(() => ({ onAliveCheck: undefined as (() => void) | undefined }));
+
+vi.mock("../../src/commands/process-group.js", async (actual) => {
+  const real = await actual<typeof import("../../src/commands/process-group.js")>();
+  return {
+    ...real,
+    processAlive: (pid: number) => {
+      const hook = meddle.onAliveCheck;
+      meddle.onAliveCheck = undefined;
+      hook?.();
+      return real.processAlive(pid);
+    },
+  };
+});
+
+const { acquireLock, releaseLock } = await import("../../src/store/lock.js");
+
+let dir: string;
+let living: ChildProcess | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookgate-lock-"));
+});
+afterEach(() => {
+  living?.kill("SIGKILL");
+  living = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A living process that is not hookgate (a pid a lock may name after reuse). */
+function sleeper(): number {
+  living = spawn("sleep", ["60"], { stdio: "ignore" });
+  const pid = living.pid;
+  if (pid === undefined) throw new Error("sleep did not start");
+  return pid;
+}
+
+const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
+
+describe("the session lock", () => {
+  it("taking over a stale lock never removes a fresh one made meanwhile by another taker", () => {
+    const path = join(dir, "s.lock");
+    writeFileSync(path, JSON.stringify({ pid: deadPid() }));
+    const other = sleeper();
+    const fresh = JSON.stringify({ pid: other, start: processStart(other) });
+    // While this taker decides the lock is stale, another process takes it over first.
+    meddle.onAliveCheck = () => {
+      rmSync(path);
+      writeFileSync(path, fresh);
+    };
+    expect(acquireLock(path, "s")).toEqual({ ok: false, holder: { pid: other } });
+    expect(readFileSync(path, "utf8")).toBe(fresh);
+    // Nothing is left beside it.
+    expect(readdirSync(dir)).toEqual(["s.lock"]);
+  });
+
+  it("a lock naming a living process that reused the pid (another start time) is stale", () => {
+    const path = join(dir, "r.lock");
+    const pid = sleeper();
+    writeFileSync(path, JSON.stringify({ pid, start: "proc:1", since: "2026-01-01T00:00:00Z" }));
+    expect(acquireLock(path, "r")).toEqual({ ok: true });
+    expect(readFileSync(path, "utf8")).toContain(`"pid":${process.pid}`);
+    releaseLock(path, "r");
+  });
+
+  it("a lock naming a living holder with its own start time still holds", () => {
+    const path = join(dir, "h.lock");
+    const pid = sleeper();
+    writeFileSync(path, JSON.stringify({ pid, start: processStart(pid) }));
+    expect(acquireLock(path, "h")).toEqual({ ok: false, holder: { pid } });
+  });
+
+  it("records this process's start time beside its pid", () => {
+    const path = join(dir, "o.lock");
+    expect(acquireLock(path, "o")).toEqual({ ok: true });
+    const written = JSON.parse(readFileSync(path, "utf8")) as { pid: number; start?: string };
+    expect(written.pid).toBe(process.pid);
+    expect(written.start).toBe(processStart(process.pid));
+    expect(written.start).toMatch(/^proc:\d+$/);
+    releaseLock(path, "o");
+  });
+});
