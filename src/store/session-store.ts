@@ -27,6 +27,8 @@ export interface StoredSession {
  */
 export class SessionStore {
   readonly dir: string;
+  /** Unreadable records already logged, by message. */
+  private readonly reported = new Set<string>();
 
   constructor(
     dataDir: string,
@@ -79,7 +81,10 @@ export class SessionStore {
     await writeMeta(this.path(meta.sessionId, "json"), meta);
   }
 
-  /** Every readable record, optionally only those in `cwd`; a corrupt one is logged and skipped. */
+  /**
+   * Every readable record, optionally only those in `cwd`, read a few at a time. A corrupt one
+   * is skipped, and logged the first time this store meets it (not on every list).
+   */
   async list(cwd?: string | null): Promise<SessionMeta[]> {
     let names: string[];
     try {
@@ -93,10 +98,13 @@ export class SessionStore {
         return await this.meta(id);
       } catch (error) {
         if (!(error instanceof MetaError)) throw error;
-        this.log.warn(
-          { sessionId: id, error: error.message },
-          "session record unreadable; not listed",
-        );
+        if (!this.reported.has(error.message)) {
+          this.reported.add(error.message);
+          this.log.warn(
+            { sessionId: id, error: error.message },
+            "session record unreadable; not listed",
+          );
+        }
         return undefined;
       }
     });

@@ -21,6 +21,7 @@ import { BUILT_CLI } from "../helpers/harness.js";
 import {
   finishedCalls,
   rpcError,
+  startInProcess,
   startStdio,
   textOf,
   toolLine,
@@ -275,6 +276,19 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     // The agent goes on: the session itself still loads.
     await load(b, sessionId, cwd);
     expect(await b.prompt(sessionId, "still here")).toBe("end_turn");
+  });
+
+  it("a transcript that cannot be written is reported to the user once, and the turns go on", async () => {
+    const s = await startInProcess({}, { dataDir });
+    open.push(s);
+    const { sessionId } = await s.newSession();
+    // A directory where the transcript goes: every append fails for good.
+    mkdirSync(sessionFile(sessionId, "jsonl"), { recursive: true });
+    expect(await s.prompt(sessionId, "one")).toBe("end_turn");
+    expect(await s.prompt(sessionId, "two")).toBe("end_turn");
+    const text = agentText(s.h.sessionUpdates(sessionId));
+    expect(text).toContain("You said: two");
+    expect(text.match(/transcript could not be written/g)).toHaveLength(1);
   });
 
   it("--data-dir /proc is a clear error at startup, not a spin", () => {
