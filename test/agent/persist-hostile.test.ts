@@ -278,6 +278,26 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(await b.prompt(sessionId, "still here")).toBe("end_turn");
   });
 
+  it("a tool input nested 100k deep in a transcript is skipped on load, and later prompts reach the model", async () => {
+    const { sessionId, cwd } = await finishedSession();
+    const depth = 100_000;
+    const call = {
+      type: "assistant",
+      uuid: "deep-1",
+      modelMessage: {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "deep", toolName: "Bash", input: "DEEP" }],
+      },
+    };
+    const line = JSON.stringify(call).replace('"DEEP"', `${"[".repeat(depth)}${"]".repeat(depth)}`);
+    appendFileSync(sessionFile(sessionId, "jsonl"), `${line}\n`);
+    const b = await agentProcess();
+    await load(b, sessionId, cwd);
+    expect(await b.prompt(sessionId, "are you there")).toBe("end_turn");
+    expect(agentText(b.h.sessionUpdates(sessionId))).toContain("You said: are you there");
+    await eventually(() => b.h.stderr().includes("nested deeper than"));
+  });
+
   it("a transcript that cannot be written is reported to the user once, and the turns go on", async () => {
     const s = await startInProcess({}, { dataDir });
     open.push(s);
