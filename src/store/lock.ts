@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { linkSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { linkSync, rmSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { processAlive } from "../commands/process-group.js";
 import { codeOf, NotRegularFileError, readRegularFileSync } from "./files.js";
@@ -36,8 +36,14 @@ function own(): { pid: number; start?: string } {
  * Takes `<id>.lock` for this process. A lock whose holder is gone is stale and taken over; a
  * lock held by a living process, or by another connection of this one, is not. The holder is
  * its pid plus that process's start time, so a pid reused by an unrelated process does not
- * keep a session locked. Taking over is atomic: the stale file is first renamed to a name of
- * our own (only one process can move it), checked again, and only then removed.
+ * keep a session locked.
+ *
+ * Taking over is atomic. A lock appears whole (written aside, then hard-linked into place, so
+ * no reader sees it half-written), and a stale one is removed only by the one process that
+ * claims that very lock: the claim is `<id>.lock.takeover-<hash of its content>`, created
+ * exclusively; the claimant checks that the lock still has that content and only then removes
+ * it. A taker that looked at a lock another has since replaced finds a different content and
+ * leaves the new lock alone.
  */
 export function acquireLock(
   path: string,
@@ -46,35 +52,56 @@ export function acquireLock(
   if (held.has(id)) return { ok: false, holder: { pid: process.pid } };
   const mine = `${JSON.stringify({ ...own(), since: new Date().toISOString() })}\n`;
   let last: LockHolder = { pid: 0 };
-  for (let attempt = 0; attempt < 4; attempt++) {
-    try {
-      writeFileSync(path, mine, { flag: "wx" });
+  for (let attempt = 0; attempt < 8; attempt++) {
+    if (createWhole(path, mine)) {
       hold(id, path);
       return { ok: true };
-    } catch (error) {
-      if (codeOf(error) !== "EEXIST") throw error;
     }
-    const seen = inspect(path);
+    const seen = readLock(path);
+    if (seen === undefined) continue;
     if (seen.live) return { ok: false, holder: seen.holder };
     last = seen.holder;
-    const aside = `${path}.stale-${process.pid}-${randomUUID()}`;
+    const claim = `${path}.takeover-${createHash("sha256").update(seen.text).digest("hex").slice(0, 32)}`;
+    if (!createWhole(claim, mine)) {
+      const rival = readLock(claim);
+      // Another taker is removing this same stale lock: its new lock will answer next time.
+      if (rival?.live) {
+        pause(5 * (attempt + 1));
+        continue;
+      }
+      // A taker that died mid-claim: its claim is stale too.
+      rmSync(claim, { force: true });
+      continue;
+    }
     try {
-      renameSync(path, aside);
-    } catch (error) {
-      // Another process moved it first: try again from the start.
-      if (codeOf(error) === "ENOENT") continue;
-      throw error;
+      // Only a claimant removes a lock of this content, so it cannot change under us now.
+      if (readLock(path)?.text === seen.text) rmSync(path, { force: true });
+    } finally {
+      rmSync(claim, { force: true });
     }
-    const moved = inspect(aside);
-    if (moved.live) {
-      // A fresh lock was made between our look and our rename: it is not ours to take.
-      restore(aside, path);
-      return { ok: false, holder: moved.holder };
-    }
-    rmSync(aside, { force: true });
   }
   // Others keep taking it between our attempts.
   return { ok: false, holder: last };
+}
+
+/** Waits a few milliseconds, synchronously: a rival's takeover takes about that long. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Creates `path` with `text` only if nothing is there, whole: written aside, then linked. */
+function createWhole(path: string, text: string): boolean {
+  const temp = `${path}.${process.pid}-${randomUUID()}.tmp`;
+  writeFileSync(temp, text, { flag: "wx" });
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if (codeOf(error) === "EEXIST") return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** Gives a lock back; the file goes only if it is still ours. */
@@ -103,22 +130,16 @@ function removeIfOurs(path: string): void {
   }
 }
 
-/** Puts a live lock back where it was, unless another has been made there meanwhile. */
-function restore(aside: string, path: string): void {
-  try {
-    linkSync(aside, path);
-  } catch (error) {
-    if (codeOf(error) !== "EEXIST") throw error;
-  } finally {
-    rmSync(aside, { force: true });
-  }
-}
-
-/** Whether a lock file names a living holder; a missing, empty or garbled one does not. */
-function inspect(path: string): { live: boolean; holder: LockHolder } {
-  const holder = readHolder(path);
-  if (holder === undefined) return { live: false, holder: { pid: 0 } };
-  return { live: holderAlive(holder), holder: { pid: holder.pid } };
+/**
+ * A lock file as found: its text, whether it names a living holder, and who. `undefined` when
+ * there is none; an empty or garbled one names no living holder.
+ */
+function readLock(path: string): { text: string; live: boolean; holder: LockHolder } | undefined {
+  const text = readText(path);
+  if (text === undefined) return undefined;
+  const holder = parseHolder(text);
+  if (holder === undefined) return { text, live: false, holder: { pid: 0 } };
+  return { text, live: holderAlive(holder), holder: { pid: holder.pid } };
 }
 
 function holderAlive(holder: z.infer<typeof lockSchema>): boolean {
@@ -132,16 +153,22 @@ function holderAlive(holder: z.infer<typeof lockSchema>): boolean {
 }
 
 function readHolder(path: string): z.infer<typeof lockSchema> | undefined {
-  let text: string | undefined;
+  const text = readText(path);
+  return text === undefined ? undefined : parseHolder(text);
+}
+
+function readText(path: string): string | undefined {
   try {
-    text = readRegularFileSync(path, MAX_LOCK_BYTES);
+    return readRegularFileSync(path, MAX_LOCK_BYTES);
   } catch (error) {
     if (error instanceof NotRegularFileError)
       throw new LockUnusableError(`its lock: ${error.message}`);
-    // Too large or unreadable: not a lock hookgate wrote, so it names no holder.
-    return undefined;
+    // Too large or unreadable: not a lock hookgate wrote; it reads as garbage.
+    return codeOf(error) === "ENOENT" ? undefined : "";
   }
-  if (text === undefined) return undefined;
+}
+
+function parseHolder(text: string): z.infer<typeof lockSchema> | undefined {
   try {
     const parsed = lockSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;

@@ -1,9 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { processStart } from "../../src/store/process-start.js";
+import { eventually } from "../helpers/eventually.js";
 
 /** Runs between a taker's look at the lock and its next step, as another process would. */
 const meddle = vi.hoisted(() => ({ onAliveCheck: undefined as (() => void) | undefined }));
@@ -43,6 +46,24 @@ function sleeper(): number {
 }
 
 const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
+
+const BUILT_LOCK = fileURLToPath(new URL("../../dist/store/lock.js", import.meta.url));
+
+/**
+ * A taker in a process of its own: says it is ready, waits for `go`, tries the lock once,
+ * writes whether it got it, and stays alive until `done` so the others meet a living holder.
+ */
+const TAKER = `
+const { existsSync, writeFileSync } = require("node:fs");
+const [path, dir] = process.argv.slice(1);
+import(process.env.LOCK_MODULE).then(({ acquireLock }) => {
+  writeFileSync(dir + "/ready-" + process.pid, "");
+  while (!existsSync(dir + "/go")) {}
+  const got = acquireLock(path, "race");
+  writeFileSync(dir + "/result-" + process.pid, got.ok ? "ok" : "refused");
+  const wait = setInterval(() => existsSync(dir + "/done") && clearInterval(wait), 20);
+});
+`;
 
 describe("the session lock", () => {
   it("taking over a stale lock never removes a fresh one made meanwhile by another taker", () => {
@@ -85,5 +106,26 @@ describe("the session lock", () => {
     expect(written.start).toBe(processStart(process.pid));
     expect(written.start).toMatch(/^proc:\d+$/);
     releaseLock(path, "o");
+  });
+
+  it("several processes that all see a dead holder at once: exactly one takes the lock", async () => {
+    const path = join(dir, "race.lock");
+    writeFileSync(path, JSON.stringify({ pid: deadPid() }));
+    const run = promisify(execFile);
+    const takers = Array.from({ length: 6 }, () =>
+      run(process.execPath, ["-e", TAKER, path, dir], {
+        env: { ...process.env, LOCK_MODULE: BUILT_LOCK },
+        timeout: 60_000,
+      }),
+    );
+    await eventually(() => readdirSync(dir).filter((f) => f.startsWith("ready-")).length === 6);
+    writeFileSync(join(dir, "go"), "");
+    const results = () => readdirSync(dir).filter((f) => f.startsWith("result-"));
+    await eventually(() => results().length === 6, 30_000);
+    writeFileSync(join(dir, "done"), "");
+    await Promise.all(takers);
+    const outcomes = results().map((f) => readFileSync(join(dir, f), "utf8"));
+    expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "refused")).toHaveLength(5);
   });
 });
