@@ -18,6 +18,7 @@ import { CursorError, page } from "./store/paging.js";
 import { LockUnusableError } from "./store/lock.js";
 import { isStorableId, SessionStore } from "./store/session-store.js";
 import { TranscriptError, type StoredConversation } from "./store/transcript-reader.js";
+import { detach } from "./values.js";
 
 export type { AgentOptions } from "./agent-options.js";
 
@@ -182,7 +183,9 @@ export class Agent implements AgentHost {
   /** Ends every session (the connection went away). */
   closeAll(reason: SessionEndReason): void {
     this.closed = true;
-    for (const id of [...this.sessions.keys()]) void this.close(id, reason);
+    for (const id of [...this.sessions.keys()]) {
+      detach(this.close(id, reason), this.options.log, `closing session ${id}`);
+    }
   }
 }
 

@@ -20,7 +20,7 @@ import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
 import { metaOf } from "./session-handle.js";
 import type { SessionStore, StoredSession } from "./store/session-store.js";
 import { builtinTools } from "./tools/index.js";
-import { errorMessage } from "./values.js";
+import { detach, errorMessage } from "./values.js";
 
 /** A session being started, new or restored; the one path every session is put together by. */
 export interface Start {
@@ -83,8 +83,8 @@ export class SessionAssembly {
     const interrupted = stored?.conversation.interrupted;
     if (transcript && interrupted) {
       // Calls a crash left open are closed on disk too, so the next load reads them closed.
-      void transcript.record(interrupted.message);
-      void transcript.view(...interrupted.views);
+      detach(transcript.record(interrupted.message), log, "recording interrupted calls");
+      detach(transcript.view(...interrupted.views), log, "recording interrupted calls");
     }
     const meta = stored?.meta;
     const actor = new SessionActor({

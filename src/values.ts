@@ -8,15 +8,51 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The promise's value, or `undefined` once the signal fires first. */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener("abort", onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    });
+/**
+ * Settles as `work` does, or resolves `undefined` as soon as `signal` fires: for a wait the
+ * caller may give up on while the work goes on (a rejection of `work` still reaches it).
+ */
+export function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  return raceAbort(work, signal, (_reason, resolve) => resolve(undefined));
+}
+
+/** Settles as `work` does, or rejects with the signal's reason as soon as it fires. */
+export function rejectOnAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return raceAbort<T, T>(work, signal, (reason, _resolve, reject) => reject(reason));
+}
+
+function raceAbort<T, R extends T | undefined>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  onAbort: (
+    reason: unknown,
+    resolve: (value: R) => void,
+    reject: (reason: unknown) => void,
+  ) => void,
+): Promise<T | R> {
+  return new Promise<T | R>((resolve, reject) => {
+    if (signal.aborted) return onAbort(signal.reason, resolve, reject);
+    const aborted = () => onAbort(signal.reason, resolve, reject);
+    signal.addEventListener("abort", aborted, { once: true });
+    const done = () => signal.removeEventListener("abort", aborted);
+    work.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error)),
+    );
   });
+}
+
+/** Where a detached task's failure is reported: a pino logger fits. */
+export interface FailureLog {
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * Starts `work` with nobody waiting for it: its failure is logged as "`what` failed" rather
+ * than lost (or, as an unhandled rejection, ending the process).
+ */
+export function detach(work: PromiseLike<unknown>, log: FailureLog, what: string): void {
+  Promise.resolve(work).catch((error: unknown) =>
+    log.warn({ error: errorMessage(error) }, `${what} failed`),
+  );
 }

@@ -91,7 +91,8 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
         child.stdin.end();
         const pid = child.pid;
         const timer = setTimeout(() => {
-          if (pid !== undefined) void terminateGroup(pid);
+          // Best effort: the group may already be gone, and close() reports the exit anyway.
+          if (pid !== undefined) terminateGroup(pid).catch(() => undefined);
         }, EXIT_WAIT_MS);
         try {
           return await exited;

@@ -7,8 +7,8 @@ import {
 } from "../wire/hooks.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
-import { errorMessage } from "../values.js";
-import { checkResult, idsOf, untilAborted } from "./run.js";
+import { errorMessage, rejectOnAbort } from "../values.js";
+import { checkResult, idsOf } from "./run.js";
 import type {
   HookContext,
   HookErrorInfo,
@@ -138,7 +138,7 @@ export class HookRouter {
     if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
 
     const call: Call = (options) =>
-      untilAborted(
+      rejectOnAbort(
         Promise.resolve().then(() => prepared.call(toolUseId, options)),
         signal,
       ).then((value) => checkResult(hookCallbackId, value));
@@ -188,7 +188,7 @@ export class HookRouter {
       return null;
     };
     // Not awaited: an observer must not hold up the messages behind it.
-    void this.start(
+    this.start(
       "event",
       undefined,
       prepared.input,
@@ -196,9 +196,11 @@ export class HookRouter {
       toolUseId,
       hookCallbackId,
       call,
-    ).then((settlement) => {
-      if (!settlement.ok) this.report(settlement.error, { ...info, phase: "callback" });
-    });
+    )
+      .then((settlement) => {
+        if (!settlement.ok) this.report(settlement.error, { ...info, phase: "callback" });
+      })
+      .catch((error: unknown) => this.report(error, { ...info, phase: "callback" }));
   }
 
   /** Runs one callback and traces it; the returned promise never rejects. */
@@ -223,7 +225,11 @@ export class HookRouter {
         },
       );
     this.running.add(settled);
-    void settled.then(() => this.running.delete(settled));
+    // `settled` never rejects: both outcomes are folded into the settlement above.
+    settled.then(
+      () => this.running.delete(settled),
+      () => this.running.delete(settled),
+    );
     const { sessionId } = context;
     this.options.trace?.({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
     return settled;

@@ -30,13 +30,3 @@ export function checkResult(hookCallbackId: string, value: unknown): HookRunResu
     `hook ${hookCallbackId} returned an invalid result (${firstIssue(parsed.error)})`,
   );
 }
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it fires. */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}

@@ -134,7 +134,9 @@ function supervise(
     if (done) return;
     stopped = { status, error };
     if (pid !== undefined) {
-      void terminateGroup(pid, spec.killGraceMs ?? KILL_GRACE_MS).then(forget, forget);
+      // terminateGroup only signals and polls; either way the group is then forgotten.
+      const forgotten = () => forget?.();
+      terminateGroup(pid, spec.killGraceMs ?? KILL_GRACE_MS).then(forgotten, forgotten);
     }
     finish();
   };

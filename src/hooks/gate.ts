@@ -87,6 +87,7 @@ async function decide(
   const input = call.buildInput();
   const { log } = opts;
   const { end, outcomes } = await raceCallbacks(call.callbacks, signal, {
+    log,
     onSettle: (o) => logGateOutcome(log, call, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
     ask: askHandler(opts, "PreToolUse", input, call.toolUseId),

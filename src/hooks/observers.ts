@@ -7,6 +7,7 @@ import { applicable, type Handler } from "./registry.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { isSteerEvent } from "./steering.js";
 import type { AnyHookInput } from "../wire/hooks.js";
+import { detach } from "../values.js";
 
 /**
  * A session's observe-only side: `_hooks/event` notifications (never awaited) and the event
@@ -60,7 +61,11 @@ export class Observers {
   /** Keeps `run` until it settles, for `settled`. */
   track(run: Promise<unknown>): void {
     this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    detach(
+      run.finally(() => this.running.delete(run)),
+      this.opts.log,
+      "a background hook run",
+    );
   }
 
   /** Resolves once the hook runs tracked now have finished or timed out. */
@@ -81,6 +86,7 @@ export class Observers {
   ): Promise<readonly (Outcome | undefined)[]> {
     const { log } = this.opts;
     const { outcomes } = await raceCallbacks(handlers, signal, {
+      log,
       onSettle: (o) => {
         const fields = { hookId: o.callback.id, event, outcome: o.label, durationMs: o.durationMs };
         if (o.label === "proceeded" || o.label === "denied") {

@@ -1,7 +1,7 @@
 import { blocks, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import { HookAbort } from "./transport.js";
-import { errorMessage } from "../values.js";
+import { detach, errorMessage, type FailureLog } from "../values.js";
 
 /** How a race ended: the first blocking outcome, every callback answered, or the turn was cancelled. */
 export type RaceEnd = Outcome | "cancelled" | undefined;
@@ -15,8 +15,12 @@ export interface RaceResult {
 export interface RaceOptions {
   /** Asks one callback; a rejection is read as a `transport_error` outcome. */
   readonly ask: (callback: Handler, signal: AbortSignal) => Promise<Outcome>;
-  /** Sees every outcome as it settles, including those that arrive after the end. */
+  /**
+   * Sees every outcome as it settles, including those that arrive after the end. It cannot
+   * change the race: if it throws, the error goes to `log` and the race goes on.
+   */
   readonly onSettle: (outcome: Outcome) => void;
+  readonly log: FailureLog;
   /** The message for a callback's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
   readonly timeoutMessage: (callback: Handler) => string;
 }
@@ -60,12 +64,20 @@ export function raceCallbacks(
 
     const settle = (i: number, outcome: Outcome) => {
       outcomes[i] = outcome;
-      opts.onSettle(outcome);
-      if (over) return;
-      // First deny wins: waiting for the rest would let a hung hook delay a block.
-      if (blocks(outcome))
-        end(outcome, () => new HookAbort("decided", "the gate was already decided"));
-      else if (--pending === 0) end(undefined);
+      if (!over) {
+        // First deny wins: waiting for the rest would let a hung hook delay a block.
+        if (blocks(outcome))
+          end(outcome, () => new HookAbort("decided", "the gate was already decided"));
+        else if (--pending === 0) end(undefined);
+      }
+      try {
+        opts.onSettle(outcome);
+      } catch (error) {
+        opts.log.warn(
+          { error: errorMessage(error), hookCallbackId: outcome.callback.id },
+          "reporting a hook outcome failed",
+        );
+      }
     };
 
     turn.addEventListener("abort", onTurn, { once: true });
@@ -94,7 +106,7 @@ export function raceCallbacks(
     callbacks.forEach((cb, i) => {
       const controller = controllers[i] ?? new AbortController();
       const asked = performance.now();
-      void opts
+      const settled = opts
         .ask(cb, controller.signal)
         .catch((error: unknown): Outcome => ({
           callback: cb,
@@ -103,6 +115,7 @@ export function raceCallbacks(
           failure: `the request could not be made: ${errorMessage(error)}`,
         }))
         .then((o) => settle(i, o));
+      detach(settled, opts.log, `settling hook ${cb.id}`);
     });
   });
 }

@@ -12,7 +12,7 @@ import {
   type SteerContext,
 } from "./steer.js";
 import { noSteering, type SteerEvent, type Steering } from "./steering.js";
-import { untilAborted } from "../values.js";
+import { unlessAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";
@@ -72,7 +72,7 @@ export class SessionHooks {
     this.flushStart();
     const pending = this.startSteering;
     if (!pending) return undefined;
-    const steering = await untilAborted(pending, signal);
+    const steering = await unlessAborted(pending, signal);
     if (steering) this.startSteering = undefined;
     return steering;
   }

@@ -142,6 +142,7 @@ function race(
     ctx.toolUseId,
   );
   return raceCallbacks(handlers, signal, {
+    log: ctx.log,
     onSettle: (o) => logOutcome(ctx, o),
     timeoutMessage: (h) =>
       `hook ${h.id} timed out after ${h.timeoutMs} ms on ${ctx.event} (${ctx.subject})`,

@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { killGroupsOnExit, terminateGroup, type ProcessGroups } from "../commands/process-group.js";
 import type { Logger } from "../log.js";
-import { isRecord } from "../values.js";
+import { detach, isRecord } from "../values.js";
 import { LineReader, type Line, type OversizedLine } from "./line-reader.js";
 
 /**
@@ -145,7 +145,7 @@ export class GroupStdioTransport implements Transport {
         else if (line.text.trim() !== "") this.receive(parseMessage(line.text));
       } catch (error) {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        void this.close();
+        detach(this.close(), this.log, "closing the MCP server after a bad message");
         return;
       }
     }
@@ -173,7 +173,7 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(
         new Error(`the MCP server sent a message of ${size}, answering no known request`),
       );
-      void this.close();
+      detach(this.close(), this.log, "closing the MCP server after an oversized message");
       return;
     }
     this.receive({

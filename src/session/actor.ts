@@ -15,7 +15,7 @@ import type { ClientPort } from "../port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
-import { errorMessage } from "../values.js";
+import { detach, errorMessage } from "../values.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -90,10 +90,14 @@ export class SessionActor {
     // Told to the user once (not recorded: the transcript is what failed).
     settings.transcript?.onFailure((error) => {
       const text = `\nThis session's transcript could not be written (${errorMessage(error)}); the conversation goes on, but a later session/load may miss part of it.\n`;
-      void settings.client.update({
-        sessionUpdate: "agent_message_chunk",
-        content: { type: "text", text },
-      });
+      detach(
+        settings.client.update({
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text },
+        }),
+        settings.log,
+        "telling the user the transcript failed",
+      );
     });
   }
 
@@ -118,7 +122,8 @@ export class SessionActor {
   advertiseCommands(): void {
     const update = availableCommandsUpdate(this.settings.commands);
     if (update === undefined) return;
-    this.pendingAdvert = () => void this.settings.client.update(update);
+    this.pendingAdvert = () =>
+      detach(this.settings.client.update(update), this.settings.log, "advertising commands");
     setImmediate(() => this.flushAdvert());
   }
 
@@ -247,7 +252,11 @@ export class SessionActor {
     this.hooks.emit("SessionEnd", () => ({ reason }));
     await this.settings.release?.();
     const { groups } = this.settings;
-    void this.hooks.settled().finally(() => groups.terminateAll());
+    detach(
+      this.hooks.settled().finally(() => groups.terminateAll()),
+      this.settings.log,
+      "ending the session's process groups",
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import { hookMessages, type HookReminder } from "./hook-context.js";
 import type { Transcript } from "./transcript.js";
+import { detach } from "../values.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
 /** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
@@ -94,17 +95,21 @@ async function steps(
   const command = matchSlashCommand(text, env.commands);
   if (command) {
     // SessionStart's context belongs to the session, so it waits for the first model request.
-    if (opening.start.length > 0) void remember(env, ...opening.start);
+    if (opening.start.length > 0) detach(remember(env, ...opening.start), env.log, RECORDING);
     await env.admit();
     const { cwd, processGroups: groups } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups }, signal);
   }
-  void remember(env, ...opening.start, ...opening.submit, { role: "user", content: text });
+  detach(
+    remember(env, ...opening.start, ...opening.submit, { role: "user", content: text }),
+    env.log,
+    RECORDING,
+  );
   await env.admit();
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     const late = await lateContext(env);
-    if (late.length > 0) void remember(env, ...late);
+    if (late.length > 0) detach(remember(env, ...late), env.log, RECORDING);
     let step;
     try {
       step = await runStep(
@@ -116,8 +121,9 @@ async function steps(
           signal,
         },
         {
-          onText: (delta) => void say(env.client, "agent_message_chunk", delta),
-          onReasoning: (delta) => void say(env.client, "agent_thought_chunk", delta),
+          onText: (delta) => detach(say(env.client, "agent_message_chunk", delta), env.log, SAYING),
+          onReasoning: (delta) =>
+            detach(say(env.client, "agent_thought_chunk", delta), env.log, SAYING),
         },
       );
     } catch (error) {
@@ -140,7 +146,7 @@ async function steps(
       if (signal.aborted) return "cancelled";
       if (check.kind === "end") return stopReason;
       state.stopBlocks++;
-      void remember(env, ...check.messages);
+      detach(remember(env, ...check.messages), env.log, RECORDING);
       continue;
     }
 
@@ -166,7 +172,11 @@ async function steps(
       });
     }
     // Hook text follows the results in its own user-role message, as Claude Code sends it.
-    void remember(env, { role: "tool", content: results }, ...hookMessages(reminders));
+    detach(
+      remember(env, { role: "tool", content: results }, ...hookMessages(reminders)),
+      env.log,
+      RECORDING,
+    );
     if (signal.aborted) return "cancelled";
     if (stop) {
       // A hook's `continue: false`: the turn ends here, and the user sees why.
@@ -186,10 +196,13 @@ export function assistantText(messages: readonly ModelMessage[]): string {
 }
 
 /** Adds messages to the model's history and to the transcript, in order. */
-function remember(env: TurnEnv, ...messages: ModelMessage[]): Promise<void> | undefined {
+function remember(env: TurnEnv, ...messages: ModelMessage[]): Promise<void> {
   env.history.push(...messages);
-  return env.transcript?.record(...messages);
+  return env.transcript?.record(...messages) ?? Promise.resolve();
 }
+
+const RECORDING = "recording the turn in the transcript";
+const SAYING = "sending a message chunk";
 
 function stopReasonFor(finish: StepFinish): StopReason {
   if (finish === "length") return "max_tokens";

@@ -5,6 +5,7 @@ import type { Handler } from "../../src/hooks/registry.js";
 import { cb } from "./gate-call.js";
 
 const base: Omit<RaceOptions, "ask"> = {
+  log: { warn: () => {} },
   onSettle: () => {},
   timeoutMessage: (c) => `hook ${c.id} timed out`,
 };
@@ -82,5 +83,25 @@ describe("raceCallbacks", () => {
       ask,
     });
     expect(end).toMatchObject({ label: "transport_error" });
+  });
+});
+
+describe("raceCallbacks when the outcome reporter throws", () => {
+  it("still ends with the outcome, and the reporter's error is logged", async () => {
+    const warn = vi.fn();
+    const result = await raceCallbacks([cb("a")], new AbortController().signal, {
+      ...base,
+      log: { warn },
+      onSettle: () => {
+        throw new Error("log sink broke");
+      },
+      ask: async (c) => proceeded(c),
+    });
+    expect(result.end).toBeUndefined();
+    expect(result.outcomes.map((o) => o?.label)).toEqual(["proceeded"]);
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ error: "log sink broke" }),
+      expect.stringContaining("failed"),
+    );
   });
 });

@@ -170,7 +170,7 @@ export class TimelineRecorder implements Recording {
       };
       this.events.push(event);
       this.add(this.wire.notification("_hooks/event"), { type: "event", event });
-      void trace.settled.then((s) => {
+      whenSettled(trace.settled, (s) => {
         if (!s.ok) event.error = errorMessage(s.error);
       });
       return;
@@ -185,7 +185,7 @@ export class TimelineRecorder implements Recording {
     };
     this.hookCalls.push(call);
     this.add(this.wire.request(trace.requestId), { type: "hook", call });
-    void trace.settled.then((s) => {
+    whenSettled(trace.settled, (s) => {
       call.callbackMs = s.ms;
       if (s.ok) call.reply = s.result;
       else if (s.cancelled) call.cancelled = true;
@@ -251,4 +251,9 @@ export function contentText(content: readonly ToolCallContent[]): string {
   return content
     .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
     .join("");
+}
+
+/** Runs `record` once a trace settles; a trace's `settled` never rejects (see HookTrace). */
+function whenSettled<S>(settled: Promise<S>, record: (s: S) => void): void {
+  settled.then(record, () => undefined);
 }
