@@ -1,9 +1,9 @@
 /**
- * hookgate as a library: build the agent for a connection of your own (wrap its stream in
- * `releaseAbandoned`), or serve stdio.
+ * hookgate as a library: serve one connection of your own with `connectHookgate` (one agent
+ * per connection), or stdio with `serveStdio`.
  * The client-side helpers live in `hookgate/client`.
  */
-export { createAgentApp, SESSION_LOCKED } from "./protocol/app.js";
+export { createAgentApp, ONE_CONNECTION, SESSION_LOCKED } from "./protocol/app.js";
 export { releaseAbandoned } from "./protocol/abandoned-requests.js";
 export type {
   AgentHost,
@@ -17,7 +17,7 @@ export type {
   SessionSummary,
 } from "./protocol/host.js";
 export { Agent, type AgentOptions } from "./agent.js";
-export { createHookgateApp, serveStdio } from "./serve.js";
+export { connectHookgate, serveStdio } from "./serve.js";
 export { defaultDataDir } from "./store/data-dir.js";
 export { createLogger, silentLogger, type Logger } from "./log.js";
 export { createScriptedModel } from "./model/scripted.js";

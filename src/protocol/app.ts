@@ -38,10 +38,15 @@ interface SessionParams {
   readonly _meta?: { [key: string]: unknown } | null | undefined;
 }
 
+/** Why a second `connect` of one app is refused. */
+export const ONE_CONNECTION =
+  "a hookgate agent app serves one connection: its sessions and hook callbacks belong to the " +
+  "client that opened them; build a new app (connectHookgate) for each connection";
+
 /**
  * Builds the ACP agent: the handler table for one connection, over the `host` that owns its
- * sessions. Create one app (and one host) per connection; sessions belong to the connection
- * that made them.
+ * sessions. The app serves one connection only: a second `connect` throws (its hook requests
+ * would reach the first client, and closing either would close both's sessions).
  */
 export function createAgentApp(host: AgentHost): AgentApp {
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
@@ -98,6 +103,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
 
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
+      if (connection) throw new Error(ONE_CONNECTION);
       connection = conn.client;
       conn.signal.addEventListener("abort", () => host.closeAll("other"));
     })

@@ -1,9 +1,11 @@
 import {
   methods,
   type AgentApp,
+  type AgentConnection,
   type ClientApp,
   type ClientCapabilities,
   type InitializeResponse,
+  type Stream,
 } from "@agentclientprotocol/sdk";
 import { FrameLog } from "./frames.js";
 import { harnessOver, settlesWithin, type Harness, type HarnessOptions } from "./harness-api.js";
@@ -22,15 +24,19 @@ export {
 
 const AGENT_CLOSE_WAIT_MS = 2_000;
 
-/** Connects a client app to an agent app in-process, through JSON-copying memory streams. */
+/**
+ * Connects a client app to an agent in-process, through JSON-copying memory streams. The
+ * agent is an app, or a function that serves the agent's end of the stream.
+ */
 export function connectInProcess(
-  agentApp: AgentApp,
+  agentApp: AgentApp | ((stream: Stream) => AgentConnection),
   clientApp: ClientApp,
   opts: HarnessOptions = {},
 ): Harness {
   const log = new FrameLog(opts.extensionValidators);
   const streams = memoryStreamPair((from, message) => log.record(from, message));
-  const agentConnection = agentApp.connect(streams.agent);
+  const agentConnection =
+    typeof agentApp === "function" ? agentApp(streams.agent) : agentApp.connect(streams.agent);
   const connection = clientApp.connect(streams.client);
   return harnessOver(log, connection, {
     agentConnection,
