@@ -11,14 +11,17 @@ import {
   type OutputJudge,
   type SteerContext,
 } from "./steer.js";
-import { noSteering, type SteerEvent, type Steering } from "./steering.js";
+import { noSteering, type SteerEvent, type Steering, type ToolOutputEvent } from "./steering.js";
 import { unlessAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";
 
-/** The steering events asked all at once (PostToolUse goes one hook after another). */
-type ConcurrentSteerEvent = Exclude<SteerEvent, "PostToolUse" | "SessionStart">;
+/** The steering events asked all at once (PostToolUse(Failure) go one hook after another). */
+type ConcurrentSteerEvent = Exclude<SteerEvent, ToolOutputEvent | "SessionStart">;
+
+/** The tool call a PostToolUse(Failure) input is about. */
+type ToolCall = Pick<EventFields["PostToolUse"], "tool_name" | "tool_input" | "tool_use_id">;
 
 /**
  * A session's hooks as the session actor sees them: one gate, one event emitter, and the
@@ -106,31 +109,44 @@ export class SessionHooks {
    * PostToolUse's asked hooks, one after another in registration order, each seeing as
    * `tool_response` what the hooks before it left for the model (capped).
    */
-  async steerToolOutput(
+  steerToolOutput(
     fields: Omit<EventFields["PostToolUse"], "tool_response">,
     response: unknown,
     signal: AbortSignal,
     judge?: OutputJudge,
+  ) {
+    const input = (view: unknown) => this.input("PostToolUse", { ...fields, tool_response: view });
+    return this.steerView("PostToolUse", fields, response, signal, input, judge);
+  }
+
+  /**
+   * PostToolUseFailure's asked hooks, the same way: each sees as `error` the text the hooks
+   * before it left for the model, which may replace it (a timed-out command's error carries
+   * its output, so redaction must reach it too).
+   */
+  steerToolError(fields: EventFields["PostToolUseFailure"], signal: AbortSignal) {
+    const input = (view: unknown) =>
+      this.input("PostToolUseFailure", {
+        ...fields,
+        error: typeof view === "string" ? view : JSON.stringify(view),
+      });
+    return this.steerView("PostToolUseFailure", fields, fields.error, signal, input);
+  }
+
+  private async steerView(
+    event: ToolOutputEvent,
+    call: ToolCall,
+    real: unknown,
+    signal: AbortSignal,
+    input: (view: unknown) => AnyHookInput,
+    judge?: OutputJudge,
   ): Promise<Steering> {
-    const ctx = this.context("PostToolUse", fields.tool_use_id, fields.tool_name);
-    const background = this.background("PostToolUse", fields.tool_name, fields.tool_input);
-    if (background.length > 0) {
-      this.inBackground(
-        ctx,
-        background,
-        this.input("PostToolUse", { ...fields, tool_response: response }),
-      );
-    }
-    const asked = this.asked("PostToolUse", fields.tool_name, fields.tool_input);
-    if (asked.length === 0) return noSteering("PostToolUse");
-    return steerToolOutput(
-      ctx,
-      asked,
-      response,
-      (view) => this.input("PostToolUse", { ...fields, tool_response: view }),
-      signal,
-      judge,
-    );
+    const ctx = { ...this.context(event, call.tool_use_id, call.tool_name), event };
+    const background = this.background(event, call.tool_name, call.tool_input);
+    if (background.length > 0) this.inBackground(ctx, background, input(real));
+    const asked = this.asked(event, call.tool_name, call.tool_input);
+    if (asked.length === 0) return noSteering(event);
+    return steerToolOutput(ctx, asked, real, input, signal, judge);
   }
 
   /**

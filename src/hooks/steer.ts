@@ -11,6 +11,7 @@ import {
   noSteering,
   ToolOutputFold,
   type SteerEvent,
+  type ToolOutputEvent,
   type Steering,
 } from "./steering.js";
 import type { HookTransport } from "./transport.js";
@@ -71,19 +72,18 @@ export type OutputJudge = (
 ) => string | undefined;
 
 /**
- * Asks PostToolUse hooks one after another in registration order, each seeing as
- * `tool_response` the view the hooks before it left (capped by `input`), so rewrites
- * compose deterministically.
+ * Asks PostToolUse(Failure) hooks one after another in registration order, each seeing the
+ * view the hooks before it left (capped by `input`), so rewrites compose deterministically.
  */
 export async function steerToolOutput(
-  ctx: SteerContext,
+  ctx: SteerContext & { readonly event: ToolOutputEvent },
   callbacks: readonly Handler[],
   response: unknown,
   input: (view: unknown) => AnyHookInput,
   signal: AbortSignal,
   judge?: OutputJudge,
 ): Promise<Steering> {
-  const fold = new ToolOutputFold(response);
+  const fold = new ToolOutputFold(ctx.event, response);
   for (const cb of callbacks) {
     const started = performance.now();
     const view = fold.view;

@@ -47,9 +47,12 @@ export interface Steering {
   readonly context: readonly HookText[];
   /** PostToolUse: `decision: "block"` reasons, shown to the model beside the result. */
   readonly feedback: readonly HookText[];
-  /** PostToolUse: what the model sees instead of the tool's output, after every rewrite. */
+  /**
+   * PostToolUse(Failure): what the model sees instead of the tool's output (or error text),
+   * after every rewrite.
+   */
   readonly output?: { readonly value: unknown };
-  /** PostToolUse: a fail-closed hook failed, so the model must not see the output. */
+  /** PostToolUse(Failure): a fail-closed hook failed, so the model must not see the output. */
   readonly withheld?: HookText;
 }
 
@@ -78,7 +81,7 @@ export function classifySteer(
       failure: "blocked Stop without a reason; the model would not know what to do",
     };
   }
-  if (event === "PostToolUse" && result.updatedToolOutput !== undefined) {
+  if (isToolOutputEvent(event) && result.updatedToolOutput !== undefined) {
     const out = result.updatedToolOutput;
     if (out === null || (typeof out !== "string" && typeof out !== "object")) {
       return {
@@ -96,9 +99,19 @@ export function classifySteer(
   return classifyResult(callback, result, durationMs);
 }
 
-/** Failures can block only where a block means something. */
+/**
+ * Failures can block only where a block means something; on PostToolUseFailure a fail-closed
+ * failure withholds the error text, which can carry the tool's output.
+ */
 export function canFailClosed(event: SteerEvent): boolean {
-  return event === "UserPromptSubmit" || event === "PostToolUse" || event === "Stop";
+  return event === "UserPromptSubmit" || isToolOutputEvent(event) || event === "Stop";
+}
+
+/** The events whose hooks see what a tool gave back and may rewrite what the model reads. */
+export type ToolOutputEvent = "PostToolUse" | "PostToolUseFailure";
+
+export function isToolOutputEvent(event: string): event is ToolOutputEvent {
+  return event === "PostToolUse" || event === "PostToolUseFailure";
 }
 
 /**
@@ -127,7 +140,10 @@ export function foldConcurrent(
   };
 }
 
-/** Builds up a PostToolUse steering as its hooks answer one after another. */
+/**
+ * Builds up a PostToolUse(Failure) steering as its hooks answer one after another. A block
+ * reason is feedback on PostToolUse only (a failure has nothing left to block).
+ */
 export class ToolOutputFold {
   private readonly reports: OutcomeReport[] = [];
   private readonly systemMessages: string[] = [];
@@ -137,8 +153,14 @@ export class ToolOutputFold {
   private withheld: HookText | undefined;
   private replaced = false;
 
-  /** The value the next hook sees as `tool_response`, and the model sees if replaced. */
-  constructor(public view: unknown) {}
+  /**
+   * `view`: the value the next hook sees (`tool_response`, or `error` on a failure), and the
+   * model sees if replaced.
+   */
+  constructor(
+    private readonly event: ToolOutputEvent,
+    public view: unknown,
+  ) {}
 
   add(outcome: Outcome, report: OutcomeReport): void {
     this.reports.push(report);
@@ -154,13 +176,14 @@ export class ToolOutputFold {
       this.replaced = true;
     }
     if (result.stop) this.stop ??= textOf(outcome, denyReason(outcome));
-    else if (result.decision === "deny") this.feedback.push(textOf(outcome, denyReason(outcome)));
+    else if (result.decision === "deny" && this.event === "PostToolUse")
+      this.feedback.push(textOf(outcome, denyReason(outcome)));
     if (result.additionalContext) this.context.push(textOf(outcome, result.additionalContext));
   }
 
   done(): Steering {
     return {
-      event: "PostToolUse",
+      event: this.event,
       reports: this.reports,
       systemMessages: this.systemMessages,
       ...(this.stop && { stop: this.stop }),

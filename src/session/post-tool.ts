@@ -50,9 +50,7 @@ export async function afterTool(
   const steering = await env.hooks.steerToolOutput(fields, response, signal, judgeFor(tool));
   await settle(steering, env);
   let output = steering.output ? renderFor(tool, steering.output.value) : result.output;
-  if (steering.withheld) {
-    output = `The tool's output is withheld from the model: ${steering.withheld.text}`;
-  }
+  if (steering.withheld) output = withheldText(steering.withheld.text);
   return viewOf(output, steering, call.tool_name);
 }
 
@@ -64,29 +62,34 @@ export interface ToolFailure {
   readonly durationMs: number;
 }
 
-/** PostToolUseFailure: asked hooks' context follows the error the model sees. */
+/**
+ * PostToolUseFailure: the same for the error text (which can carry the tool's output, e.g.
+ * a timed-out command's): asked hooks may replace it (`updatedToolOutput`, a hookgate
+ * extension), a fail-closed hook that fails withholds it, and context follows it.
+ */
 export async function afterToolFailure(
   call: PostToolCall,
   failure: ToolFailure,
   env: PostToolEnv,
   signal: AbortSignal,
 ): Promise<ModelView> {
-  const fields = () => ({
+  const fields = {
     ...call,
     error: failure.error,
     is_interrupt: failure.isInterrupt,
     duration_ms: Math.round(failure.durationMs),
-  });
-  env.hooks.emit("PostToolUseFailure", fields, call.tool_name);
-  const steering = await env.hooks.steer(
-    "PostToolUseFailure",
-    fields,
-    call.tool_use_id,
-    signal,
-    call.tool_name,
-  );
+  };
+  env.hooks.emit("PostToolUseFailure", () => fields, call.tool_name);
+  const steering = await env.hooks.steerToolError(fields, signal);
   await settle(steering, env);
-  return viewOf(failure.error, steering, call.tool_name);
+  let output = failure.error;
+  if (steering.output) output = renderText(steering.output.value);
+  if (steering.withheld) output = withheldText(steering.withheld.text);
+  return viewOf(output, steering, call.tool_name);
+}
+
+function withheldText(reason: string): string {
+  return `The tool's output is withheld from the model: ${reason}`;
 }
 
 async function settle(steering: Steering, env: PostToolEnv): Promise<void> {
@@ -130,5 +133,10 @@ function judgeFor(tool: AnyTool): OutputJudge {
 function renderFor(tool: AnyTool, value: unknown): string {
   const shape = tool.external ? undefined : OUTPUT_SHAPES[tool.name];
   if (shape) return shape.render(value);
+  return renderText(value);
+}
+
+/** Text as is, JSON as JSON text. */
+function renderText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }

@@ -99,7 +99,7 @@ describe("folding concurrent answers", () => {
 
 describe("folding PostToolUse answers in order", () => {
   it("each replacement becomes the next hook's view; blocks and context are collected", () => {
-    const fold = new ToolOutputFold({ file: { content: "KEY=1" } });
+    const fold = new ToolOutputFold("PostToolUse", { file: { content: "KEY=1" } });
     const first = read("PostToolUse", "redact", {
       hookSpecificOutput: { updatedToolOutput: "KEY=[x]" },
     });
@@ -123,13 +123,13 @@ describe("folding PostToolUse answers in order", () => {
   });
 
   it("a fail-closed failure withholds the output; a fail-open one changes nothing", () => {
-    const open = new ToolOutputFold("real");
+    const open = new ToolOutputFold("PostToolUse", "real");
     const soft: Outcome = { callback: cb("a"), label: "timed_out", durationMs: 5 };
     open.add(soft, report(soft));
     expect(open.done().withheld).toBeUndefined();
     expect(open.done().output).toBeUndefined();
 
-    const closed = new ToolOutputFold("real");
+    const closed = new ToolOutputFold("PostToolUse", "real");
     const hard: Outcome = {
       callback: cb("redact", 1000, true),
       label: "transport_error",
