@@ -35,6 +35,8 @@ export interface AgentOptions {
   readonly settingsFiles?: readonly string[];
   /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */
   readonly home?: string;
+  /** The `--config` file, if any: like settings files, tools never write it unasked. */
+  readonly configFile?: string;
   /** Slash commands every session offers (config `commands`). */
   readonly commands?: readonly SlashCommand[];
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { resolve } from "node:path";
 import { withholdVariable } from "./commands/child-env.js";
 import { killGroupsOnExit } from "./commands/process-group.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
@@ -170,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
     settingSources: settings.settingSources,
     settingsFiles: settings.settingsFiles,
     commands: settings.commands,
+    ...(values.config !== undefined && { configFile: resolve(values.config) }),
   });
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");

@@ -14,6 +14,7 @@ import type { OpenRequest } from "./protocol/host.js";
 import { SessionActor } from "./session/actor.js";
 import { ToolCatalog } from "./session/catalog.js";
 import { isModeId } from "./session/modes.js";
+import { hookConfigFiles } from "./session/hook-config-files.js";
 import { Transcript } from "./session/transcript.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
 import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
@@ -55,12 +56,13 @@ export class SessionAssembly {
    */
   async assemble({ id, request, log, stored }: Start) {
     const { options, store } = this;
-    const loaded = loadCommandHooks({
+    const places = {
       cwd: request.cwd,
       home: options.home ?? homedir(),
-      sources: options.settingSources ?? [],
       explicit: options.settingsFiles ?? [],
-    });
+      configFile: options.configFile,
+    };
+    const loaded = loadCommandHooks({ ...places, sources: options.settingSources ?? [] });
     for (const r of loaded.reports) {
       if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
       for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
@@ -111,6 +113,7 @@ export class SessionAssembly {
       },
       persist: store && ((session) => this.persist(store, session)),
       commands: options.commands ?? [],
+      hookConfigFiles: hookConfigFiles(places),
       hooks: (self) =>
         new SessionHooks({
           sessionId: id,

@@ -57,6 +57,8 @@ export interface SessionSettings {
   readonly groups: ProcessGroups;
   /** Releases what the session holds (its MCP servers) once it has ended. */
   readonly release?: () => Promise<void>;
+  /** Files hooks are configured in: a tool's write to one always asks (but in bypass). */
+  readonly hookConfigFiles: readonly string[];
 }
 
 /**
@@ -174,6 +176,7 @@ export class SessionActor {
         sessionId: settings.id,
         commands: settings.commands,
         admit: () => this.admit(prompt),
+        hookConfigFiles: settings.hookConfigFiles,
       },
       controller.signal,
     );

@@ -16,6 +16,7 @@ import type { PermissionMemory } from "./permission.js";
 import type { ClientPort } from "../port.js";
 import { errorMessage, isRecord } from "../values.js";
 import { tooDeep } from "../json-depth.js";
+import { isHookConfigFile } from "./hook-config-files.js";
 
 export type { ToolCallResult } from "./call-report.js";
 
@@ -36,6 +37,8 @@ export interface ToolCallEnv {
   readonly mode: () => ModeId;
   readonly toolContext: ToolContext;
   readonly log: Logger;
+  /** Files hooks are configured in: a tool's write to one asks in every mode but bypass. */
+  readonly hookConfigFiles: readonly string[];
 }
 
 function parseArguments(
@@ -268,9 +271,12 @@ async function decidePermission(
     return `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`;
   }
   const remembered = env.permissions.recall(tool.name);
+  // A write to a hook configuration could widen what runs unasked later: it asks every time.
+  const hookConfig = writesHookConfig(tool, toolCall, env);
+  if (hookConfig) env.log.info({ tool: tool.name }, "a write to hook configuration asks the user");
   // `ask` forces a fresh request in any mode; otherwise a standing "always reject" from the
   // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
-  if (hook !== "ask") {
+  if (hook !== "ask" && !hookConfig) {
     if (remembered === "rejected") return `The user rejected ${tool.name} calls for this session.`;
     if (hook === "allow" || policy === "allow" || remembered === "allowed") return "allowed";
   }
@@ -286,6 +292,15 @@ async function decidePermission(
   const answer = await env.permissions.ask(env.client, tool.name, toolCall, signal);
   if (answer === "rejected") return `The user rejected this ${tool.name} call.`;
   return answer;
+}
+
+/**
+ * Whether a file-editing tool call writes a file hooks are configured in; `bypassPermissions`
+ * asks nothing, by the user's choice. Bash writing there cannot be told from its command.
+ */
+function writesHookConfig(tool: AnyTool, toolCall: ToolCallUpdate, env: ToolCallEnv): boolean {
+  if (env.mode() === "bypassPermissions" || !tool.mutating || tool.kind !== "edit") return false;
+  return (toolCall.locations ?? []).some((l) => isHookConfigFile(l.path, env.hookConfigFiles));
 }
 
 /** The tool's locations with absolute paths, as ACP clients expect them. */
