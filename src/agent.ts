@@ -126,6 +126,12 @@ export class Agent implements AgentHost {
           // Awaited one by one: every update is on the wire before the load's response.
           for (const update of conversation.replay) await opened.client.update(update);
         }
+        if (opened.hookNotice !== undefined) {
+          await opened.client.update({
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: `${opened.hookNotice}\n` },
+          });
+        }
       } catch (error) {
         await this.close(id, "other");
         throw error;

@@ -1,8 +1,19 @@
+import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import type { AgentOptions } from "./agent-options.js";
 import { SessionCommandRunner } from "./commands/command-hook.js";
 import { ProcessGroups } from "./commands/process-group.js";
-import { loadCommandHooks } from "./commands/settings.js";
+import { loadCommandHooks, settingsFiles, type SettingsRequest } from "./commands/settings.js";
+import {
+  changedFiles,
+  keepStarting,
+  readStoredSnapshot,
+  snapshotReader,
+  takeSnapshot,
+  writeStoredSnapshot,
+  type HookFilesSnapshot,
+} from "./commands/settings-snapshot.js";
 import { HookRegistry } from "./hooks/registry.js";
 import { SessionHooks } from "./hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
@@ -10,10 +21,12 @@ import { registrationWarnings } from "./hooks/warnings.js";
 import type { Logger } from "./log.js";
 import { describePlainError } from "./model/describe-error.js";
 import { SessionMcp } from "./mcp/session-servers.js";
+import type { ClientPort } from "./port.js";
 import type { OpenRequest } from "./protocol/host.js";
 import { SessionActor } from "./session/actor.js";
 import { ToolCatalog } from "./session/catalog.js";
 import { isModeId } from "./session/modes.js";
+import { askToApplyHookChanges, hookChangeNotice } from "./session/hook-changes.js";
 import { hookConfigFiles } from "./session/hook-config-files.js";
 import { Transcript } from "./session/transcript.js";
 import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
@@ -62,7 +75,13 @@ export class SessionAssembly {
       explicit: options.settingsFiles ?? [],
       configFile: options.configFile,
     };
-    const loaded = loadCommandHooks({ ...places, sources: options.settingSources ?? [] });
+    const client = request.client(id, log);
+    const settingsRequest = { ...places, sources: options.settingSources ?? [] };
+    const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
+    const loaded = loadCommandHooks({
+      ...settingsRequest,
+      readText: snapshotReader(hookFiles.snapshot),
+    });
     for (const r of loaded.reports) {
       if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
       for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
@@ -73,7 +92,6 @@ export class SessionAssembly {
     const mcp = await this.connectMcp(id, request, log, groups);
     const registry = new HookRegistry(request.hooks, loaded.commands);
     const transport = request.transport(log);
-    const client = request.client(id, log);
     const transcript =
       store &&
       new Transcript(
@@ -135,6 +153,7 @@ export class SessionAssembly {
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
+    if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);
     return {
       actor,
       client,
@@ -142,7 +161,50 @@ export class SessionAssembly {
       warnings,
       mcp: mcp.report,
       settings: loaded.reports,
+      hookNotice: hookFiles.notice,
     };
+  }
+
+  /**
+   * The hook configuration a session runs with, stored beside its transcript: for a new
+   * session the files as they are; for one opening again, the files as they were when it
+   * started, unless the user accepts what changed since (a hook file the model wrote must
+   * not run unseen on the next load).
+   */
+  private async hookFiles(
+    id: string,
+    req: SettingsRequest,
+    restoring: boolean,
+    client: ClientPort,
+    log: Logger,
+  ): Promise<{ snapshot: HookFilesSnapshot; notice?: string }> {
+    const now = takeSnapshot(settingsFiles(req).map((f) => f.path));
+    if (!this.store) return { snapshot: now };
+    const path = join(this.store.dir, `${id}.hooks`);
+    let snapshot = now;
+    let notice: string | undefined;
+    const stored = restoring ? await readStoredSnapshot(path) : undefined;
+    if (stored && !stored.ok) log.warn({ error: stored.error }, "hook snapshot unreadable");
+    const start = stored?.ok ? stored.snapshot : undefined;
+    const changed = start ? changedFiles(start, now) : [];
+    if (start && changed.length > 0) {
+      let applied = false;
+      try {
+        applied = await askToApplyHookChanges(client, changed);
+      } catch (error) {
+        log.warn({ error: errorMessage(error) }, "asking to apply changed hooks failed");
+      }
+      snapshot = applied ? now : keepStarting(start, now, changed);
+      notice = hookChangeNotice(changed, applied);
+      log.warn({ changed, applied }, notice);
+    }
+    try {
+      await mkdir(this.store.dir, { recursive: true });
+      await writeStoredSnapshot(path, snapshot);
+    } catch (error) {
+      log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
+    }
+    return { snapshot, ...(notice !== undefined && { notice }) };
   }
 
   /**

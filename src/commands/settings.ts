@@ -31,6 +31,11 @@ export interface SettingsRequest {
   readonly sources: readonly SettingSource[];
   /** `--settings` files, absolute, in the order given. */
   readonly explicit: readonly string[];
+  /**
+   * Reads a file's text (default: from disk); throws as `readFileSync` does. A session reads
+   * its snapshot of the files through this (settings-snapshot.ts).
+   */
+  readonly readText?: (path: string) => string;
 }
 
 /** A session's command hooks, ready for the registry, and what to report about each file. */
@@ -91,7 +96,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const seen = new Set<string>();
   let disabledBy: string | undefined;
   for (const file of settingsFiles(req)) {
-    const read = readSettings(file);
+    const read = readSettings(file, req.readText);
     if (read === "missing") continue;
     if (!read.ok) {
       reports.push({ source: file.source, path: file.path, handlers: 0, error: read.error });
@@ -162,10 +167,10 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
 
 type Read = "missing" | { ok: true; data: SettingsFile } | { ok: false; error: string };
 
-function readSettings(file: FileRef): Read {
+function readSettings(file: FileRef, readText = readUtf8): Read {
   let text: string;
   try {
-    text = readFileSync(file.path, "utf8");
+    text = readText(file.path);
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
     if (code === "ENOENT" && file.source !== "explicit") return "missing";
@@ -181,6 +186,10 @@ function readSettings(file: FileRef): Read {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
   return { ok: true, data: parsed.data };
+}
+
+function readUtf8(path: string): string {
+  return readFileSync(path, "utf8");
 }
 
 /** A handler ready to race, or why it is skipped. */
