@@ -38,15 +38,19 @@ interface SessionParams {
   readonly _meta?: { [key: string]: unknown } | null | undefined;
 }
 
-/** Why a second `connect` of one app is refused. */
+/** Why a second connection to one host (one app, or two apps over one host) is refused. */
 export const ONE_CONNECTION =
-  "a hookgate agent app serves one connection: its sessions and hook callbacks belong to the " +
-  "client that opened them; build a new app (connectHookgate) for each connection";
+  "a hookgate agent serves one connection: its sessions and hook callbacks belong to the " +
+  "client that opened them; build a new agent and app (connectHookgate) for each connection";
+
+/** Hosts that have served a connection; one never serves another. */
+const connectedHosts = new WeakSet<AgentHost>();
 
 /**
  * Builds the ACP agent: the handler table for one connection, over the `host` that owns its
- * sessions. The app serves one connection only: a second `connect` throws (its hook requests
- * would reach the first client, and closing either would close both's sessions).
+ * sessions. The app and its host serve one connection only: a second `connect` (of this app,
+ * or of another app over the same host) throws, since its hook requests would reach the
+ * first client and closing either would close both's sessions.
  */
 export function createAgentApp(host: AgentHost): AgentApp {
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
@@ -103,7 +107,8 @@ export function createAgentApp(host: AgentHost): AgentApp {
 
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
-      if (connection) throw new Error(ONE_CONNECTION);
+      if (connectedHosts.has(host)) throw new Error(ONE_CONNECTION);
+      connectedHosts.add(host);
       connection = conn.client;
       conn.signal.addEventListener("abort", () => host.closeAll("other"));
     })

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/agent.js";
 import { silentLogger } from "../../src/log.js";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import { ONE_CONNECTION } from "../../src/protocol/app.js";
+import { Agent } from "../../src/agent.js";
+import { createAgentApp, ONE_CONNECTION } from "../../src/protocol/app.js";
 import { connectHookgate, createHookgateApp } from "../../src/serve.js";
 import { connectInProcess, initialize, type Harness } from "../helpers/harness.js";
 import {
@@ -44,6 +45,13 @@ describe("one agent per connection", () => {
     await clientWith(app, "deny");
     const { app: second } = testClient();
     expect(() => connectInProcess(app, second)).toThrow(ONE_CONNECTION);
+  });
+
+  it("two apps over one Agent refuse the second connection too", async () => {
+    const host = new Agent(options());
+    await clientWith(createAgentApp(host), "deny");
+    const { app: second } = testClient();
+    expect(() => connectInProcess(createAgentApp(host), second)).toThrow(ONE_CONNECTION);
   });
 
   it("two clients served with the same options keep their own hooks and sessions", async () => {
