@@ -108,6 +108,35 @@ describe("writes to hook configuration files", () => {
     expect(readFileSync(settings, "utf8")).toBe("{}");
   });
 
+  it("an earlier 'Always allow' for Write does not cover a hook file", async () => {
+    s = await startInProcess(
+      {
+        permission: (req) => ({
+          outcome: {
+            outcome: "selected",
+            optionId: req.toolCall.locations?.[0]?.path.endsWith("notes.txt")
+              ? "allow_always"
+              : "reject_once",
+          },
+        }),
+      },
+      { home: mkdtempSync(join(tmpdir(), "home-")) },
+    );
+    const { sessionId } = await s.newSession();
+    const settings = join(s.cwd, ".claude", "settings.json");
+    await s.prompt(
+      sessionId,
+      toolLine("Write", { file_path: join(s.cwd, "notes.txt"), content: "x" }),
+    );
+    await s.prompt(
+      sessionId,
+      toolLine("Write", { file_path: join(s.cwd, "more.txt"), content: "y" }),
+    );
+    await s.prompt(sessionId, toolLine("Write", { file_path: settings, content: HOOK }));
+    expect(s.seen.permissions).toHaveLength(2);
+    expect(existsSync(settings)).toBe(false);
+  });
+
   it("bypassPermissions asks nothing, as the user chose", async () => {
     const { s, sessionId } = await sessionIn("bypassPermissions");
     const settings = join(s.cwd, ".claude", "settings.json");
