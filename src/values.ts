@@ -31,14 +31,15 @@ function raceAbort<T, R extends T | undefined>(
   ) => void,
 ): Promise<T | R> {
   return new Promise<T | R>((resolve, reject) => {
-    if (signal.aborted) return onAbort(signal.reason, resolve, reject);
     const aborted = () => onAbort(signal.reason, resolve, reject);
-    signal.addEventListener("abort", aborted, { once: true });
     const done = () => signal.removeEventListener("abort", aborted);
+    // Handled even when the signal has already fired, so a late rejection never goes unseen.
     work.then(
       (value) => (done(), resolve(value)),
       (error: unknown) => (done(), reject(error)),
     );
+    if (signal.aborted) return aborted();
+    signal.addEventListener("abort", aborted, { once: true });
   });
 }
 

@@ -50,6 +50,20 @@ describe("rejectOnAbort", () => {
   });
 });
 
+describe("a signal that has already fired", () => {
+  it("still sees the work's later rejection, so it is never unhandled", async () => {
+    const abort = new AbortController();
+    abort.abort(new Error("cancelled"));
+    let fail!: (error: Error) => void;
+    const work = new Promise<string>((_resolve, reject) => (fail = reject));
+    await expect(unlessAborted(work, abort.signal)).resolves.toBeUndefined();
+    await expect(rejectOnAbort(work, abort.signal)).rejects.toThrow("cancelled");
+    fail(new Error("late"));
+    await tick();
+    expect(unhandled).toEqual([]);
+  });
+});
+
 describe("detach", () => {
   it("logs a failure of detached work instead of raising an unhandled rejection", async () => {
     const warn = vi.fn();
