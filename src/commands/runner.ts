@@ -31,6 +31,12 @@ export interface RunSpec {
   readonly signal?: AbortSignal;
   /** Cap on each of stdout and stderr; default 64 KiB. */
   readonly maxOutputBytes?: number;
+  /**
+   * Past the cap: `drain` (default) reads and discards the rest and lets the command finish,
+   * so its exit code still decides; `stop` ends the command at once as `output_overflow`
+   * (for commands whose output is the answer, where more than the cap is already a failure).
+   */
+  readonly overflow?: "drain" | "stop";
   /** Between SIGTERM and SIGKILL to the group; default `KILL_GRACE_MS` (2 s). */
   readonly killGraceMs?: number;
   /** The owner's groups (a session): ending the owner ends what still runs. */
@@ -50,6 +56,8 @@ export interface RunResult {
   /** UTF-8, at most `maxOutputBytes` bytes read, cut on a character boundary. */
   readonly stdout: string;
   readonly stderr: string;
+  /** The streams that went past the cap (the rest was read and discarded); empty if none. */
+  readonly truncated: readonly ("stdout" | "stderr")[];
   readonly durationMs: number;
   /** Why a command did not simply exit, e.g. "timed out after 5000 ms". */
   readonly error?: string;
@@ -60,9 +68,10 @@ const unowned = new ProcessGroups();
 
 /**
  * Runs one command as the leader of its own process group and session, and resolves with
- * its result once it exited, timed out, was cancelled, wrote too much or could not start.
- * On a timeout, a cancel or an overflow the result is decided at once and the whole group
- * is terminated (SIGTERM, SIGKILL after the grace), which goes on after the result.
+ * its result once it exited, timed out, was cancelled or could not start (or, with
+ * `overflow: "stop"`, wrote too much). On a timeout, a cancel or a stop the result is decided
+ * at once and the whole group is terminated (SIGTERM, SIGKILL after the grace), which goes
+ * on after the result. Output past the cap never costs memory: it is read and discarded.
  */
 export function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = performance.now();
@@ -123,6 +132,10 @@ function supervise(
       signal: exit?.signal ?? null,
       stdout: stdout.text(),
       stderr: stderr.text(),
+      truncated: [
+        ...(stdout.truncated ? ["stdout" as const] : []),
+        ...(stderr.truncated ? ["stderr" as const] : []),
+      ],
       durationMs: elapsed(),
       ...(stopped ? { error: stopped.error } : {}),
     });
@@ -149,8 +162,12 @@ function supervise(
   }, timeoutMs);
   spec.signal?.addEventListener("abort", onAbort, { once: true });
 
+  // Draining past the cap: what a command writes is not its verdict (a hook that quotes a
+  // padded tool input must still be able to deny by its exit code).
   const capture = (name: "stdout" | "stderr", output: CappedOutput) => (chunk: Buffer) => {
-    if (!output.add(chunk)) stop("output_overflow", `output over ${formatBytes(max)} on ${name}`);
+    if (!output.add(chunk) && spec.overflow === "stop") {
+      stop("output_overflow", `output over ${formatBytes(max)} on ${name}`);
+    }
   };
   child.stdout.on("data", capture("stdout", stdout));
   child.stderr.on("data", capture("stderr", stderr));
@@ -175,7 +192,16 @@ function supervise(
 }
 
 function emptyResult(status: RunStatus, error: string, durationMs: number): RunResult {
-  return { status, exitCode: null, signal: null, stdout: "", stderr: "", durationMs, error };
+  return {
+    status,
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    truncated: [],
+    durationMs,
+    error,
+  };
 }
 
 const SPAWN_ERROR_HINTS: Readonly<Record<string, string>> = {

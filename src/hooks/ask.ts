@@ -45,8 +45,16 @@ export function askHandler(
       read = interpretReply(raw, event);
     }
     const durationMs = performance.now() - asked;
-    if (!read.ok)
-      return { callback: handler, label: read.label, durationMs, failure: read.message };
-    return classifyResult(handler, read.result, durationMs);
+    const truncated = "truncated" in read && read.truncated === true;
+    if (!read.ok) {
+      return {
+        callback: handler,
+        label: read.label,
+        durationMs,
+        failure: read.message,
+        ...(truncated && { truncated }),
+      };
+    }
+    return classifyResult(handler, read.result, durationMs, truncated);
   };
 }

@@ -35,13 +35,17 @@ export interface CommandHandler {
  * What running a command hook found: its stdout read as a reply (or the reply its exit code
  * stands for), or a failure label with a message.
  */
-export type CommandVerdict =
+export type CommandVerdict = (
   | Interpretation
   | {
       readonly ok: false;
       readonly label: "hook_error" | "timed_out" | "cancelled";
       readonly message: string;
-    };
+    }
+) & {
+  /** The command wrote more than the cap: the verdict was read from the head of its output. */
+  readonly truncated?: boolean;
+};
 
 /** Runs command hooks for one session; commands/ implements it, the agent wires it in. */
 export interface CommandHookRunner {

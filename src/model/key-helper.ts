@@ -53,6 +53,7 @@ export class KeyHelper {
       env: childEnv(),
       timeoutMs: this.timeoutMs,
       maxOutputBytes: 64 * 1024,
+      overflow: "stop",
     });
     const key = result.stdout.trim();
     let failure: string | undefined;
