@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { errorMessage } from "../values.js";
+import { errorMessage, timerDelay } from "../values.js";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES, formatBytes } from "./capped-output.js";
 import { KILL_GRACE_MS, ProcessGroups, terminateGroup } from "./process-group.js";
 
@@ -13,9 +13,6 @@ export { DEFAULT_MAX_OUTPUT_BYTES } from "./capped-output.js";
  * for beyond it.
  */
 export const DRAIN_GRACE_MS = 200;
-
-/** setTimeout's largest delay; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** One short-lived command, in exec form (a shell command is `["sh", "-c", command]`). */
 export interface RunSpec {
@@ -156,7 +153,7 @@ function supervise(
   const onAbort = (): void => {
     if (exit === undefined) stop("cancelled", "cancelled");
   };
-  const timeoutMs = Math.min(Math.max(spec.timeoutMs, 0), MAX_TIMER_MS);
+  const timeoutMs = timerDelay(spec.timeoutMs);
   const timer = setTimeout(() => {
     if (exit === undefined) stop("timed_out", `timed out after ${spec.timeoutMs} ms`);
   }, timeoutMs);

@@ -3,7 +3,7 @@ import { basename, join, resolve } from "node:path";
 import type { CommandExec, CommandHandler } from "../hooks/command.js";
 import { isHookEventName, type HookEventName } from "../hooks/events.js";
 import type { CommandGroup } from "../hooks/registry.js";
-import { errorMessage } from "../values.js";
+import { errorMessage, MAX_TIMER_MS } from "../values.js";
 import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../zod-issues.js";
 import { compileIfRule } from "./if-rule.js";
@@ -21,6 +21,12 @@ export type SettingSource = (typeof SETTING_SOURCES)[number];
 /** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;
 export const PROMPT_COMMAND_TIMEOUT_S = 30;
+
+/**
+ * The longest handler timeout honoured: 2,147,483 s (about 24.8 days), the most a timer can
+ * wait. A longer one is clamped to it, never wrapped into one that fires at once.
+ */
+export const MAX_COMMAND_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
 /** Which settings files a session reads. */
 export interface SettingsRequest {
@@ -208,7 +214,7 @@ function toHandler(
     kind: "command",
     id,
     event,
-    timeoutMs: seconds * 1000,
+    timeoutMs: Math.min(seconds, MAX_COMMAND_TIMEOUT_S) * 1000,
     failClosed: spec.onFailure === "block" || spec.onFailure === "deny",
     exec,
     dialect: file.dialect,

@@ -92,6 +92,12 @@ describe("loadCommandHooks", () => {
     ]);
   });
 
+  it("a timeout past what a timer can wait is clamped to 2,147,483 s, never shortened", () => {
+    const cwd = tree({ ".claude/settings.json": hook("x", { timeout: 3_000_000 }) });
+    const loaded = loadCommandHooks({ cwd, home: cwd, sources: ["project"], explicit: [] });
+    expect(loaded.commands.PreToolUse?.[0]?.handlers[0]?.timeoutMs).toBe(2_147_483_000);
+  });
+
   it("UserPromptSubmit handlers default to 30 s", () => {
     const cwd = tree({
       ".claude/settings.json": {

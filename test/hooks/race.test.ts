@@ -55,6 +55,21 @@ describe("raceCallbacks", () => {
     expect(outcomes[0]).toBeUndefined();
   });
 
+  it("a timeout past setTimeout's range waits (clamped) instead of firing at once", async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: ((o: Outcome) => void) | undefined;
+      const ask: RaceOptions["ask"] = () => new Promise((r) => (answer = r));
+      const huge = cb("slow", 2_147_484_000);
+      const race = raceCallbacks([huge], new AbortController().signal, { ...base, ask });
+      await vi.advanceTimersByTimeAsync(60_000);
+      answer?.({ callback: huge, label: "denied", durationMs: 60_000 });
+      expect((await race).end).toMatchObject({ label: "denied" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("an ask that rejects becomes a transport_error outcome and the race still ends", async () => {
     vi.useFakeTimers();
     try {

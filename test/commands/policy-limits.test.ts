@@ -48,3 +48,18 @@ describe("a policy hook whose output the model inflates still denies", () => {
     expect(r.reports).toEqual([expect.objectContaining({ outcome: "proceeded", truncated: true })]);
   });
 });
+
+describe("a timeout from a settings file never ends a hook early", () => {
+  it("timeout: 3,000,000 s (past setTimeout's range) lets a hook that takes a second deny", async () => {
+    o = await openPolicySession({
+      project: bashPolicy({
+        type: "command",
+        command: "sleep 1; echo slow but sure >&2; exit 2",
+        timeout: 3_000_000,
+      }),
+    });
+    const r = await attempt(o, "rm -rf victim");
+    expect(r.victimDeleted).toBe(false);
+    expect(r.reports.map((x) => x.outcome)).toEqual(["denied"]);
+  });
+});
