@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { withholdVariable } from "./commands/child-env.js";
 import { killGroupsOnExit } from "./commands/process-group.js";
+import { explicitSettingsProblem } from "./commands/settings.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
@@ -138,6 +139,10 @@ async function main(argv: string[]): Promise<void> {
       settings: values.settings,
     });
     settings = mergeSettings(file, flags);
+    for (const path of settings.settingsFiles) {
+      const problem = explicitSettingsProblem(path);
+      if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
+    }
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel);
     routeConsoleErrors(log);

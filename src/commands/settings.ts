@@ -72,16 +72,29 @@ export function settingsFiles(req: SettingsRequest): FileRef[] {
     add("project", req.cwd, ".codex/hooks.json", "");
   }
   if (req.sources.includes("local")) add("local", req.cwd, ".claude/settings.local.json", "");
-  for (const path of req.explicit) {
-    const abs = resolve(path);
-    files.push({
-      source: "explicit",
-      path: abs,
-      display: abs,
-      dialect: basename(abs) === "hooks.json" ? "codex" : "claude",
-    });
-  }
+  for (const path of req.explicit) files.push(explicitFile(path));
   return files;
+}
+
+function explicitFile(path: string): FileRef {
+  const abs = resolve(path);
+  return {
+    source: "explicit",
+    path: abs,
+    display: abs,
+    dialect: basename(abs) === "hooks.json" ? "codex" : "claude",
+  };
+}
+
+/**
+ * What is wrong with a settings file the operator named (`--settings`, config `settings`):
+ * missing, unreadable, not JSON or not the schema; undefined when it loads. Checked at
+ * startup, where a problem is fatal: a policy named on purpose must never silently be off.
+ */
+export function explicitSettingsProblem(path: string): string | undefined {
+  const read = readSettings(explicitFile(path));
+  if (read === "missing") return "not found";
+  return read.ok ? undefined : read.error;
 }
 
 /**
@@ -174,7 +187,8 @@ function readSettings(file: FileRef): Read {
     text = readFileSync(file.path, "utf8");
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code === "ENOENT" && file.source !== "explicit") return "missing";
+    if (code === "ENOENT")
+      return file.source === "explicit" ? { ok: false, error: "not found" } : "missing";
     return { ok: false, error: `cannot read: ${errorMessage(error)}` };
   }
   let raw: unknown;

@@ -18,7 +18,10 @@ import {
  * user would leave them. Every Bash call it makes tries to delete `victim` in the workspace.
  */
 export interface PolicySetup {
-  /** Contents of `--settings` files, written outside the workspace, in this order. */
+  /**
+   * Contents of `--settings` files, written outside the workspace, in this order. Here and
+   * for the other files, a string is the file's text as it is (to write a broken file).
+   */
   readonly explicit?: readonly unknown[];
   readonly user?: unknown;
   readonly project?: unknown;
@@ -47,6 +50,10 @@ export const bashPolicy = (...handlers: Record<string, unknown>[]) => ({
   hooks: { PreToolUse: [{ matcher: "Bash", hooks: handlers }] },
 });
 
+/** A file's text: a string is written as it is (a broken file), anything else as JSON. */
+const text = (value: unknown): string =>
+  typeof value === "string" ? value : JSON.stringify(value);
+
 function write(path: string, text: string, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
@@ -61,11 +68,11 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
   temps.push(home, ops);
   const explicit = (setup.explicit ?? []).map((value, i) => {
     const path = join(ops, `policy-${i}.json`);
-    write(path, typeof value === "string" ? value : JSON.stringify(value));
+    write(path, text(value));
     return path;
   });
   if (setup.user !== undefined) {
-    write(join(home, ".claude/settings.json"), JSON.stringify(setup.user));
+    write(join(home, ".claude/settings.json"), text(setup.user));
   }
   const sources =
     setup.sources ??
@@ -89,10 +96,10 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
   const cwd = session.cwd;
   temps.push(cwd);
   if (setup.project !== undefined) {
-    write(join(cwd, ".claude/settings.json"), JSON.stringify(setup.project));
+    write(join(cwd, ".claude/settings.json"), text(setup.project));
   }
   if (setup.local !== undefined) {
-    write(join(cwd, ".claude/settings.local.json"), JSON.stringify(setup.local));
+    write(join(cwd, ".claude/settings.local.json"), text(setup.local));
   }
   for (const [rel, text] of Object.entries(setup.scripts ?? {})) {
     write(join(cwd, rel), text, 0o755);

@@ -139,7 +139,7 @@ describe("loadCommandHooks", () => {
     expect(r.reports.map((x) => [x.source, x.handlers, x.error?.split(":")[0]])).toEqual([
       ["project", 0, "not valid JSON"],
       ["project", 0, "hooks.Stop[0].hooks[0].type"],
-      ["explicit", 0, "cannot read"],
+      ["explicit", 0, "not found"],
     ]);
   });
 });
