@@ -179,9 +179,13 @@ async function main(argv: string[]): Promise<void> {
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");
   // The key is fetched while the client initializes; the first model request joins the run.
-  model.keyHelper?.refresh().catch(() => {});
+  model.keyHelper?.prefetch();
+  const { keyHelper } = model;
+  // SIGTERM exits through killGroupsOnExit, which kills the helper's groups with the rest.
   await connection.closed;
   log.info("client disconnected; exiting");
+  // A helper still running (a password manager waiting for an unlock) must not hold the exit.
+  await keyHelper?.close();
   log.flush();
 }
 

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { errorMessage, timerDelay } from "../values.js";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES, formatBytes } from "./capped-output.js";
-import { KILL_GRACE_MS, ProcessGroups, terminateGroup } from "./process-group.js";
+import { KILL_GRACE_MS, ProcessGroups, signalGroup, terminateGroup } from "./process-group.js";
 
 export { DEFAULT_MAX_OUTPUT_BYTES } from "./capped-output.js";
 
@@ -122,7 +122,10 @@ function supervise(
     child.stdin.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
-    if (stopped === undefined) forget?.();
+    // A command that exited may leave background jobs (`sleep 1000 &`) in its group: the group
+    // stays tracked until they are gone, so they end with their owner (session close, agent
+    // exit), as Bash's jobs do. One signal-0, no /proc scan: this is every hook's path.
+    if (stopped === undefined && (pid === undefined || !signalGroup(pid, 0))) forget?.();
     resolve({
       status: stopped?.status ?? "exited",
       exitCode: exit?.code ?? null,
