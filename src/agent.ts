@@ -204,7 +204,7 @@ function announced(
   source: "startup" | "resume",
 ): Opened {
   opened.actor.hooks.sessionStart(source);
-  opened.actor.advertiseCommands();
+  opened.actor.advertiseCommands(opened.notices);
   return {
     session: handleOf(opened.actor),
     registered: opened.registered,

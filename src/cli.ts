@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { withholdVariable } from "./commands/child-env.js";
 import { killGroupsOnExit } from "./commands/process-group.js";
+import { explicitSettingsProblem } from "./commands/settings.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
@@ -139,6 +140,10 @@ async function main(argv: string[]): Promise<void> {
       settings: values.settings,
     });
     settings = mergeSettings(file, flags);
+    for (const path of settings.settingsFiles) {
+      const problem = explicitSettingsProblem(path);
+      if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
+    }
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel);
     routeConsoleErrors(log);
@@ -176,9 +181,13 @@ async function main(argv: string[]): Promise<void> {
   // Where the model lives and whether a key is set; never the key itself.
   log.info({ version: VERSION, ...model.describe }, "hookgate serving ACP on stdio");
   // The key is fetched while the client initializes; the first model request joins the run.
-  model.keyHelper?.refresh().catch(() => {});
+  model.keyHelper?.prefetch();
+  const { keyHelper } = model;
+  // SIGTERM exits through killGroupsOnExit, which kills the helper's groups with the rest.
   await connection.closed;
   log.info("client disconnected; exiting");
+  // A helper still running (a password manager waiting for an unlock) must not hold the exit.
+  await keyHelper?.close();
   log.flush();
 }
 

@@ -154,11 +154,20 @@ export class SessionAssembly {
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);
+    // A settings file that could not be loaded means hooks the user expects are off: say so
+    // where the user looks (an agent message), not only where a client may look.
+    const notices = loaded.reports.flatMap((r) =>
+      r.error === undefined
+        ? []
+        : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
+    );
+    warnings.push(...notices);
     return {
       actor,
       client,
       registered: registry.counts(),
       warnings,
+      notices,
       mcp: mcp.report,
       settings: loaded.reports,
       hookNotice: hookFiles.notice,

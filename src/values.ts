@@ -57,3 +57,11 @@ export function detach(work: PromiseLike<unknown>, log: FailureLog, what: string
     log.warn({ error: errorMessage(error) }, `${what} failed`),
   );
 }
+
+/** setTimeout's longest delay (about 24.8 days); a longer one, or Infinity, fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay setTimeout keeps: clamped into [0, MAX_TIMER_MS], never shortened otherwise. */
+export function timerDelay(ms: number): number {
+  return Number.isNaN(ms) ? MAX_TIMER_MS : Math.min(Math.max(ms, 0), MAX_TIMER_MS);
+}

@@ -1,4 +1,4 @@
-/** How much of each stream a command may write before it is stopped: 64 KiB. */
+/** How much of each stream of a command is kept: 64 KiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 
 /**
@@ -26,6 +26,11 @@ export class CappedOutput {
     this.chunks.push(chunk);
     this.kept += chunk.length;
     return true;
+  }
+
+  /** True once the stream has gone past the cap: `text()` is only its head. */
+  get truncated(): boolean {
+    return this.over;
   }
 
   /** The kept bytes as UTF-8, cut on a character boundary when the cap was passed. */

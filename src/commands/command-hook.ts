@@ -45,14 +45,16 @@ export class SessionCommandRunner implements CommandHookRunner {
       signal,
       groups: ctx.groups,
     });
-    return readResult(handler, input.hook_event_name, result, signal);
+    const verdict = readResult(handler, input.hook_event_name, result, signal);
+    return result.truncated.length > 0 ? { ...verdict, truncated: true } : verdict;
   }
 }
 
 /**
  * Claude Code's rules: exit 0 reads `{`-prefixed stdout as the reply (else plain text,
  * context on UserPromptSubmit/SessionStart); exit 2 blocks with stderr as the reason;
- * anything else is `hook_error` unless stdout is valid JSON, which then decides.
+ * anything else is `hook_error` unless stdout is valid JSON, which then decides. Output past
+ * the cap was discarded: stdout cut there is no valid JSON, stderr cut there still blocks.
  */
 export function readResult(
   handler: CommandHandler,

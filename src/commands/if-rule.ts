@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import picomatch from "picomatch";
+import { splitShell } from "./shell-split.js";
 
 /** Tools whose `if` pattern is a glob over the file path their input names. */
 const PATH_FIELDS: Readonly<Record<string, string>> = {
@@ -19,7 +20,7 @@ export type IfRule =
 
 /**
  * Compiles one permission rule, `Tool` or `Tool(pattern)`: for Bash a glob over the command
- * (`*` any text, a trailing `:*` a prefix), for file tools a glob over the path relative to
+ * and over every simple command in it (`*` any text, a trailing `:*` a prefix), for file tools a glob over the path relative to
  * `cwd`. Events without a tool never match (their tool name is empty).
  */
 export function compileIfRule(rule: string, cwd: string): IfRule {
@@ -57,14 +58,28 @@ export function compileIfRule(rule: string, cwd: string): IfRule {
   };
 }
 
+/**
+ * A Bash rule applies when it matches the whole line or any simple command in it (`true &&
+ * rm -rf x` is an `rm`), and whenever the line cannot be split with confidence: a deny
+ * scoped with `if` must not fail open because something harmless came first.
+ */
 function bashMatcher(pattern: string): (command: string) => boolean {
+  const test = commandTest(pattern);
+  return (command) => {
+    if (test(command.trim())) return true;
+    const split = splitShell(command);
+    return !split.ok || split.commands.some(test);
+  };
+}
+
+function commandTest(pattern: string): (command: string) => boolean {
   if (pattern.endsWith(":*")) {
     const prefix = pattern.slice(0, -2);
-    return (command) => command.trim().startsWith(prefix);
+    return (command) => command.startsWith(prefix);
   }
   // `bash: true`: a single `*` crosses `/`, as "any text" in a command line should.
   const test = picomatch(pattern, { bash: true, dot: true, noextglob: true, nobrace: true });
-  return (command) => test(command.trim());
+  return (command) => test(command);
 }
 
 function stringField(input: unknown, field: string): string | undefined {

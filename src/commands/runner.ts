@@ -1,9 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { errorMessage } from "../values.js";
+import { errorMessage, timerDelay } from "../values.js";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES, formatBytes } from "./capped-output.js";
-import { KILL_GRACE_MS, ProcessGroups, terminateGroup } from "./process-group.js";
+import { KILL_GRACE_MS, ProcessGroups, signalGroup, terminateGroup } from "./process-group.js";
 
 export { DEFAULT_MAX_OUTPUT_BYTES } from "./capped-output.js";
 
@@ -13,9 +13,6 @@ export { DEFAULT_MAX_OUTPUT_BYTES } from "./capped-output.js";
  * for beyond it.
  */
 export const DRAIN_GRACE_MS = 200;
-
-/** setTimeout's largest delay; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** One short-lived command, in exec form (a shell command is `["sh", "-c", command]`). */
 export interface RunSpec {
@@ -31,6 +28,12 @@ export interface RunSpec {
   readonly signal?: AbortSignal;
   /** Cap on each of stdout and stderr; default 64 KiB. */
   readonly maxOutputBytes?: number;
+  /**
+   * Past the cap: `drain` (default) reads and discards the rest and lets the command finish,
+   * so its exit code still decides; `stop` ends the command at once as `output_overflow`
+   * (for commands whose output is the answer, where more than the cap is already a failure).
+   */
+  readonly overflow?: "drain" | "stop";
   /** Between SIGTERM and SIGKILL to the group; default `KILL_GRACE_MS` (2 s). */
   readonly killGraceMs?: number;
   /** The owner's groups (a session): ending the owner ends what still runs. */
@@ -50,6 +53,8 @@ export interface RunResult {
   /** UTF-8, at most `maxOutputBytes` bytes read, cut on a character boundary. */
   readonly stdout: string;
   readonly stderr: string;
+  /** The streams that went past the cap (the rest was read and discarded); empty if none. */
+  readonly truncated: readonly ("stdout" | "stderr")[];
   readonly durationMs: number;
   /** Why a command did not simply exit, e.g. "timed out after 5000 ms". */
   readonly error?: string;
@@ -60,9 +65,10 @@ const unowned = new ProcessGroups();
 
 /**
  * Runs one command as the leader of its own process group and session, and resolves with
- * its result once it exited, timed out, was cancelled, wrote too much or could not start.
- * On a timeout, a cancel or an overflow the result is decided at once and the whole group
- * is terminated (SIGTERM, SIGKILL after the grace), which goes on after the result.
+ * its result once it exited, timed out, was cancelled or could not start (or, with
+ * `overflow: "stop"`, wrote too much). On a timeout, a cancel or a stop the result is decided
+ * at once and the whole group is terminated (SIGTERM, SIGKILL after the grace), which goes
+ * on after the result. Output past the cap never costs memory: it is read and discarded.
  */
 export function runCommand(spec: RunSpec): Promise<RunResult> {
   const started = performance.now();
@@ -116,13 +122,20 @@ function supervise(
     child.stdin.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
-    if (stopped === undefined) forget?.();
+    // A command that exited may leave background jobs (`sleep 1000 &`) in its group: the group
+    // stays tracked until they are gone, so they end with their owner (session close, agent
+    // exit), as Bash's jobs do. One signal-0, no /proc scan: this is every hook's path.
+    if (stopped === undefined && (pid === undefined || !signalGroup(pid, 0))) forget?.();
     resolve({
       status: stopped?.status ?? "exited",
       exitCode: exit?.code ?? null,
       signal: exit?.signal ?? null,
       stdout: stdout.text(),
       stderr: stderr.text(),
+      truncated: [
+        ...(stdout.truncated ? ["stdout" as const] : []),
+        ...(stderr.truncated ? ["stderr" as const] : []),
+      ],
       durationMs: elapsed(),
       ...(stopped ? { error: stopped.error } : {}),
     });
@@ -145,14 +158,18 @@ function supervise(
   const onAbort = (): void => {
     if (exit === undefined) stop("cancelled", "cancelled");
   };
-  const timeoutMs = Math.min(Math.max(spec.timeoutMs, 0), MAX_TIMER_MS);
+  const timeoutMs = timerDelay(spec.timeoutMs);
   const timer = setTimeout(() => {
     if (exit === undefined) stop("timed_out", `timed out after ${spec.timeoutMs} ms`);
   }, timeoutMs);
   spec.signal?.addEventListener("abort", onAbort, { once: true });
 
+  // Draining past the cap: what a command writes is not its verdict (a hook that quotes a
+  // padded tool input must still be able to deny by its exit code).
   const capture = (name: "stdout" | "stderr", output: CappedOutput) => (chunk: Buffer) => {
-    if (!output.add(chunk)) stop("output_overflow", `output over ${formatBytes(max)} on ${name}`);
+    if (!output.add(chunk) && spec.overflow === "stop") {
+      stop("output_overflow", `output over ${formatBytes(max)} on ${name}`);
+    }
   };
   child.stdout.on("data", capture("stdout", stdout));
   child.stderr.on("data", capture("stderr", stderr));
@@ -177,7 +194,16 @@ function supervise(
 }
 
 function emptyResult(status: RunStatus, error: string, durationMs: number): RunResult {
-  return { status, exitCode: null, signal: null, stdout: "", stderr: "", durationMs, error };
+  return {
+    status,
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    truncated: [],
+    durationMs,
+    error,
+  };
 }
 
 const SPAWN_ERROR_HINTS: Readonly<Record<string, string>> = {

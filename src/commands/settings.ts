@@ -3,10 +3,11 @@ import { basename, join, resolve } from "node:path";
 import type { CommandExec, CommandHandler } from "../hooks/command.js";
 import { isHookEventName, type HookEventName } from "../hooks/events.js";
 import type { CommandGroup } from "../hooks/registry.js";
-import { errorMessage } from "../values.js";
+import { errorMessage, MAX_TIMER_MS } from "../values.js";
 import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../zod-issues.js";
 import { compileIfRule } from "./if-rule.js";
+import { disabledLevel, mergeCopies, TRUST, type Copy } from "./settings-trust.js";
 import {
   claudeSettingsSchema,
   codexHooksSchema,
@@ -21,6 +22,12 @@ export type SettingSource = (typeof SETTING_SOURCES)[number];
 /** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;
 export const PROMPT_COMMAND_TIMEOUT_S = 30;
+
+/**
+ * The longest handler timeout honoured: 2,147,483 s (about 24.8 days), the most a timer can
+ * wait. A longer one is clamped to it, never wrapped into one that fires at once.
+ */
+export const MAX_COMMAND_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
 /** Which settings files a session reads. */
 export interface SettingsRequest {
@@ -71,82 +78,86 @@ export function settingsFiles(req: SettingsRequest): FileRef[] {
     add("project", req.cwd, ".codex/hooks.json", "");
   }
   if (req.sources.includes("local")) add("local", req.cwd, ".claude/settings.local.json", "");
-  for (const path of req.explicit) {
-    const abs = resolve(path);
-    files.push({
-      source: "explicit",
-      path: abs,
-      display: abs,
-      dialect: basename(abs) === "hooks.json" ? "codex" : "claude",
-    });
-  }
+  for (const path of req.explicit) files.push(explicitFile(path));
   return files;
+}
+
+function explicitFile(path: string): FileRef {
+  const abs = resolve(path);
+  return {
+    source: "explicit",
+    path: abs,
+    display: abs,
+    dialect: basename(abs) === "hooks.json" ? "codex" : "claude",
+  };
+}
+
+/**
+ * What is wrong with a settings file the operator named (`--settings`, config `settings`):
+ * missing, unreadable, not JSON or not the schema; undefined when it loads. Checked at
+ * startup, where a problem is fatal: a policy named on purpose must never silently be off.
+ */
+export function explicitSettingsProblem(path: string): string | undefined {
+  const read = readSettings(explicitFile(path));
+  if (read === "missing") return "not found";
+  return read.ok ? undefined : read.error;
 }
 
 /**
  * Reads a session's settings files. A missing source file is skipped (a missing explicit
  * file is reported); a file that does not parse registers nothing and is reported with the
- * path inside it. Identical handlers (command, args, shell) for one event and matcher run
- * once; an effective `disableAllHooks: true` (explicit > local > project > user) turns every
- * command hook off.
+ * path inside it. Sources are trusted explicit > user > local > project (`TRUST`):
+ * `disableAllHooks: true` turns off the command hooks of its file's level and below, and
+ * copies of one handler merge into the most trusted copy, strictest settings kept
+ * (`mergeCopies`).
  */
 export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const reports: SettingsReport[] = [];
-  const commands: Partial<Record<HookEventName, CommandGroup[]>> = {};
-  const seen = new Set<string>();
-  let disabledBy: string | undefined;
+  const files: { file: FileRef; data: SettingsFile }[] = [];
   for (const file of settingsFiles(req)) {
     const read = readSettings(file, req.readText);
     if (read === "missing") continue;
-    if (!read.ok) {
-      reports.push({ source: file.source, path: file.path, handlers: 0, error: read.error });
+    if (read.ok) files.push({ file, data: read.data });
+    else reports.push({ source: file.source, path: file.path, handlers: 0, error: read.error });
+  }
+  const off = disabledLevel(
+    files.map(({ file, data }) => ({
+      source: file.source,
+      disable: data.disableAllHooks === true,
+    })),
+  );
+  const offBy = files.find(
+    ({ file, data }) => data.disableAllHooks === true && TRUST[file.source] === off,
+  )?.file.path;
+  const copies: (Copy & { group: object; matcher: string | undefined })[] = [];
+  for (const { file, data } of files) {
+    const skipped: string[] = [];
+    if (TRUST[file.source] <= off) {
+      skipped.push(`disableAllHooks in ${offBy}: command hooks of this file are off`);
+      reports.push({ source: file.source, path: file.path, handlers: 0, skipped });
       continue;
     }
-    if (read.data.disableAllHooks !== undefined) {
-      disabledBy = read.data.disableAllHooks ? file.path : undefined;
-    }
-    const skipped: string[] = [];
     let handlers = 0;
-    for (const [event, groups] of Object.entries(read.data.hooks ?? {})) {
+    for (const [event, groups] of Object.entries(data.hooks ?? {})) {
       if (!isHookEventName(event)) {
         skipped.push(`${event}: not an event hookgate runs`);
         continue;
       }
       groups.forEach((group, i) => {
-        const list: CommandHandler[] = [];
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
           if (spec.type !== "command") {
             skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
             return;
           }
-          const key = JSON.stringify([
-            event,
-            group.matcher ?? "",
-            spec.command,
-            spec.args,
-            spec.shell ?? "sh",
-          ]);
-          if (seen.has(key)) return;
-          const handler = toHandler(
-            spec,
-            event,
-            `${file.source}:${file.display}#${where}`,
-            file,
-            req.cwd,
-          );
+          const id = `${file.source}:${file.display}#${where}`;
+          const handler = toHandler(spec, event, id, file, req.cwd);
           if (typeof handler === "string") {
             skipped.push(`${where}: ${handler}`);
             return;
           }
-          seen.add(key);
-          list.push(handler);
-        });
-        if (list.length === 0) return;
-        handlers += list.length;
-        (commands[event] ??= []).push({
-          ...(group.matcher !== undefined && { matcher: group.matcher }),
-          handlers: list,
+          handlers++;
+          copies.push({ handler, trust: TRUST[file.source], group, matcher: group.matcher });
         });
       });
     }
@@ -157,12 +168,29 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
       ...(skipped.length > 0 && { skipped }),
     });
   }
-  if (disabledBy === undefined) return { commands, reports };
-  const note = `disableAllHooks in ${disabledBy}: command hooks are off`;
-  return {
-    commands: {},
-    reports: reports.map((r) => ({ ...r, handlers: 0, skipped: [...(r.skipped ?? []), note] })),
-  };
+  return { commands: groupsOf(copies, mergeCopies(copies)), reports };
+}
+
+/** The handlers back in their files' groups, in file order, per event. */
+function groupsOf(
+  copies: readonly { group: object; matcher: string | undefined }[],
+  handlers: readonly CommandHandler[],
+): Partial<Record<HookEventName, CommandGroup[]>> {
+  const commands: Partial<Record<HookEventName, CommandGroup[]>> = {};
+  let last: { group: object; handlers: CommandHandler[] } | undefined;
+  copies.forEach(({ group, matcher }, i) => {
+    const handler = handlers[i];
+    if (!handler) return;
+    if (last?.group !== group) {
+      last = { group, handlers: [] };
+      (commands[handler.event] ??= []).push({
+        ...(matcher !== undefined && { matcher }),
+        handlers: last.handlers,
+      });
+    }
+    last.handlers.push(handler);
+  });
+  return commands;
 }
 
 type Read = "missing" | { ok: true; data: SettingsFile } | { ok: false; error: string };
@@ -173,7 +201,8 @@ function readSettings(file: FileRef, readText = readUtf8): Read {
     text = readText(file.path);
   } catch (error) {
     const code = error instanceof Error && "code" in error ? error.code : undefined;
-    if (code === "ENOENT" && file.source !== "explicit") return "missing";
+    if (code === "ENOENT")
+      return file.source === "explicit" ? { ok: false, error: "not found" } : "missing";
     return { ok: false, error: `cannot read: ${errorMessage(error)}` };
   }
   let raw: unknown;
@@ -217,7 +246,7 @@ function toHandler(
     kind: "command",
     id,
     event,
-    timeoutMs: seconds * 1000,
+    timeoutMs: Math.min(seconds, MAX_COMMAND_TIMEOUT_S) * 1000,
     failClosed: spec.onFailure === "block" || spec.onFailure === "deny",
     exec,
     dialect: file.dialect,

@@ -78,6 +78,8 @@ export async function runSlashCommand(
     }),
     timeoutMs: command.timeoutMs,
     signal,
+    // The output is the reply: more than the cap is a failure, no need to wait for the rest.
+    overflow: "stop",
     ...(ctx.groups && { groups: ctx.groups }),
   });
   const reply = slashReply(command, result);

@@ -4,7 +4,7 @@ import type { HookEventName } from "./events.js";
 import { classifyError, classifyResult, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type Interpretation } from "./result.js";
-import type { HookTransport } from "./transport.js";
+import { HookTransportError, type HookTransport } from "./transport.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 /** How a session's hooks are reached. */
@@ -40,13 +40,52 @@ export function askHandler(
           signal,
         );
       } catch (error) {
-        return classifyError(handler, error, signal, performance.now() - asked);
+        const durationMs = performance.now() - asked;
+        if (error instanceof HookTransportError && error.truncatedReply !== undefined) {
+          return truncatedReply(handler, error, event, durationMs);
+        }
+        return classifyError(handler, error, signal, durationMs);
       }
       read = interpretReply(raw, event);
     }
     const durationMs = performance.now() - asked;
-    if (!read.ok)
-      return { callback: handler, label: read.label, durationMs, failure: read.message };
-    return classifyResult(handler, read.result, durationMs);
+    const truncated = "truncated" in read && read.truncated === true;
+    if (!read.ok) {
+      return {
+        callback: handler,
+        label: read.label,
+        durationMs,
+        failure: read.message,
+        ...(truncated && { truncated }),
+      };
+    }
+    return classifyResult(handler, read.result, durationMs, truncated);
+  };
+}
+
+/**
+ * A reply too large to read whole (a callback that quoted a padded tool input): its size is
+ * the model's doing, so a deny (or `continue: false`) read from its skeleton still denies;
+ * anything else in it cannot be trusted whole (a cut `updatedInput`), so it is a
+ * `transport_error`, failing as the group says.
+ */
+function truncatedReply(
+  handler: Handler,
+  error: HookTransportError,
+  event: HookEventName,
+  durationMs: number,
+): Outcome {
+  const read = interpretReply(error.truncatedReply, event);
+  if (read.ok && (read.result.decision === "deny" || read.result.stop)) {
+    const { decision, reason, stop } = read.result;
+    const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
+    return classifyResult(handler, result, durationMs, true);
+  }
+  return {
+    callback: handler,
+    label: "transport_error",
+    durationMs,
+    failure: `${error.message}; only a deny is read from a reply that size`,
+    truncated: true,
   };
 }

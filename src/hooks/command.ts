@@ -25,8 +25,13 @@ export interface CommandHandler {
   readonly dialect: "claude" | "codex";
   /** Shown as the pending tool call's content while the hook runs. */
   readonly statusMessage?: string;
-  /** `async: true` in the file (carried; it runs like any other handler for now). */
+  /** `async: true` in the file: runs in the background, never blocks or decides. */
   readonly async?: boolean;
+  /**
+   * Copies of one handler (same event and program) across groups and files share this key
+   * and run once per event, wherever any copy's matcher and `if` would run it.
+   */
+  readonly dedupKey?: string;
   /** The handler's `if` rule: false skips it for this call. Absent: always runs. */
   readonly applies?: (toolName: string, toolInput: unknown) => boolean;
 }
@@ -35,13 +40,17 @@ export interface CommandHandler {
  * What running a command hook found: its stdout read as a reply (or the reply its exit code
  * stands for), or a failure label with a message.
  */
-export type CommandVerdict =
+export type CommandVerdict = (
   | Interpretation
   | {
       readonly ok: false;
       readonly label: "hook_error" | "timed_out" | "cancelled";
       readonly message: string;
-    };
+    }
+) & {
+  /** The command wrote more than the cap: the verdict was read from the head of its output. */
+  readonly truncated?: boolean;
+};
 
 /** Runs command hooks for one session; commands/ implements it, the agent wires it in. */
 export interface CommandHookRunner {

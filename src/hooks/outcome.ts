@@ -15,6 +15,8 @@ export interface Outcome {
   readonly result?: HookResult;
   /** For failure labels: what went wrong, for logs and fail-closed reasons. */
   readonly failure?: string;
+  /** The hook's output passed the size cap; its outcome was read from what fit. */
+  readonly truncated?: boolean;
 }
 
 /** Failure labels fail open unless the group set `onFailure: "deny"`. */
@@ -47,9 +49,14 @@ export function denyReason(outcome: Outcome): string {
 }
 
 /** Labels a read reply: a deny or `continue: false` blocks, anything else proceeds. */
-export function classifyResult(callback: Handler, result: HookResult, durationMs: number): Outcome {
+export function classifyResult(
+  callback: Handler,
+  result: HookResult,
+  durationMs: number,
+  truncated?: boolean,
+): Outcome {
   const label = result.decision === "deny" || result.stop ? "denied" : "proceeded";
-  return { callback, label, durationMs, result };
+  return { callback, label, durationMs, result, ...(truncated === true && { truncated }) };
 }
 
 /** Classifies a rejected `_hooks/run` request. */
@@ -113,6 +120,7 @@ export function reportsOf(
       kind: h.kind ?? "callback",
       outcome: o?.label ?? "cancelled",
       durationMs: roundMs(o ? o.durationMs : elapsed),
+      ...(o?.truncated === true && { truncated: true as const }),
     };
   });
 }

@@ -1,7 +1,7 @@
 import { blocks, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import { HookAbort } from "./transport.js";
-import { detach, errorMessage, type FailureLog } from "../values.js";
+import { detach, errorMessage, timerDelay, type FailureLog } from "../values.js";
 
 /** How a race ended: the first blocking outcome, every callback answered, or the turn was cancelled. */
 export type RaceEnd = Outcome | "cancelled" | undefined;
@@ -101,7 +101,8 @@ export function raceCallbacks(
           }
         }
       };
-      timers.push(setTimeout(onTimeout, ms));
+      // A timeout past setTimeout's range must not fire at once: it is clamped, not wrapped.
+      timers.push(setTimeout(onTimeout, timerDelay(ms)));
     }
     callbacks.forEach((cb, i) => {
       const controller = controllers[i] ?? new AbortController();

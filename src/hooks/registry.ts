@@ -98,15 +98,27 @@ export class HookRegistry {
   }
 }
 
-/** The callbacks of the groups matching `toolName`, in registration order, each id once. */
+/**
+ * The callbacks of the groups matching `toolName`, in registration order, each id once. Copies
+ * of one command handler (a `dedupKey`) in several matching groups run once, where the first
+ * stands, and wherever any copy's `if` admits the call.
+ */
 function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] {
   const index = new Map<string, number>();
+  const commands = new Map<string, number>();
   const out: Handler[] = [];
   for (const group of groups) {
     if (!group.matches(toolName)) continue;
     for (const cb of group.callbacks) {
       if (cb.kind === "command") {
-        out.push(cb);
+        const at = cb.dedupKey === undefined ? undefined : commands.get(cb.dedupKey);
+        const first = at === undefined ? undefined : out[at];
+        if (at === undefined || first?.kind !== "command") {
+          const added = out.push(cb) - 1;
+          if (cb.dedupKey !== undefined) commands.set(cb.dedupKey, added);
+          continue;
+        }
+        out[at] = withEitherRule(first, cb);
         continue;
       }
       const at = index.get(cb.id);
@@ -126,6 +138,16 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
     }
   }
   return out;
+}
+
+const always = (): boolean => true;
+
+/** `first`, running wherever either copy's `if` admits the call (no rule: everywhere). */
+function withEitherRule(first: CommandHandler, copy: CommandHandler): CommandHandler {
+  const a = first.applies;
+  const b = copy.applies;
+  if (!a) return first;
+  return { ...first, applies: b ? (name, input) => a(name, input) || b(name, input) : always };
 }
 
 /** The handlers whose `if` rule (command hooks only) admits this call. */

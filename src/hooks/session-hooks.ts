@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import type { HookEventName } from "./events.js";
+import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
+import { isFailure, reportsOf, textOf, type Outcome } from "./outcome.js";
+import { raceCallbacks } from "./race.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
@@ -11,7 +14,13 @@ import {
   type OutputJudge,
   type SteerContext,
 } from "./steer.js";
-import { noSteering, type SteerEvent, type Steering, type ToolOutputEvent } from "./steering.js";
+import {
+  noSteering,
+  type LateAnswer,
+  type SteerEvent,
+  type Steering,
+  type ToolOutputEvent,
+} from "./steering.js";
 import { unlessAborted } from "../values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
@@ -35,7 +44,7 @@ export class SessionHooks {
   /** SessionStart's asked hooks, until the session's first turn takes their answer. */
   private startSteering: Promise<Steering> | undefined;
   /** What `async` command hooks answered since the model's last step. */
-  private late: Steering[] = [];
+  private late: LateAnswer[] = [];
   /** Ends asks that outlive a turn (SessionStart's, `async` ones) when the session closes. */
   private readonly lifetime = new AbortController();
   /** Observe-only events, and every hook run no turn awaits. */
@@ -153,7 +162,7 @@ export class SessionHooks {
    * What `async` command hooks answered since the last call: their context and messages
    * reach the model at its next step.
    */
-  takeLate(): Steering[] {
+  takeLate(): LateAnswer[] {
     const late = this.late;
     this.late = [];
     return late;
@@ -163,6 +172,44 @@ export class SessionHooks {
   private inBackground(ctx: SteerContext, handlers: readonly Handler[], input: AnyHookInput): void {
     const run = steerConcurrently(ctx, handlers, input, this.lifetime.signal).then((s) => {
       this.late.push(s);
+    });
+    this.observers.track(run);
+  }
+
+  /**
+   * Runs `async` PreToolUse hooks beside the call, each on its own: whatever they decide has
+   * no effect (the call went on); their messages and context reach the model at its next step.
+   */
+  private gateInBackground(
+    handlers: readonly Handler[],
+    input: AnyHookInput,
+    toolUseId: string,
+  ): void {
+    const { transport, commands, log } = this.opts;
+    const ask = askHandler({ transport, commands, log }, "PreToolUse", input, toolUseId);
+    const started = performance.now();
+    const runs = handlers.map((h) =>
+      raceCallbacks([{ ...h, failClosed: false }], this.lifetime.signal, {
+        ask,
+        log,
+        onSettle: (o) =>
+          log.info({ hookId: h.id, outcome: o.label }, `async hook ${h.id} on PreToolUse`),
+        timeoutMessage: () => `hook ${h.id} timed out after ${h.timeoutMs} ms on PreToolUse`,
+      }),
+    );
+    const run = Promise.all(runs).then((results) => {
+      const outcomes = results.map((r) => r.outcomes[0]);
+      const settled = outcomes.filter((o): o is Outcome => o !== undefined && !isFailure(o.label));
+      this.late.push({
+        event: "PreToolUse",
+        reports: reportsOf(handlers, outcomes, performance.now() - started),
+        systemMessages: settled.flatMap((o) =>
+          o.result?.systemMessage ? [o.result.systemMessage] : [],
+        ),
+        context: settled.flatMap((o) =>
+          o.result?.additionalContext ? [textOf(o, o.result.additionalContext)] : [],
+        ),
+      });
     });
     this.observers.track(run);
   }
@@ -215,11 +262,19 @@ export class SessionHooks {
   ): Promise<Verdict> {
     const { opts } = this;
     this.flushStart();
-    const handlers = applicable(
-      opts.registry.callbacksFor("PreToolUse", toolName),
-      toolName,
-      input,
-    );
+    const all = applicable(opts.registry.callbacksFor("PreToolUse", toolName), toolName, input);
+    const buildInput = () =>
+      buildHookInput(
+        opts.common(),
+        "PreToolUse",
+        { tool_name: toolName, tool_input: input, tool_use_id: toolUseId },
+        // A gate must see the whole call: a cut could hide the tail of a command.
+        Infinity,
+      );
+    // `async` hooks never hold the call, so they cannot block or decide it (as in Claude Code).
+    const background = all.filter((h) => h.kind === "command" && h.async === true);
+    const handlers = background.length === 0 ? all : all.filter((h) => !background.includes(h));
+    if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId);
     const status = handlers.flatMap((h) =>
       h.kind === "command" && h.statusMessage ? [h.statusMessage] : [],
     );
@@ -232,14 +287,7 @@ export class SessionHooks {
         input,
         schema,
         callbacks: handlers,
-        buildInput: () =>
-          buildHookInput(
-            opts.common(),
-            "PreToolUse",
-            { tool_name: toolName, tool_input: input, tool_use_id: toolUseId },
-            // A gate must see the whole call: a cut could hide the tail of a command.
-            Infinity,
-          ),
+        buildInput,
       },
       signal,
       { transport: opts.transport, commands: opts.commands, log: opts.log },

@@ -29,6 +29,24 @@ export function isSteerEvent(event: string): event is SteerEvent {
 
 export type { HookText } from "./outcome.js";
 
+/** Events whose hooks can give the model text: the steering events and the PreToolUse gate. */
+export type NoteEvent = SteerEvent | "PreToolUse";
+
+export function isNoteEvent(event: string): event is NoteEvent {
+  return event === "PreToolUse" || isSteerEvent(event);
+}
+
+/**
+ * What background (`async`) hooks answered, for the model's next step: their messages for
+ * the user, their context for the model, their reports. Never a block or a decision.
+ */
+export interface LateAnswer {
+  readonly event: NoteEvent;
+  readonly reports: readonly OutcomeReport[];
+  readonly systemMessages: readonly string[];
+  readonly context: readonly HookText[];
+}
+
 /** What the asked hooks of one steering event decided, folded into one answer. */
 export interface Steering {
   readonly event: SteerEvent;

@@ -15,6 +15,11 @@ export class HookTransportError extends Error {
   constructor(
     message: string,
     readonly code?: number,
+    /**
+     * The reply was too large to read whole: its skeleton (strings cut, deep values null),
+     * from which only a deny is honoured.
+     */
+    readonly truncatedReply?: unknown,
   ) {
     super(message);
   }

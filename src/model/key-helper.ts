@@ -1,9 +1,18 @@
 import { childEnv } from "../commands/child-env.js";
+import { ProcessGroups } from "../commands/process-group.js";
 import { runCommand } from "../commands/runner.js";
 import type { Logger } from "../log.js";
 
 /** How long the helper may take; a password manager may wait for an unlock. */
 export const KEY_HELPER_TIMEOUT_MS = 30_000;
+
+/** One run of the helper, shared by every caller waiting for it. */
+interface Run {
+  readonly promise: Promise<string>;
+  readonly controller: AbortController;
+  /** Callers still waiting; without a signal a caller waits to the end. */
+  waiters: number;
+}
 
 /** The helper did not produce a key; the message never contains its output. */
 export class KeyHelperError extends Error {
@@ -20,8 +29,11 @@ export class KeyHelperError extends Error {
  */
 export class KeyHelper {
   private key: string | undefined;
-  private running: Promise<string> | undefined;
+  private running: Run | undefined;
   private readonly produced: string[] = [];
+  /** The helper's process groups, background jobs included: ended by `close`. */
+  private readonly groups = new ProcessGroups();
+  private closed = false;
 
   constructor(
     private readonly command: string,
@@ -39,13 +51,77 @@ export class KeyHelper {
     return this.produced;
   }
 
-  /** Runs the helper (once for concurrent callers) and resolves with the new key. */
-  refresh(): Promise<string> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
+  /**
+   * Runs the helper (once for concurrent callers) and resolves with the new key. A caller
+   * whose `signal` fires stops waiting (rejected with the signal's reason); once every
+   * caller with a signal has stopped waiting and none without one is left, the helper's
+   * process group is ended: a closed session does not leave a hung helper behind.
+   */
+  refresh(signal?: AbortSignal): Promise<string> {
+    if (this.closed) return Promise.reject(new KeyHelperError("hookgate is shutting down"));
+    signal?.throwIfAborted();
+    const joined = this.start();
+    joined.waiters++;
+    const leave = () => {
+      if (--joined.waiters === 0) joined.controller.abort();
+    };
+    if (signal === undefined) return joined.promise;
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        leave();
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      joined.promise.then(
+        (key) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(key);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
-  private async run(): Promise<string> {
+  /**
+   * Starts a run ahead of need (at startup, while the client initializes) without waiting
+   * for it: a caller that needs the key joins it. Failures are reported to those callers.
+   */
+  prefetch(): void {
+    if (this.closed) return;
+    this.start().promise.catch(() => {});
+  }
+
+  /** The run in progress, or a new one (a run every caller left is not joined again). */
+  private start(): Run {
+    if (this.running !== undefined && !this.running.controller.signal.aborted) {
+      return this.running;
+    }
+    const controller = new AbortController();
+    const run: Run = {
+      controller,
+      waiters: 0,
+      promise: this.run(controller.signal).finally(() => {
+        if (this.running === run) this.running = undefined;
+      }),
+    };
+    this.running = run;
+    return run;
+  }
+
+  /**
+   * Ends the helper at once (stdin EOF, SIGTERM): a run in progress is cancelled and every
+   * group it started, background jobs included, gets SIGTERM then SIGKILL.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.running?.controller.abort();
+    await this.groups.terminateAll(0);
+  }
+
+  private async run(signal: AbortSignal): Promise<string> {
     const result = await runCommand({
       file: "sh",
       args: ["-c", this.command],
@@ -53,6 +129,10 @@ export class KeyHelper {
       env: childEnv(),
       timeoutMs: this.timeoutMs,
       maxOutputBytes: 64 * 1024,
+      overflow: "stop",
+      signal,
+      groups: this.groups,
+      killGraceMs: 0,
     });
     const key = result.stdout.trim();
     let failure: string | undefined;

@@ -25,15 +25,19 @@ export class RekeyedModel implements LanguageModelV3 {
   ) {}
 
   doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    return this.call((model) => model.doGenerate(options));
+    return this.call(options.abortSignal, (model) => model.doGenerate(options));
   }
 
   doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    return this.call((model) => model.doStream(options));
+    return this.call(options.abortSignal, (model) => model.doStream(options));
   }
 
-  private async call<T>(request: (model: LanguageModelV3) => PromiseLike<T>): Promise<T> {
-    const key = this.helper.current ?? (await this.helper.refresh());
+  /** A request whose turn ends (`signal`) stops waiting for the helper, which then ends. */
+  private async call<T>(
+    signal: AbortSignal | undefined,
+    request: (model: LanguageModelV3) => PromiseLike<T>,
+  ): Promise<T> {
+    const key = this.helper.current ?? (await this.helper.refresh(signal));
     try {
       return await request(this.modelFor(key));
     } catch (error) {
@@ -41,7 +45,8 @@ export class RekeyedModel implements LanguageModelV3 {
     }
     // Another request may have re-keyed already; run the helper only for a stale key.
     const current = this.helper.current;
-    const fresh = current !== undefined && current !== key ? current : await this.helper.refresh();
+    const fresh =
+      current !== undefined && current !== key ? current : await this.helper.refresh(signal);
     return request(this.modelFor(fresh));
   }
 

@@ -1,3 +1,5 @@
+import { FrameSkeleton } from "./frame-skeleton.js";
+
 /** The default cap on one incoming frame (one line), in bytes. */
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -12,21 +14,24 @@ export interface OversizeFrame {
   readonly head: Uint8Array;
   /** The line's whole length, without its newline. */
   readonly bytes: number;
+  /** Its skeleton (strings cut, deep containers null), when that could be read. */
+  readonly skeleton?: unknown;
 }
 
 /**
  * Passes newline-delimited frames through unchanged, except a line longer than `maxBytes`:
  * that one is dropped as it streams in (at most `maxBytes` of it is held, never the whole
- * line) and reported to `onOversize` once its newline (or the end of input) arrives.
+ * line, plus a bounded skeleton of it) and reported to `onOversize` once its newline (or
+ * the end of input) arrives. A line `onOversize` returns is passed on in its place.
  */
 export function limitFrames(
   maxBytes: number,
-  onOversize: (frame: OversizeFrame) => void,
+  onOversize: (frame: OversizeFrame) => Uint8Array | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   // Set while the rest of an oversize line is being skipped.
-  let oversize: { head: Uint8Array; bytes: number } | undefined;
+  let oversize: { head: Uint8Array; bytes: number; skeleton: FrameSkeleton } | undefined;
 
   const startOversize = (tail: Uint8Array): void => {
     const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, pendingBytes + tail.byteLength));
@@ -37,13 +42,20 @@ export function limitFrames(
       head.set(take, filled);
       filled += take.byteLength;
     }
-    oversize = { head, bytes: pendingBytes + tail.byteLength };
+    const skeleton = new FrameSkeleton();
+    for (const part of [...pending, tail]) skeleton.feed(part);
+    oversize = { head, bytes: pendingBytes + tail.byteLength, skeleton };
     pending = [];
     pendingBytes = 0;
   };
 
-  const endOversize = (): void => {
-    if (oversize) onOversize(oversize);
+  const endOversize = (controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (oversize) {
+      const { head, bytes, skeleton } = oversize;
+      const value = skeleton.value();
+      const instead = onOversize({ head, bytes, ...(value !== undefined && { skeleton: value }) });
+      if (instead) controller.enqueue(instead);
+    }
     oversize = undefined;
   };
 
@@ -76,6 +88,7 @@ export function limitFrames(
         const piece = chunk.subarray(start, end);
         if (oversize) {
           oversize.bytes += piece.byteLength;
+          oversize.skeleton.feed(piece);
         } else if (pendingBytes + piece.byteLength > maxBytes) {
           startOversize(piece);
         } else if (newline === -1) {
@@ -88,12 +101,12 @@ export function limitFrames(
           pendingBytes = 0;
         }
         if (newline === -1) return;
-        endOversize();
+        endOversize(controller);
         start = newline + 1;
       }
     },
     flush(controller) {
-      endOversize();
+      endOversize(controller);
       for (const part of pending) controller.enqueue(part);
     },
   });

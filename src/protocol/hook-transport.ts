@@ -8,7 +8,7 @@ import {
   type HookEventParams,
   type HookRunParams,
 } from "../wire/hooks.js";
-import { errorMessage } from "../values.js";
+import { errorMessage, isRecord } from "../values.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
 export class AcpHookTransport implements HookTransport {
@@ -28,7 +28,14 @@ export class AcpHookTransport implements HookTransport {
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (error instanceof RequestError) {
-        throw new HookTransportError(`JSON-RPC error ${error.code}: ${error.message}`, error.code);
+        const data: unknown = error.data;
+        const truncated =
+          isRecord(data) && "truncatedResult" in data ? data.truncatedResult : undefined;
+        throw new HookTransportError(
+          `JSON-RPC error ${error.code}: ${error.message}`,
+          error.code,
+          truncated,
+        );
       }
       throw new HookTransportError(`request failed: ${errorMessage(error)}`);
     }

@@ -5,6 +5,7 @@ import { frameText } from "./frame-json.js";
 import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, limitFrames, type OversizeFrame } from "./frame-limit.js";
+import { isRecord } from "../values.js";
 
 /** Limits on the incoming side of a stdio stream. */
 export interface StdioLimits {
@@ -46,28 +47,54 @@ export function stdioStream(output: Writable, input: Readable, limits: StdioLimi
 }
 
 /**
- * Answers a discarded request with -32600 when its head names an id and a method; a
- * response or a frame whose id is not in its head can only be logged.
+ * Answers a discarded request with -32600 when its head names an id and a method. A
+ * discarded reply to one of our requests (a client callback that quoted a huge tool input)
+ * must not leave that request hanging until its timeout, where a deny would fail open: it
+ * is passed on as an error reply that carries the reply's skeleton as `data.truncatedResult`,
+ * so a deny in it still denies (hooks/ask.ts). Anything else can only be logged.
  */
 function refuseOversize(
   frame: OversizeFrame,
   maxFrameBytes: number,
   sink: Sink,
   log: Logger | undefined,
-): void {
-  const { id, method } = readFrameHead(new TextDecoder().decode(frame.head));
+): Uint8Array | undefined {
   const message = `frame of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte limit; discarded`;
+  const reply = replySkeleton(frame.skeleton);
+  if (reply) {
+    log?.warn(
+      { bytes: frame.bytes, maxFrameBytes, id: reply.id },
+      `${message}; its skeleton is read`,
+    );
+    const error = {
+      code: -32600,
+      message: `reply of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit`,
+      ...("result" in reply ? { data: { truncatedResult: reply.result } } : {}),
+    };
+    return new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: reply.id, error })}\n`);
+  }
+  const { id, method } = readFrameHead(new TextDecoder().decode(frame.head));
   const request = id !== undefined && id !== null && method !== undefined;
   log?.warn({ bytes: frame.bytes, maxFrameBytes, id, method, answered: request }, message);
-  if (!request) return;
-  const reply = {
+  if (!request) return undefined;
+  const answer = {
     jsonrpc: "2.0",
     id,
     error: { code: -32600, message: `Invalid request: ${message}` },
   };
   void Promise.resolve()
-    .then(() => sink.write(`${JSON.stringify(reply)}\n`))
+    .then(() => sink.write(`${JSON.stringify(answer)}\n`))
     .catch(() => {});
+  return undefined;
+}
+
+/** A JSON-RPC response (an id, a result or an error, no method), read from a skeleton. */
+function replySkeleton(value: unknown): { id: string | number; result?: unknown } | undefined {
+  if (!isRecord(value) || "method" in value) return undefined;
+  const { id } = value;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
+  if (!("result" in value) && !("error" in value)) return undefined;
+  return "result" in value ? { id, result: value.result } : { id };
 }
 
 /** Writes to a Node stream, honouring backpressure and failing once the stream has failed. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ProcessGroups } from "../commands/process-group.js";
 import { availableCommandsUpdate } from "../commands/slash.js";
@@ -118,14 +118,24 @@ export class SessionActor {
   }
 
   /**
-   * Advertises the session's slash commands (`available_commands_update`) once the response
-   * that opened the session is out: on the next tick, or before the first prompt's updates.
+   * Advertises the session's slash commands (`available_commands_update`) and shows its
+   * opening `notices` as agent messages (e.g. a settings file that could not be loaded), once
+   * the response that opened the session is out: on the next tick, or before the first
+   * prompt's updates.
    */
-  advertiseCommands(): void {
-    const update = availableCommandsUpdate(this.settings.commands);
-    if (update === undefined) return;
-    this.pendingAdvert = () =>
-      detach(this.settings.client.update(update), this.settings.log, "advertising commands");
+  advertiseCommands(notices: readonly string[] = []): void {
+    const commands = availableCommandsUpdate(this.settings.commands);
+    const updates: SessionUpdate[] = notices.map((text) => ({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `${text}\n` },
+    }));
+    if (commands) updates.unshift(commands);
+    if (updates.length === 0) return;
+    // One connection writes in order: sent one after another, they arrive in this order.
+    this.pendingAdvert = () => {
+      for (const update of updates)
+        detach(this.settings.client.update(update), this.settings.log, "opening updates");
+    };
     setImmediate(() => this.flushAdvert());
   }
 

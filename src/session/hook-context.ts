@@ -1,9 +1,8 @@
 import type { ModelMessage } from "ai";
-import { isSteerEvent, type HookText, type SteerEvent } from "../hooks/steering.js";
+import { isNoteEvent, type HookText, type NoteEvent } from "../hooks/steering.js";
 import { isRecord } from "../values.js";
 
-/** Events whose hooks can give the model text: the steering events and the PreToolUse gate. */
-export type NoteEvent = SteerEvent | "PreToolUse";
+export type { NoteEvent } from "../hooks/steering.js";
 
 /**
  * The marker tags hook text is wrapped in, now or before: text from outside (a hook, a file
@@ -124,8 +123,4 @@ export function hookContextOf(message: {
     event: mark.event,
     hookCallbackIds: ids.filter((id): id is string => typeof id === "string"),
   };
-}
-
-function isNoteEvent(event: string): event is NoteEvent {
-  return event === "PreToolUse" || isSteerEvent(event);
 }

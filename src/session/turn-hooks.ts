@@ -1,7 +1,7 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
-import type { Steering } from "../hooks/steering.js";
+import type { LateAnswer, Steering } from "../hooks/steering.js";
 import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 
@@ -127,7 +127,7 @@ export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
 }
 
 /** Queues the steering's reports for the next update and shows its messages. */
-async function show(client: ReportingClient, steering: Steering): Promise<void> {
+async function show(client: ReportingClient, steering: Steering | LateAnswer): Promise<void> {
   client.carry(steering.reports);
   for (const message of steering.systemMessages) await say(client, message);
 }

@@ -279,6 +279,11 @@ export const outcomeReportSchema = z.strictObject({
   kind: z.enum(["callback", "command"]),
   outcome: z.enum(OUTCOME_LABELS),
   durationMs: z.number().nonnegative(),
+  /**
+   * The hook's output (a command's stdout or stderr, a callback's reply) passed the size cap:
+   * only its head was read. The outcome still stands (an exit 2 or a deny still denies).
+   */
+  truncated: z.literal(true).optional(),
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;

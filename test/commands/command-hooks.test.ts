@@ -206,14 +206,14 @@ describe("command hooks from settings files, over stdio", () => {
     expect(pids.filter(processAlive)).toEqual([]);
   });
 
-  it("5 MB of output is cut off as a hook_error, bounded", async () => {
+  it("5 MB of output is drained past the cap: the exit code decides", async () => {
     const r = await gatedTouch({
       files: settings(
-        bashHooks({ type: "command", command: "head -c 5000000 /dev/zero | tr '\\0' x" }),
+        bashHooks({ type: "command", command: "head -c 5000000 /dev/zero | tr '\\0' x; exit 2" }),
       ),
     });
-    expect(r.created).toBe(true);
-    expect(r.reports.map((x) => x.outcome)).toEqual(["hook_error"]);
+    expect(r.created).toBe(false);
+    expect(r.reports.map((x) => x.outcome)).toEqual(["denied"]);
   });
 
   it("exec-form args with ;, spaces and $(...) reach the program unparsed, with ${CLAUDE_PROJECT_DIR} substituted", async () => {

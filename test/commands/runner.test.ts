@@ -199,12 +199,29 @@ describe("runCommand: timeouts and cancel", () => {
 });
 
 describe("runCommand: output caps", () => {
-  it("5 MB of output is an overflow: the group is killed and the first 64 KiB kept", async () => {
+  it("5 MB of output is drained past the cap: the command finishes and its exit code stands", async () => {
+    const result = await run(
+      script(
+        "x.sh",
+        "head -c 5000000 /dev/zero | tr '\\0' x; head -c 3000000 /dev/zero >&2; exit 2",
+      ),
+    );
+    expect(result).toMatchObject({
+      status: "exited",
+      exitCode: 2,
+      truncated: ["stdout", "stderr"],
+    });
+    expect(result.stdout).toBe("x".repeat(64 * 1024));
+    expect(result.stderr).toHaveLength(64 * 1024);
+  });
+
+  it("with overflow: stop, 5 MB of output ends the command: the group is killed and the first 64 KiB kept", async () => {
     const result = await run(
       script(
         "x.sh",
         "sleep 1000 & echo $! > gc.pid; head -c 5000000 /dev/zero | tr '\\0' x; sleep 1000",
       ),
+      { overflow: "stop" },
     );
     expect(result.status).toBe("output_overflow");
     expect(result.error).toBe("output over 64 KiB on stdout");
@@ -215,21 +232,22 @@ describe("runCommand: output caps", () => {
   it("counts stderr on its own and cuts on a character boundary", async () => {
     // "é" is two bytes: a 5-byte cap keeps two of them, never half of the third.
     const result = await run(
-      script("x.sh", "printf '\\303\\251\\303\\251\\303\\251' >&2; sleep 1000"),
+      script("x.sh", "printf '\\303\\251\\303\\251\\303\\251' >&2; exit 3"),
       {
         maxOutputBytes: 5,
       },
     );
     expect(result).toMatchObject({
-      status: "output_overflow",
-      error: "output over 5 bytes on stderr",
+      status: "exited",
+      exitCode: 3,
       stderr: "éé",
+      truncated: ["stderr"],
     });
   });
 
-  it("output exactly at the cap is not an overflow", async () => {
+  it("output exactly at the cap is not truncated", async () => {
     const result = await run(script("x.sh", "printf abcde"), { maxOutputBytes: 5 });
-    expect(result).toMatchObject({ status: "exited", stdout: "abcde" });
+    expect(result).toMatchObject({ status: "exited", stdout: "abcde", truncated: [] });
   });
 });
 

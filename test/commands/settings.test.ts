@@ -34,7 +34,7 @@ describe("if rules", () => {
 
   it("Bash globs cross slashes and a trailing :* is a prefix", () => {
     expect(applies("Bash(rm *)", "Bash", { command: "rm -rf /tmp/x" })).toBe(true);
-    expect(applies("Bash(rm *)", "Bash", { command: "ls; rm x" })).toBe(false);
+    expect(applies("Bash(rm *)", "Bash", { command: "ls; rm x" })).toBe(true);
     expect(applies("Bash(git push:*)", "Bash", { command: "git push origin main" })).toBe(true);
     expect(applies("Bash(git push:*)", "Bash", { command: "git status" })).toBe(false);
     expect(applies("Bash(rm *)", "Read", { command: "rm x" })).toBe(false);
@@ -92,6 +92,12 @@ describe("loadCommandHooks", () => {
     ]);
   });
 
+  it("a timeout past what a timer can wait is clamped to 2,147,483 s, never shortened", () => {
+    const cwd = tree({ ".claude/settings.json": hook("x", { timeout: 3_000_000 }) });
+    const loaded = loadCommandHooks({ cwd, home: cwd, sources: ["project"], explicit: [] });
+    expect(loaded.commands.PreToolUse?.[0]?.handlers[0]?.timeoutMs).toBe(2_147_483_000);
+  });
+
   it("UserPromptSubmit handlers default to 30 s", () => {
     const cwd = tree({
       ".claude/settings.json": {
@@ -102,20 +108,98 @@ describe("loadCommandHooks", () => {
     expect(loaded.commands.UserPromptSubmit?.[0]?.handlers[0]?.timeoutMs).toBe(30_000);
   });
 
-  it("disableAllHooks: the explicit file decides over local, project and user", () => {
-    const cwd = tree({
-      ".claude/settings.json": { ...hook("p"), disableAllHooks: true },
-      "on.json": { disableAllHooks: false },
+  it("disableAllHooks turns off its own level and below only: explicit > user > local > project", () => {
+    const home = tree({ ".claude/settings.json": hook("u") });
+    const files = (local: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      tree({
+        ".claude/settings.json": hook("p"),
+        ".claude/settings.local.json": { ...hook("l"), ...local },
+        "policy.json": { ...hook("e"), ...extra },
+      });
+    const ids = (cwd: string) =>
+      (
+        loadCommandHooks({
+          cwd,
+          home,
+          sources: ["user", "project", "local"],
+          explicit: [join(cwd, "policy.json")],
+        }).commands.PreToolUse ?? []
+      ).flatMap((g) => g.handlers.map((h) => h.id.split(":")[0]));
+    expect(ids(files({ disableAllHooks: true }))).toEqual(["user", "explicit"]);
+    expect(ids(files({}, { disableAllHooks: true }))).toEqual([]);
+    // false turns nothing back on that a more trusted file turned off
+    const userOff = tree({ ".claude/settings.json": { ...hook("u"), disableAllHooks: true } });
+    const cwd = files({ disableAllHooks: false });
+    const loaded = loadCommandHooks({
+      cwd,
+      home: userOff,
+      sources: ["user", "project", "local"],
+      explicit: [join(cwd, "policy.json")],
     });
-    const off = loadCommandHooks({ cwd, home: cwd, sources: ["project"], explicit: [] });
-    expect(off.commands).toEqual({});
-    const on = loadCommandHooks({
+    expect((loaded.commands.PreToolUse ?? []).flatMap((g) => g.handlers.map((h) => h.id))).toEqual([
+      `explicit:${join(cwd, "policy.json")}#PreToolUse[0].hooks[0]`,
+    ]);
+    expect(loaded.reports.find((r) => r.source === "project")?.skipped).toEqual([
+      `disableAllHooks in ${join(userOff, ".claude/settings.json")}: command hooks of this file are off`,
+    ]);
+  });
+
+  it("copies of one handler take the most trusted copy's id, the strictest onFailure and the longest timeout", () => {
+    const policy = {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "./p.sh", timeout: 60 }] },
+        ],
+      },
+    };
+    const repo = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "*",
+            hooks: [
+              {
+                type: "command",
+                command: "./p.sh",
+                timeout: 0.001,
+                onFailure: "continue",
+                async: true,
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const cwd = tree({ ".claude/settings.json": repo, "policy.json": { ...policy } });
+    const loaded = loadCommandHooks({
       cwd,
       home: cwd,
       sources: ["project"],
-      explicit: [join(cwd, "on.json")],
+      explicit: [join(cwd, "policy.json")],
     });
-    expect(on.commands.PreToolUse?.[0]?.handlers).toHaveLength(1);
+    const handlers = (loaded.commands.PreToolUse ?? []).flatMap((g) => g.handlers);
+    const id = `explicit:${join(cwd, "policy.json")}#PreToolUse[0].hooks[0]`;
+    expect(handlers.map((h) => [h.id, h.timeoutMs, h.async ?? false])).toEqual([
+      [id, 60_000, false],
+      [id, 60_000, false],
+    ]);
+    const failClosed = tree({
+      ".claude/settings.json": {
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: "./p.sh", onFailure: "block" }] }],
+        },
+      },
+      "policy.json": policy,
+    });
+    const strict = loadCommandHooks({
+      cwd: failClosed,
+      home: failClosed,
+      sources: ["project"],
+      explicit: [join(failClosed, "policy.json")],
+    });
+    expect(
+      (strict.commands.PreToolUse ?? []).flatMap((g) => g.handlers.map((h) => h.failClosed)),
+    ).toEqual([true, true]);
   });
 
   it("a file that is not JSON, or names an unknown handler type, registers nothing and says where", () => {
@@ -133,7 +217,7 @@ describe("loadCommandHooks", () => {
     expect(r.reports.map((x) => [x.source, x.handlers, x.error?.split(":")[0]])).toEqual([
       ["project", 0, "not valid JSON"],
       ["project", 0, "hooks.Stop[0].hooks[0].type"],
-      ["explicit", 0, "cannot read"],
+      ["explicit", 0, "not found"],
     ]);
   });
 });

@@ -12,6 +12,7 @@ const run = (fields: Partial<RunResult>): RunResult => ({
   signal: null,
   stdout: "",
   stderr: "",
+  truncated: [],
   durationMs: 1,
   ...fields,
 });

@@ -56,6 +56,24 @@ describe("raceCallbacks", () => {
     expect(outcomes[0]).toBeUndefined();
   });
 
+  it("a timeout past setTimeout's range waits (clamped) instead of firing at once", async () => {
+    // Real timers: Node turns a delay past 2^31-1 ms into 1 ms, which fake timers do not copy.
+    const huge = cb("slow", 2_147_484_000);
+    const ask: RaceOptions["ask"] = (c, signal) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(proceeded(c)), 50);
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve({ callback: c, label: "timed_out", durationMs: 1 });
+        });
+      });
+    const { outcomes } = await raceCallbacks([huge], new AbortController().signal, {
+      ...base,
+      ask,
+    });
+    expect(outcomes[0]?.label).toBe("proceeded");
+  });
+
   it("an ask that rejects becomes a transport_error outcome and the race still ends", async () => {
     vi.useFakeTimers();
     try {

@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
@@ -7,7 +9,7 @@ import { runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, toolResult, afterTools, temp, settings } = steeringAgent(replay);
+const { start, toolResult, afterTools, temp, settings, sent } = steeringAgent(replay);
 
 describe("PreToolUse context reaches the model marked as the hook's", () => {
   it("each callback's additionalContext follows the tool result in its own system-reminder, in registration order, and the transcript keeps it so", async () => {
@@ -83,5 +85,43 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
     expect(afterTools(1)).toContain(
       "PreToolUse:Read hook additional context: CMD-PRE-CTX: notes are private",
     );
+  });
+
+  it("an async script neither holds nor decides the call; its context reaches the model at its next step", async () => {
+    const go = join(temp(), "go");
+    const file = settings({
+      PreToolUse: [
+        {
+          matcher: "Read",
+          async: true,
+          script: `cat >/dev/null; while [ ! -f "${go}" ]; do sleep 0.05; done; echo '{"decision":"block","reason":"too late","additionalContext":"ASYNC-PRE-CTX"}'`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"), stream(c, "text"));
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const { s, sessionId } = await start(
+      {},
+      {},
+      { settingsFiles: [file], log: pino({ level: "info" }, sink) },
+    );
+    writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+    // The hook is still waiting for `go`: the call ran without it.
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    expect(toolResult(1)).toContain("remember the milk");
+    writeFileSync(go, "");
+    await expect
+      .poll(() => lines.some((l) => l.includes("on PreToolUse") && l.includes('"denied"')), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    expect(await s.prompt(sessionId, "Anything else?")).toBe("end_turn");
+    expect(sent(2)).toContain("ASYNC-PRE-CTX");
   });
 });

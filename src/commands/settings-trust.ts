@@ -1,0 +1,83 @@
+import type { CommandHandler } from "../hooks/command.js";
+import type { SettingsReport } from "../wire/hooks.js";
+
+/**
+ * How far each source is trusted: the operator's explicit files (`--settings`, config
+ * `settings`, like Claude Code's managed policy) over the user's, over the local file,
+ * over the repository's committed project files.
+ */
+export const TRUST: Readonly<Record<SettingsReport["source"], number>> = {
+  project: 0,
+  local: 1,
+  user: 2,
+  explicit: 3,
+};
+
+/**
+ * The trust level at and below which command hooks are off: that of the most trusted file
+ * setting `disableAllHooks: true`, or -1. A file can turn off its own level and those below,
+ * never a more trusted one; `false` turns nothing back on.
+ */
+export function disabledLevel(
+  files: readonly { readonly source: SettingsReport["source"]; readonly disable: boolean }[],
+): number {
+  return Math.max(-1, ...files.filter((f) => f.disable).map((f) => TRUST[f.source]));
+}
+
+/** What makes two handlers the same one: its event and what it runs. */
+export function handlerKey(handler: CommandHandler): string {
+  const { exec } = handler;
+  return JSON.stringify(
+    exec.form === "exec"
+      ? [handler.event, "exec", exec.file, exec.args]
+      : [handler.event, exec.shell, exec.command],
+  );
+}
+
+/** One handler as a file declared it, with the trust of that file. */
+export interface Copy {
+  readonly handler: CommandHandler;
+  readonly trust: number;
+}
+
+/**
+ * Gives every copy of one handler (same event, command, args and shell, in any group) the
+ * same identity and settings: the id, dialect and status message of the most trusted copy,
+ * the strictest `onFailure` and the longest timeout of all copies, and `async` only if every
+ * copy is. Each copy keeps its own `if` rule; the registry runs the handler once per event,
+ * wherever any copy would run. So a less trusted file cannot replace, narrow or weaken a
+ * more trusted file's handler: a copy can only make it run in more places, or more strictly.
+ */
+export function mergeCopies(copies: readonly Copy[]): CommandHandler[] {
+  const byKey = new Map<string, Copy[]>();
+  for (const copy of copies) {
+    const key = handlerKey(copy.handler);
+    const same = byKey.get(key);
+    if (same) same.push(copy);
+    else byKey.set(key, [copy]);
+  }
+  const merged = new Map<string, Omit<CommandHandler, "applies">>();
+  for (const [key, same] of byKey) {
+    const kept = same.reduce((best, c) => (c.trust > best.trust ? c : best)).handler;
+    const handlers = same.map((c) => c.handler);
+    const statusMessage =
+      kept.statusMessage ?? handlers.find((h) => h.statusMessage)?.statusMessage;
+    merged.set(key, {
+      kind: "command",
+      id: kept.id,
+      event: kept.event,
+      exec: kept.exec,
+      dialect: kept.dialect,
+      timeoutMs: Math.max(...handlers.map((h) => h.timeoutMs)),
+      failClosed: handlers.some((h) => h.failClosed),
+      ...(handlers.every((h) => h.async === true) && { async: true }),
+      ...(statusMessage !== undefined && { statusMessage }),
+      dedupKey: key,
+    });
+  }
+  return copies.map(({ handler }) => {
+    const shared = merged.get(handlerKey(handler));
+    if (!shared) return handler;
+    return { ...shared, ...(handler.applies && { applies: handler.applies }) };
+  });
+}

@@ -1,0 +1,89 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { BUILT_CLI } from "../helpers/harness.js";
+import { eventually } from "../helpers/eventually.js";
+import {
+  agentText,
+  attempt,
+  bashPolicy,
+  openPolicySession,
+  type PolicySession,
+} from "./policy-session.js";
+
+const execFileAsync = promisify(execFile);
+
+const temps: string[] = [];
+let o: PolicySession | undefined;
+afterEach(async () => {
+  await o?.close();
+  o = undefined;
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the built binary with stdin closed; resolves whatever the exit code. */
+async function runCli(...args: string[]) {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [BUILT_CLI, ...args], {
+      timeout: 15_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function file(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "hookgate-explicit-"));
+  temps.push(dir);
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("a settings file the operator named must load, or hookgate does not start", () => {
+  it("a missing --settings file: exit 2, one line naming it", async () => {
+    const path = join(tmpdir(), "hookgate-no-such-policy.json");
+    const { code, stdout, stderr } = await runCli("--settings", path);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(`hookgate: settings file ${path}: not found\n`);
+  });
+
+  it("a --settings file that is not JSON: exit 2, one line naming it and the problem", async () => {
+    const path = file("policy.json", "{ hooks: ");
+    const { code, stderr } = await runCli("--settings", path);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(new RegExp(`^hookgate: settings file ${path}: not valid JSON: .*\\n$`));
+  });
+
+  it("a config `settings` entry that does not fit the schema: exit 2, naming the field", async () => {
+    const policy = file(
+      "policy.json",
+      JSON.stringify(bashPolicy({ type: "command", command: "" })),
+    );
+    const config = file("config.json", JSON.stringify({ settings: [policy] }));
+    const { code, stderr } = await runCli("--config", config);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `hookgate: settings file ${policy}: hooks.PreToolUse[0].hooks[0].command: must not be empty\n`,
+    );
+  });
+});
+
+describe("a broken file from a setting source", () => {
+  it("lets the session open, and is shown as an agent message and in _meta.hooks.warnings", async () => {
+    o = await openPolicySession({ project: "{ not json" });
+    const expected =
+      /Settings file .*\.claude\/settings\.json \(project\) was not loaded, its hooks are off: not valid JSON/;
+    expect(o.warnings).toEqual([expect.stringMatching(expected)]);
+    const session = o;
+    await eventually(() => expected.test(agentText(session)));
+    const r = await attempt(o, "rm -rf victim");
+    expect(r.victimDeleted).toBe(true);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { CommandHandler } from "../../src/hooks/command.js";
+import { applicable, HookRegistry } from "../../src/hooks/registry.js";
+
+const copy = (id: string, applies?: CommandHandler["applies"]): CommandHandler => ({
+  kind: "command",
+  id,
+  event: "PreToolUse",
+  timeoutMs: 1000,
+  failClosed: true,
+  exec: { form: "shell", shell: "sh", command: "./policy.sh" },
+  dialect: "claude",
+  dedupKey: "policy",
+  ...(applies && { applies }),
+});
+
+describe("copies of one command handler across groups", () => {
+  const onlyRead = (name: string) => name === "Read";
+  const registry = new HookRegistry(
+    {},
+    {
+      PreToolUse: [
+        { matcher: "Bash", handlers: [copy("trusted")] },
+        { matcher: "*", handlers: [copy("trusted", onlyRead)] },
+        { matcher: "Bash|Read", handlers: [copy("trusted", () => false)] },
+      ],
+    },
+  );
+
+  it("run once per call, wherever any copy's matcher and `if` would run them", () => {
+    const bash = registry.callbacksFor("PreToolUse", "Bash");
+    expect(bash.map((h) => h.id)).toEqual(["trusted"]);
+    expect(applicable(bash, "Bash", {})).toHaveLength(1);
+    const read = registry.callbacksFor("PreToolUse", "Read");
+    expect(applicable(read, "Read", {})).toHaveLength(1);
+    const write = registry.callbacksFor("PreToolUse", "Write");
+    expect(applicable(write, "Write", {})).toHaveLength(0);
+  });
+});
