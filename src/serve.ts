@@ -1,12 +1,13 @@
 import type { AgentApp, AgentConnection } from "@agentclientprotocol/sdk";
-import { Agent, type AgentOptions } from "./agent.js";
+import type { AgentOptions } from "./agent-options.js";
+import { LazyAgent } from "./lazy-agent.js";
 import { releaseAbandoned } from "./protocol/abandoned-requests.js";
 import { createAgentApp } from "./protocol/app.js";
 import { stdioStream } from "./protocol/stdio-stream.js";
 
 /** The ACP app for one connection over a fresh agent built from `options`. */
 export function createHookgateApp(options: AgentOptions): AgentApp {
-  return createAgentApp(new Agent(options));
+  return createAgentApp(new LazyAgent(options));
 }
 
 /** Serves ACP over this process's stdin/stdout until the client goes away. */

@@ -4,7 +4,6 @@ import type {
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
-import { convertToLanguageModelPrompt, standardizePrompt } from "ai/internal";
 
 /** A history's messages already checked and converted, and the messages they came from. */
 interface Converted {
@@ -35,6 +34,7 @@ export async function providerPrompt(
   let prompt = done?.prompt ?? [];
   // An empty history goes through too, so it fails as the AI SDK fails it.
   if (fresh.length > 0 || !done) {
+    const { convertToLanguageModelPrompt, standardizePrompt } = await import("ai/internal");
     const { messages } = await standardizePrompt({ messages: fresh });
     const tail = await convertToLanguageModelPrompt({
       prompt: { messages },

@@ -5,7 +5,7 @@ import type {
   SharedV3Warning,
 } from "@ai-sdk/provider";
 import { safeParseJSON } from "@ai-sdk/provider-utils";
-import { NoOutputGeneratedError, type AssistantModelMessage, type ToolSet } from "ai";
+import type { AssistantModelMessage, ToolSet } from "ai";
 
 type Metadata = SharedV3ProviderMetadata | undefined;
 
@@ -134,9 +134,11 @@ export class StepRecorder {
   }
 
   /** The step, once the stream has ended. */
-  finished(): RecordedStep {
+  async finished(): Promise<RecordedStep> {
     const finish = this.finishPart;
     if (!finish && !this.output) {
+      // The SDK's own error for it; its main bundle loads only on this rare path.
+      const { NoOutputGeneratedError } = await import("ai");
       throw new NoOutputGeneratedError({
         message: "No output generated. The model stream ended without a finish chunk.",
       });

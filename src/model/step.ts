@@ -5,22 +5,17 @@ import type {
   LanguageModelV3ProviderTool,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { jsonSchema, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import { prepareCallSettings, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
+import { jsonSchema, tool } from "@ai-sdk/provider-utils";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
 import { defuseDeepInput, defusedInput } from "./deep-input.js";
 import { profileOf } from "./profile.js";
 import { providerPrompt } from "./provider-prompt.js";
 import { StepRecorder } from "./step-recorder.js";
+import { StreamCutError } from "./stream-cut.js";
 
-/** The stream ended before the model said why it stopped: the connection was cut. */
-export class StreamCutError extends Error {
-  constructor() {
-    super("the model's response stream ended before the model finished");
-    this.name = "StreamCutError";
-  }
-}
+export { StreamCutError } from "./stream-cut.js";
 
 /** A tool call the model asked for in one step. */
 export interface StepToolCall {
@@ -92,7 +87,10 @@ const providerTools = new WeakMap<ToolSet, Promise<ProviderTools>>();
 function toolsFor(tools: ToolSet): Promise<ProviderTools> {
   let prepared = providerTools.get(tools);
   if (!prepared) {
-    prepared = prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined })
+    prepared = import("ai/internal")
+      .then(({ prepareToolsAndToolChoice }) =>
+        prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined }),
+      )
       // A tool set that fails to convert is converted (and fails) again on the next step.
       .then((p) => p.tools)
       .catch((error: unknown) => {
@@ -114,6 +112,8 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
   const { signal } = opts;
   const model = providerModel(opts.model);
   const profile = profileOf(model);
+  // The AI SDK's call helpers load with a session's first step, not at startup.
+  const { prepareCallSettings, prepareRetries } = await import("ai/internal");
   const { retry } = prepareRetries({
     maxRetries: opts.maxRetries ?? profile.maxRetries ?? 2,
     abortSignal: signal,
@@ -140,7 +140,7 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
     throw error;
   }
   if (signal.aborted) throw signal.reason ?? new Error("aborted");
-  const finished = recorder.finished();
+  const finished = await recorder.finished();
   if (finished.warnings.length > 0 && typeof globalThis.AI_SDK_LOG_WARNINGS === "function") {
     globalThis.AI_SDK_LOG_WARNINGS({
       warnings: finished.warnings,

@@ -3,7 +3,12 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
 import type { Logger } from "../log.js";
 import { isRecord } from "../values.js";
-import { transcriptLineSchema, VIEW_LINE_TYPE, type ViewEntry } from "./transcript-lines.js";
+import {
+  loadMessageSchema,
+  transcriptLineSchema,
+  VIEW_LINE_TYPE,
+  type ViewEntry,
+} from "./transcript-lines.js";
 
 /** A transcript read back: the model's history, what to replay, where the chain ends. */
 export interface StoredConversation {
@@ -19,6 +24,7 @@ export interface StoredConversation {
  * off the file, so the next append starts on a line of its own.
  */
 export async function readTranscript(path: string, log: Logger): Promise<StoredConversation> {
+  await loadMessageSchema();
   let text: string;
   try {
     text = await readFile(path, "utf8");
