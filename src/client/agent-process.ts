@@ -10,6 +10,7 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { terminateGroup } from "../commands/process-group.js";
+import { hookFastPath, installedOn } from "./fast-path.js";
 
 /** How to start the agent process. */
 export interface SpawnOptions {
@@ -79,7 +80,10 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(tapped(stream, options.onMessage));
+  // An app with a HookRouter installed gets its hook frames on the fast path.
+  const frames = installedOn(app);
+  const seen = tapped(stream, options.onMessage);
+  const connection = app.connect(frames ? hookFastPath(seen, frames) : seen);
   let closing: Promise<number | null> | undefined;
   return {
     connection,

@@ -1,4 +1,9 @@
-import { RequestError, type ClientApp, type JsonRpcId } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type ClientApp,
+  type JsonRpcId,
+  type Stream,
+} from "@agentclientprotocol/sdk";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
@@ -8,6 +13,7 @@ import {
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
 import { errorMessage } from "../values.js";
+import { hookFastPath, rememberInstalled } from "./fast-path.js";
 import { checkResult, idsOf, untilAborted } from "./run.js";
 import type {
   HookContext,
@@ -47,6 +53,11 @@ export interface Registration {
 
 type Call = (options: HookContext) => Promise<RunReply>;
 
+// Built once: zod compiles a schema on its first parse, so a schema made per frame costs
+// that compilation on every callback.
+const runParamsSchema = hookRunParamsSchema.loose();
+const eventParamsSchema = hookEventParamsSchema.loose();
+
 /**
  * Routes the agent's `_hooks/run` requests and `_hooks/event` notifications to the callbacks
  * of each registration. One router serves one connection and any number of sessions: each
@@ -85,15 +96,38 @@ export class HookRouter {
     };
   }
 
-  /** Adds the `_hooks/run` and `_hooks/event` handlers to a client app, and returns it. */
+  /**
+   * Adds the `_hooks/run` and `_hooks/event` handlers to a client app, and returns it.
+   * `spawnHookgate` then routes these frames on the fast path (see {@link fastPath}).
+   */
   install(app: ClientApp): ClientApp {
     // Params are validated inside the handlers, so that failures reach onError.
     const raw = (params: unknown) => params;
+    rememberInstalled(app, this);
     return app
       .onRequest(HOOK_RUN_METHOD, raw, ({ params, signal, requestId }) =>
         this.run(params, signal, requestId),
       )
       .onNotification(HOOK_EVENT_METHOD, raw, ({ params, signal }) => this.event(params, signal));
+  }
+
+  /**
+   * The connection's stream with this router's frames taken straight to it as they are read,
+   * ahead of the SDK's generic dispatch: pass `app.connect(router.fastPath(stream))` when you
+   * connect an installed app yourself. The frames are answered exactly as through the app.
+   */
+  fastPath(stream: Stream): Stream {
+    return hookFastPath(stream, this);
+  }
+
+  /** A `_hooks/run` request's reply (what the fast path and the app's handler answer). */
+  run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RunReply> {
+    return this.runCallback(params, signal, requestId);
+  }
+
+  /** Dispatches a `_hooks/event` notification to its observer. */
+  event(params: unknown, signal: AbortSignal): void {
+    this.observe(params, signal);
   }
 
   /**
@@ -117,8 +151,12 @@ export class HookRouter {
     return `r${n}`;
   }
 
-  private async run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RunReply> {
-    const parsed = hookRunParamsSchema.loose().safeParse(params);
+  private async runCallback(
+    params: unknown,
+    signal: AbortSignal,
+    requestId: JsonRpcId,
+  ): Promise<RunReply> {
+    const parsed = runParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_RUN_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
       const info = { ...idsOf(params), kind: "run", phase: "dispatch", event: undefined } as const;
@@ -161,8 +199,8 @@ export class HookRouter {
     );
   }
 
-  private event(params: unknown, signal: AbortSignal): void {
-    const parsed = hookEventParamsSchema.loose().safeParse(params);
+  private observe(params: unknown, signal: AbortSignal): void {
+    const parsed = eventParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_EVENT_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
       const info = {
