@@ -9,11 +9,11 @@ import { client, methods } from "@agentclientprotocol/sdk";
 import { HookRouter, spawnHookgate } from "../dist/client/index.js";
 import { processStats } from "./client.mjs";
 
-/** Spawns `entry` with a HookRouter-based client; `hooksFor(n)` registers n instant callbacks. */
-export function connectRouted(
-  entry,
-  { nodeArgs = [], onUpdate = () => {}, onEvent = () => {} } = {},
-) {
+/**
+ * Spawns `entry` with a HookRouter-based client; `hooksFor(n)` registers n instant callbacks.
+ * spawnHookgate takes no node flags, so this agent is never run under --profile.
+ */
+export function connectRouted(entry, { onUpdate = () => {}, onEvent = () => {} } = {}) {
   const router = new HookRouter({ onError: (error) => process.emitWarning(String(error)) });
   const app = router.install(
     client({ name: "hookgate-bench-router" }).onNotification(
@@ -25,10 +25,7 @@ export function connectRouted(
   const proc = spawnHookgate(app, {
     agentPath: entry,
     args: [],
-    env: {
-      XDG_STATE_HOME: stateHome,
-      ...(nodeArgs.length > 0 && { NODE_OPTIONS: nodeArgs.join(" ") }),
-    },
+    env: { XDG_STATE_HOME: stateHome },
   });
   const registrations = [];
   return {

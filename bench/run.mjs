@@ -32,7 +32,8 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --starts N         cold starts per agent, interleaved with bare node spawns (default 10)
   --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
                      long session and 32-observer event rate are measured in the same run
-  --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR`;
+  --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
+                     the hookgate/client one: spawnHookgate takes no node flags)`;
 
 const { values } = parseArgs({
   options: {
@@ -106,7 +107,7 @@ const agents = {
   // The floor's client handles the turn floor's session/update frames as it handles a turn's.
   floor: connectAgent(FLOOR_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
   cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
-  routed: connectRouted(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
+  routed: connectRouted(CLI, { onUpdate: collector.onUpdate, onEvent: events.onEvent }),
   ...(BASELINE && {
     baseline: connectAgent(BASELINE, {
       nodeArgs,
