@@ -6,13 +6,14 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { errorMessage, isRecord } from "../values.js";
+import { LazyCancellation, type Cancellation } from "./cancellation.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 
 const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
 /** Where the fast path hands the hook frames it takes (a HookRouter). */
 export interface HookFrames {
-  run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<unknown>;
+  run(params: unknown, cancel: Cancellation, requestId: JsonRpcId): Promise<unknown>;
   event(params: unknown, signal: AbortSignal): void;
 }
 
@@ -40,7 +41,7 @@ export function installedOn(app: ClientApp): HookFrames | undefined {
 export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
   const writer = stream.writable.getWriter();
   const send = (message: AnyMessage) => void writer.write(message).catch(() => {});
-  const running = new Map<JsonRpcId, AbortController>();
+  const running = new Map<JsonRpcId, LazyCancellation>();
   const connection = new AbortController();
   const ended = () => {
     const reason = new Error("ACP connection closed");
@@ -49,10 +50,10 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
   };
 
   const run = (id: JsonRpcId, params: unknown) => {
-    const request = new AbortController();
+    const request = new LazyCancellation();
     running.set(id, request);
     Promise.resolve()
-      .then(() => frames.run(params, request.signal, id))
+      .then(() => frames.run(params, request, id))
       .then(
         (result) => send({ jsonrpc: "2.0", id, result: result ?? null }),
         (error: unknown) => {
@@ -85,7 +86,7 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
           ? running.get(requestId)
           : undefined;
       if (!request) return false;
-      if (!request.signal.aborted) request.abort(RequestError.requestCancelled({ requestId }));
+      request.abort(RequestError.requestCancelled({ requestId }));
       return true;
     }
     return false;

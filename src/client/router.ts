@@ -13,6 +13,7 @@ import {
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
 import { errorMessage } from "../values.js";
+import { cancellationOf, type Cancellation } from "./cancellation.js";
 import { hookFastPath, rememberInstalled } from "./fast-path.js";
 import { checkResult, idsOf, untilAborted } from "./run.js";
 import type {
@@ -106,7 +107,7 @@ export class HookRouter {
     rememberInstalled(app, this);
     return app
       .onRequest(HOOK_RUN_METHOD, raw, ({ params, signal, requestId }) =>
-        this.run(params, signal, requestId),
+        this.run(params, cancellationOf(signal), requestId),
       )
       .onNotification(HOOK_EVENT_METHOD, raw, ({ params, signal }) => this.event(params, signal));
   }
@@ -121,8 +122,8 @@ export class HookRouter {
   }
 
   /** A `_hooks/run` request's reply (what the fast path and the app's handler answer). */
-  run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RunReply> {
-    return this.runCallback(params, signal, requestId);
+  run(params: unknown, cancel: Cancellation, requestId: JsonRpcId): Promise<RunReply> {
+    return this.runCallback(params, cancel, requestId);
   }
 
   /** Dispatches a `_hooks/event` notification to its observer. */
@@ -153,7 +154,7 @@ export class HookRouter {
 
   private async runCallback(
     params: unknown,
-    signal: AbortSignal,
+    cancel: Cancellation,
     requestId: JsonRpcId,
   ): Promise<RunReply> {
     const parsed = runParamsSchema.safeParse(params);
@@ -178,20 +179,28 @@ export class HookRouter {
     const call: Call = (options) =>
       untilAborted(
         Promise.resolve().then(() => prepared.call(toolUseId, options)),
-        signal,
+        cancel,
       ).then((value) => checkResult(hookCallbackId, value));
+    // The callback's signal is made only if it reads it.
+    const context: HookContext = {
+      get signal() {
+        return cancel.signal;
+      },
+      sessionId,
+    };
     const settlement = await this.start(
       "run",
       requestId,
       prepared.input,
-      { signal, sessionId },
+      context,
       toolUseId,
       hookCallbackId,
       call,
+      cancel,
     );
     if (settlement.ok) return settlement.result;
     // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
-    if (settlement.cancelled) throw signal.reason;
+    if (settlement.cancelled) throw cancel.reason;
     this.report(settlement.error, { ...info, phase: "callback" });
     throw RequestError.internalError(
       { hookCallbackId },
@@ -248,6 +257,7 @@ export class HookRouter {
     toolUseId: string | undefined,
     hookCallbackId: string,
     call: Call,
+    cancel?: Cancellation,
   ): Promise<HookSettlement> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
@@ -256,7 +266,7 @@ export class HookRouter {
       .then(
         (result) => ({ ok: true, result, ms: elapsed() }),
         (error: unknown) => {
-          const cancelled = kind === "run" && context.signal.aborted;
+          const cancelled = kind === "run" && (cancel?.aborted ?? false);
           return { ok: false, error, cancelled, ms: elapsed() };
         },
       );

@@ -1,4 +1,5 @@
 import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
+import type { Cancellation } from "./cancellation.js";
 import { firstIssue } from "../zod-issues.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
@@ -31,12 +32,11 @@ export function checkResult(hookCallbackId: string, value: unknown): HookRunResu
   );
 }
 
-/** Settles with `work`, or rejects with the signal's reason as soon as it fires. */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/** Settles with `work`, or rejects with the cancellation's reason as soon as it comes. */
+export function untilAborted<T>(work: Promise<T>, cancel: Cancellation): Promise<T> {
+  if (cancel.aborted) return Promise.reject(cancel.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const stop = cancel.onAbort(() => reject(cancel.reason));
+    work.then(resolve, reject).finally(stop);
   });
 }
