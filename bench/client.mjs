@@ -79,20 +79,7 @@ export function connectAgent(
     agent: connection.agent,
     pid: child.pid,
     stderr: () => stderr,
-    /** Resident set size of the agent process, in KiB (Linux /proc). */
-    rssKib() {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
-      if (!match) throw new Error(`no VmRSS for agent ${child.pid}`);
-      return Number(match[1]);
-    },
-    /** CPU time the agent process has used so far, in ms (Linux /proc, 10 ms ticks). */
-    cpuMs() {
-      const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
-      // Fields after the command name, which is in parentheses and may contain spaces.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return (Number(fields[11]) + Number(fields[12])) * (1000 / USER_HZ);
-    },
+    ...processStats(child.pid),
     /** Closes stdin and waits for a clean exit (so a --cpu-prof profile gets written). */
     async close() {
       connection.close();
@@ -102,6 +89,26 @@ export function connectAgent(
       clearTimeout(timer);
       rmSync(stateHome, { recursive: true, force: true });
       return how;
+    },
+  };
+}
+
+/** Resident set and CPU time of a process (Linux /proc). */
+export function processStats(pid) {
+  return {
+    /** Resident set size, in KiB. */
+    rssKib() {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+      if (!match) throw new Error(`no VmRSS for agent ${pid}`);
+      return Number(match[1]);
+    },
+    /** CPU time used so far, in ms (10 ms ticks). */
+    cpuMs() {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name, which is in parentheses and may contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * (1000 / USER_HZ);
     },
   };
 }

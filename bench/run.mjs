@@ -3,19 +3,23 @@
 import { execFileSync } from "node:child_process";
 import console from "node:console";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
+import { clearInterval, setInterval } from "node:timers";
 import { parseArgs } from "node:util";
 import { CLI, FLOOR_AGENT, connectAgent, initialize } from "./client.mjs";
+import { coldStart } from "./cold-start.mjs";
+import { longSession, summarize } from "./long-session.mjs";
+import { connectRouted } from "./routed.mjs";
 import * as measure from "./scenarios.mjs";
 import { median, percentilesUs, round } from "./stats.mjs";
 import { printTable } from "./table.mjs";
 
 const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] [--warm N]
                          [--samples N] [--observers LIST] [--reps N] [--sessions N]
-                         [--profile DIR]
+                         [--turns N] [--starts N] [--baseline DIR] [--profile DIR]
   --json FILE        also write the figures as JSON
   --calls N          tool calls per round-trip figure, and per observer turn (default 1000)
   --rounds N         interleaved rounds the round-trip figures are split into (default 4)
@@ -24,7 +28,12 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --observers LIST   PostToolUse observer counts, e.g. 8,32; the JSON reports the last (default 8,32)
   --reps N           observer turns per count, alternating with turns without hooks (default 5)
   --sessions N       sessions for the session/new and RSS figures (default 1000)
-  --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR`;
+  --turns N          turns of the long session, one Bash call each (default 300)
+  --starts N         cold starts per agent, interleaved with bare node spawns (default 10)
+  --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
+                     long session and 32-observer event rate are measured in the same run
+  --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
+                     the hookgate/client one: spawnHookgate takes no node flags)`;
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +45,9 @@ const { values } = parseArgs({
     observers: { type: "string", default: "8,32" },
     reps: { type: "string", default: "5" },
     sessions: { type: "string", default: "1000" },
+    turns: { type: "string", default: "300" },
+    starts: { type: "string", default: "10" },
+    baseline: { type: "string" },
     profile: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -58,7 +70,11 @@ const config = {
   observers: values.observers.split(",").map((k) => positive("observers", k)),
   reps: positive("reps"),
   sessions: positive("sessions"),
+  turns: positive("turns", values.turns, 20),
+  starts: positive("starts"),
 };
+const BASELINE = values.baseline && resolve(values.baseline, "cli.js");
+if (BASELINE && !existsSync(BASELINE)) throw new Error(`--baseline: no ${BASELINE}`);
 
 if (!existsSync(CLI)) {
   console.error("dist/ is missing; building");
@@ -71,10 +87,19 @@ writeFileSync(file, "one line\n");
 const env = { cwd, file };
 const nodeArgs = values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
 const began = performance.now();
+// The machine may be shared: the load average goes with every figure.
+const loads = [];
+const sampleLoad = () => loads.push(round(loadavg()[0], 2));
+sampleLoad();
+const loadTimer = setInterval(sampleLoad, 10_000);
 const progress = (what) =>
-  console.error(`[${((performance.now() - began) / 1000).toFixed(1)} s] ${what}`);
+  console.error(
+    `[${((performance.now() - began) / 1000).toFixed(1)} s] ${what} (load ${loadavg()[0].toFixed(2)})`,
+  );
 
 const NS = [1, 8, 32, 128];
+/** The gate counts measured through hookgate/client too: enough for the extra callback. */
+const ROUTED_NS = [32, 128];
 const perRound = Math.ceil(config.calls / config.rounds);
 const collector = new measure.UpdateCollector();
 const events = new measure.EventCounter();
@@ -82,20 +107,33 @@ const agents = {
   // The floor's client handles the turn floor's session/update frames as it handles a turn's.
   floor: connectAgent(FLOOR_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
   cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
+  routed: connectRouted(CLI, { onUpdate: collector.onUpdate, onEvent: events.onEvent }),
+  ...(BASELINE && {
+    baseline: connectAgent(BASELINE, {
+      nodeArgs,
+      onUpdate: collector.onUpdate,
+      onEvent: events.onEvent,
+    }),
+  }),
 };
 const samples = {
   floor: [],
   floorTurn: [],
   rtt1: [],
   ...Object.fromEntries(NS.map((n) => [n, []])),
+  ...Object.fromEntries(ROUTED_NS.map((n) => [`routed${n}`, []])),
 };
 // CPU used during each gate figure, by the agent and by this client, to price one callback.
 const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]));
 let deny;
 let timeout;
 let observed;
+let observedRouted;
+let observedBaseline;
 try {
   await initialize(agents.cli.agent);
+  await initialize(agents.routed.agent);
+  if (agents.baseline) await initialize(agents.baseline.agent);
   // The round-trip figures are taken in interleaved rounds, so that a noisy spell on this
   // shared machine lands on every figure alike and the ratios between them stay honest.
   for (let r = config.warm > 0 ? -1 : 0; r < config.rounds; r++) {
@@ -115,6 +153,12 @@ try {
       keep(n, figure.samplesMs);
       if (n === 1) keep("rtt1", figure.roundTripMs);
     }
+    for (const n of ROUTED_NS) {
+      keep(
+        `routed${n}`,
+        (await measure.gate(agents.routed, collector, env, { n, calls })).samplesMs,
+      );
+    }
     // After the gates: it replays the frames of the gated turns just measured.
     keep("floorTurn", (await measure.floorTurn(agents.floor, collector, env, { calls })).samplesMs);
   }
@@ -123,11 +167,14 @@ try {
   progress("timeout overshoot");
   timeout = await measure.timeoutOvershoot(agents.cli, collector, env, config);
   progress(`observers: ${config.observers.join(", ")}`);
-  observed = await measure.observers(agents.cli, events, env, {
-    calls: config.calls,
-    counts: config.observers,
-    reps: config.reps,
-  });
+  const observerConfig = { calls: config.calls, counts: config.observers, reps: config.reps };
+  observed = await measure.observers(agents.cli, events, env, observerConfig);
+  progress("observers through hookgate/client");
+  observedRouted = await measure.observers(agents.routed, events, env, observerConfig);
+  if (agents.baseline) {
+    progress("observers on the baseline build");
+    observedBaseline = await measure.observers(agents.baseline, events, env, observerConfig);
+  }
 } catch (error) {
   for (const [name, conn] of Object.entries(agents)) {
     const stderr = conn.stderr().trim();
@@ -151,12 +198,40 @@ try {
 } finally {
   await sessionsAgent.close();
 }
+// The long session: per-turn cost early, midway and late in one session of each build.
+const longRuns = {};
+for (const [name, entry] of Object.entries({
+  current: CLI,
+  ...(BASELINE && { baseline: BASELINE }),
+})) {
+  progress(`long session, ${config.turns} turns (${name})`);
+  const conn = connectAgent(entry, { nodeArgs });
+  try {
+    await initialize(conn.agent);
+    longRuns[name] = { ...summarize(await longSession(conn, env, { turns: config.turns })) };
+  } finally {
+    await conn.close();
+  }
+  longRuns[name].load_avg = round(loadavg()[0], 2);
+}
+progress(`cold start, ${config.starts} rounds`);
+const cold = await coldStart({ current: CLI, ...(BASELINE && { baseline: BASELINE }) }, env, {
+  rounds: config.starts,
+});
+cold.load_avg = round(loadavg()[0], 2);
+clearInterval(loadTimer);
+sampleLoad();
 rmSync(cwd, { recursive: true, force: true });
 
 const floor = percentilesUs(samples.floor);
 const floorTurn = percentilesUs(samples.floorTurn);
 const gates = Object.fromEntries(NS.map((n) => [String(n), percentilesUs(samples[n])]));
 const headline = observed[config.observers.at(-1)];
+const routedHeadline = observedRouted[config.observers.at(-1)];
+const baselineHeadline = observedBaseline?.[config.observers.at(-1)];
+const routed = Object.fromEntries(
+  ROUTED_NS.map((n) => [String(n), percentilesUs(samples[`routed${n}`])]),
+);
 const ownWork = samples[1].map((gateMs, i) => gateMs - samples.rtt1[i]);
 /** CPU µs one more callback costs a process: the slope between 32 and 128 callbacks. */
 const perCallbackUs = (side) =>
@@ -169,9 +244,16 @@ const results = {
   gate: gates,
   /** What one more callback adds to the gate's critical path: (gate[128] − gate[32]) / 96. */
   extra_callback_us: round((gates["128"].p50_us - gates["32"].p50_us) / 96, 1),
+  /** The same through hookgate/client, whose hook frames take the fast path. */
+  extra_callback_client_us: round((routed["128"].p50_us - routed["32"].p50_us) / 96, 1),
   deny_with_hung_sibling_ms: round(deny.ms, 3),
   timeout_overshoot_ms: round(timeout.ms, 3),
   events_per_s: Math.round(headline.eventsPerS),
+  events_per_s_client: Math.round(routedHeadline.eventsPerS),
+  events_per_s_baseline: baselineHeadline ? Math.round(baselineHeadline.eventsPerS) : undefined,
+  long_session: longRuns,
+  cold_start: cold,
+  load_avg: { min: Math.min(...loads), max: Math.max(...loads), samples: loads },
   observer_slowdown_ratio: round(headline.ratio, 3),
   session_new_p50_us: sessions.p50_us,
   rss_per_session_kib: round(sessions.rssPerSessionKib, 2),
@@ -180,6 +262,7 @@ const results = {
     gate_1_round_trip_p50_us: Math.round(median(samples.rtt1) * 1000),
     gate_1_own_work_p50_us: Math.round(median(ownWork) * 1000),
     cpu_per_callback_us: { agent: perCallbackUs("agentMs"), client: perCallbackUs("clientMs") },
+    gate_client: routed,
     deny_max_ms: round(Math.max(...deny.samplesMs), 3),
     timeout_overshoot_max_ms: round(Math.max(...timeout.samplesMs) - 200, 3),
     observers: Object.fromEntries(

@@ -110,7 +110,9 @@ function pingParams(env) {
 /** One turn of `calls` Read calls, in a new session, through `n` callbacks that answer at once. */
 export async function gate(conn, collector, env, { n, calls }) {
   const ids = Array.from({ length: n }, (_, i) => `cb-${i}`);
-  const sessionId = await openSession(conn.agent, env.cwd, { PreToolUse: preToolUse(ids) });
+  // A hookgate/client connection registers its own callbacks; the stock one answers by id.
+  const hooks = conn.hooksFor ? conn.hooksFor(n) : { PreToolUse: preToolUse(ids) };
+  const sessionId = await openSession(conn.agent, env.cwd, hooks);
   const stop = await prompt(
     conn.agent,
     sessionId,
@@ -185,7 +187,10 @@ export async function observers(conn, events, env, { calls, counts, reps }) {
     plain.push((await turn({})).wall);
     for (const [k, run] of runs) {
       const ids = Array.from({ length: k }, (_, i) => `obs-${i}`);
-      const { sessionId, started, wall } = await turn({ PostToolUse: [{ hookCallbackIds: ids }] });
+      const hooks = conn.observersFor
+        ? conn.observersFor(k)
+        : { PostToolUse: [{ hookCallbackIds: ids }] };
+      const { sessionId, started, wall } = await turn(hooks);
       const seen = events.take(sessionId);
       expect(seen.count === calls * k, `${seen.count} of ${calls * k} events delivered`);
       run.walls.push(wall);

@@ -22,6 +22,25 @@ export function targets(r) {
     ],
     slowdown: ["≤ 1.5", times(r.observer_slowdown_ratio), r.observer_slowdown_ratio <= 1.5],
     rss: ["≤ 64 KiB", `${r.rss_per_session_kib} KiB`, r.rss_per_session_kib <= 64],
+    extraClient: ["≤ 8 µs", us(r.extra_callback_client_us), r.extra_callback_client_us <= 8],
+    eventsTwice:
+      r.events_per_s_baseline === undefined
+        ? undefined
+        : [
+            "≥ 2× the baseline build's",
+            times(r.events_per_s_client / r.events_per_s_baseline),
+            r.events_per_s_client >= 2 * r.events_per_s_baseline,
+          ],
+    longSession: [
+      "≤ 1.2",
+      times(r.long_session.current.cpu_ratio_last_first),
+      r.long_session.current.cpu_ratio_last_first <= 1.2,
+    ],
+    initialize: [
+      "≤ 4× bare node",
+      times(r.cold_start.current.initialize_over_bare_node),
+      r.cold_start.current.initialize_over_bare_node <= 4,
+    ],
   };
 }
 
@@ -104,6 +123,52 @@ export function tableLines(r) {
       us(d.session_new_p99_us),
     ),
     row("agent RSS growth per session", `${r.rss_per_session_kib} KiB`, "", t.rss),
+    row(
+      "hookgate/client: critical path per extra callback (gate[128] − gate[32]) / 96",
+      us(r.extra_callback_client_us),
+      "",
+      t.extraClient,
+    ),
+    row(
+      `hookgate/client: events delivered, ${headline} PostToolUse observers`,
+      `${r.events_per_s_client.toLocaleString("en-US")} /s`,
+      "",
+      t.eventsTwice,
+    ),
+    ...(r.events_per_s_baseline === undefined
+      ? []
+      : [
+          row(
+            `baseline build, stock client: events delivered, ${headline} observers`,
+            `${r.events_per_s_baseline.toLocaleString("en-US")} /s`,
+          ),
+        ]),
+    ...Object.entries(r.long_session).flatMap(([build, s]) => [
+      row(
+        `long session (${build}), turns ${s.first.turns.join("–")} / ${s.middle.turns.join("–")} / ${s.last.turns.join("–")}: p50 wall per turn`,
+        `${ms(s.first.wall_p50_ms)} / ${ms(s.middle.wall_p50_ms)} / ${ms(s.last.wall_p50_ms)}`,
+      ),
+      row(
+        `long session (${build}): agent CPU per turn, and last / first`,
+        `${ms(s.first.cpu_ms_per_turn)} / ${ms(s.middle.cpu_ms_per_turn)} / ${ms(s.last.cpu_ms_per_turn)}`,
+        times(s.cpu_ratio_last_first),
+        build === "current" ? t.longSession : undefined,
+      ),
+    ]),
+    row("cold start: bare `node -e ''` spawn to exit", ms(r.cold_start.bare_node_ms)),
+    ...["current", "baseline"].flatMap((build) => {
+      const c = r.cold_start[build];
+      if (!c) return [];
+      return [
+        row(
+          `cold start (${build}): spawn → initialize answered / → first session; RSS after it`,
+          `${ms(c.initialize_ms)} / ${ms(c.first_session_ms)}`,
+          `${c.rss_after_first_session_mib} MiB`,
+          build === "current" ? t.initialize : undefined,
+        ),
+      ];
+    }),
+    row("load average (1 min) during the run: min – max", `${r.load_avg.min} – ${r.load_avg.max}`),
   ];
 }
 

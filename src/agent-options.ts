@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { SettingSource } from "./commands/settings.js";
 import type { SlashCommand } from "./commands/slash-config.js";
 import type { Logger } from "./log.js";
@@ -8,8 +8,8 @@ import type { ModeId } from "./session/modes.js";
 /** How the agent behaves; the CLI builds this from flags and config. */
 export interface AgentOptions {
   readonly log: Logger;
-  /** The model behind every session. */
-  readonly model: LanguageModel;
+  /** The model behind every session: a provider's model (the AI SDK's `LanguageModelV3`). */
+  readonly model: LanguageModelV3;
   /** The system prompt for a session, if the model takes one. */
   readonly system?: (session: SessionActor) => string | undefined;
   /** Turns a model failure into one line telling the user what to fix. */

@@ -8,9 +8,8 @@ import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./protocol/frame-limit.js";
 import { MODE_IDS, type ModeId } from "./session/modes.js";
-import { DEFAULT_MAX_ROUNDS } from "./session/turn.js";
+import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "./session/limits.js";
 import { defaultDataDir } from "./store/data-dir.js";
-import { DEFAULT_MAX_STOP_BLOCKS } from "./session/turn-hooks.js";
 import { errorMessage } from "./values.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */

@@ -4,14 +4,15 @@ import {
   type AgentConnection,
   type Stream,
 } from "@agentclientprotocol/sdk";
-import { Agent, type AgentOptions } from "./agent.js";
+import type { AgentOptions } from "./agent-options.js";
+import { LazyAgent } from "./lazy-agent.js";
 import { releaseAbandoned } from "./protocol/abandoned-requests.js";
 import { createAgentApp } from "./protocol/app.js";
 import { stdioStream } from "./protocol/stdio-stream.js";
 
 /** The ACP app over a fresh agent built from `options`, for one connection only. */
 export function createHookgateApp(options: AgentOptions): AgentApp {
-  return createAgentApp(new Agent(options));
+  return createAgentApp(new LazyAgent(options));
 }
 
 /**

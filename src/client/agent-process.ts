@@ -10,6 +10,7 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { terminateGroup } from "../commands/process-group.js";
+import { hookFastPath, installedOn } from "./fast-path.js";
 
 /** How to start the agent process. */
 export interface SpawnOptions {
@@ -76,10 +77,13 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
     child.once("error", () => resolve(null));
   });
   const stream = ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    tickBatched(child.stdin),
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(tapped(stream, options.onMessage));
+  // An app with a HookRouter installed gets its hook frames on the fast path.
+  const frames = installedOn(app);
+  const seen = tapped(stream, options.onMessage);
+  const connection = app.connect(frames ? hookFastPath(seen, frames) : seen);
   let closing: Promise<number | null> | undefined;
   return {
     connection,
@@ -103,6 +107,30 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
       return closing;
     },
   };
+}
+
+/**
+ * The agent's stdin as a web stream whose writes within one tick leave in one system call:
+ * a gate's callbacks settle together, and a write per reply cost more than the reply.
+ */
+function tickBatched(stdin: Writable): WritableStream<Uint8Array> {
+  const writer = (Writable.toWeb(stdin) as WritableStream<Uint8Array>).getWriter();
+  let corked = false;
+  return new WritableStream<Uint8Array>({
+    write(chunk) {
+      if (!corked) {
+        corked = true;
+        stdin.cork();
+        process.nextTick(() => {
+          corked = false;
+          stdin.uncork();
+        });
+      }
+      return writer.write(chunk);
+    },
+    close: () => writer.close(),
+    abort: (reason: unknown) => writer.abort(reason),
+  });
 }
 
 function tapped(stream: Stream, onMessage: SpawnOptions["onMessage"]): Stream {

@@ -1,4 +1,9 @@
-import { RequestError, type ClientApp, type JsonRpcId } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type ClientApp,
+  type JsonRpcId,
+  type Stream,
+} from "@agentclientprotocol/sdk";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
@@ -7,8 +12,10 @@ import {
 } from "../wire/hooks.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../zod-issues.js";
-import { errorMessage, rejectOnAbort } from "../values.js";
-import { checkResult, idsOf } from "./run.js";
+import { errorMessage } from "../values.js";
+import { cancellationOf, type Cancellation } from "./cancellation.js";
+import { hookFastPath, rememberInstalled } from "./fast-path.js";
+import { checkResult, idsOf, rejectOnCancel } from "./run.js";
 import type {
   HookContext,
   HookErrorInfo,
@@ -46,6 +53,11 @@ export interface Registration {
 }
 
 type Call = (options: HookContext) => Promise<RunReply>;
+
+// Built once: zod compiles a schema on its first parse, so a schema made per frame costs
+// that compilation on every callback.
+const runParamsSchema = hookRunParamsSchema.loose();
+const eventParamsSchema = hookEventParamsSchema.loose();
 
 /**
  * Routes the agent's `_hooks/run` requests and `_hooks/event` notifications to the callbacks
@@ -85,15 +97,38 @@ export class HookRouter {
     };
   }
 
-  /** Adds the `_hooks/run` and `_hooks/event` handlers to a client app, and returns it. */
+  /**
+   * Adds the `_hooks/run` and `_hooks/event` handlers to a client app, and returns it.
+   * `spawnHookgate` then routes these frames on the fast path (see {@link fastPath}).
+   */
   install(app: ClientApp): ClientApp {
     // Params are validated inside the handlers, so that failures reach onError.
     const raw = (params: unknown) => params;
+    rememberInstalled(app, this);
     return app
       .onRequest(HOOK_RUN_METHOD, raw, ({ params, signal, requestId }) =>
-        this.run(params, signal, requestId),
+        this.run(params, cancellationOf(signal), requestId),
       )
       .onNotification(HOOK_EVENT_METHOD, raw, ({ params, signal }) => this.event(params, signal));
+  }
+
+  /**
+   * The connection's stream with this router's frames taken straight to it as they are read,
+   * ahead of the SDK's generic dispatch: pass `app.connect(router.fastPath(stream))` when you
+   * connect an installed app yourself. The frames are answered exactly as through the app.
+   */
+  fastPath(stream: Stream): Stream {
+    return hookFastPath(stream, this);
+  }
+
+  /** A `_hooks/run` request's reply (what the fast path and the app's handler answer). */
+  run(params: unknown, cancel: Cancellation, requestId: JsonRpcId): Promise<RunReply> {
+    return this.runCallback(params, cancel, requestId);
+  }
+
+  /** Dispatches a `_hooks/event` notification to its observer. */
+  event(params: unknown, signal: AbortSignal): void {
+    this.observe(params, signal);
   }
 
   /**
@@ -117,8 +152,12 @@ export class HookRouter {
     return `r${n}`;
   }
 
-  private async run(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RunReply> {
-    const parsed = hookRunParamsSchema.loose().safeParse(params);
+  private async runCallback(
+    params: unknown,
+    cancel: Cancellation,
+    requestId: JsonRpcId,
+  ): Promise<RunReply> {
+    const parsed = runParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_RUN_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
       const info = { ...idsOf(params), kind: "run", phase: "dispatch", event: undefined } as const;
@@ -138,22 +177,30 @@ export class HookRouter {
     if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
 
     const call: Call = (options) =>
-      rejectOnAbort(
+      rejectOnCancel(
         Promise.resolve().then(() => prepared.call(toolUseId, options)),
-        signal,
+        cancel,
       ).then((value) => checkResult(hookCallbackId, value));
+    // The callback's signal is made only if it reads it.
+    const context: HookContext = {
+      get signal() {
+        return cancel.signal;
+      },
+      sessionId,
+    };
     const settlement = await this.start(
       "run",
       requestId,
       prepared.input,
-      { signal, sessionId },
+      context,
       toolUseId,
       hookCallbackId,
       call,
+      cancel,
     );
     if (settlement.ok) return settlement.result;
     // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
-    if (settlement.cancelled) throw signal.reason;
+    if (settlement.cancelled) throw cancel.reason;
     this.report(settlement.error, { ...info, phase: "callback" });
     throw RequestError.internalError(
       { hookCallbackId },
@@ -161,8 +208,8 @@ export class HookRouter {
     );
   }
 
-  private event(params: unknown, signal: AbortSignal): void {
-    const parsed = hookEventParamsSchema.loose().safeParse(params);
+  private observe(params: unknown, signal: AbortSignal): void {
+    const parsed = eventParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_EVENT_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
       const info = {
@@ -212,6 +259,7 @@ export class HookRouter {
     toolUseId: string | undefined,
     hookCallbackId: string,
     call: Call,
+    cancel?: Cancellation,
   ): Promise<HookSettlement> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
@@ -220,7 +268,7 @@ export class HookRouter {
       .then(
         (result) => ({ ok: true, result, ms: elapsed() }),
         (error: unknown) => {
-          const cancelled = kind === "run" && context.signal.aborted;
+          const cancelled = kind === "run" && (cancel?.aborted ?? false);
           return { ok: false, error, cancelled, ms: elapsed() };
         },
       );

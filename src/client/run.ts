@@ -1,4 +1,5 @@
 import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
+import type { Cancellation } from "./cancellation.js";
 import { firstIssue } from "../zod-issues.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
@@ -29,4 +30,13 @@ export function checkResult(hookCallbackId: string, value: unknown): HookRunResu
   throw new HookResultError(
     `hook ${hookCallbackId} returned an invalid result (${firstIssue(parsed.error)})`,
   );
+}
+
+/** Settles with `work`, or rejects with the cancellation's reason as soon as it comes. */
+export function rejectOnCancel<T>(work: Promise<T>, cancel: Cancellation): Promise<T> {
+  if (cancel.aborted) return Promise.reject(cancel.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = cancel.onAbort(() => reject(cancel.reason));
+    work.then(resolve, reject).finally(stop);
+  });
 }

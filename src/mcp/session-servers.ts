@@ -4,7 +4,7 @@ import type { Logger } from "../log.js";
 import type { AnyTool } from "../tools/types.js";
 import { errorMessage } from "../values.js";
 import type { McpServerReport } from "../wire/mcp.js";
-import { McpConnection } from "./connection.js";
+import type { McpConnection } from "./connection.js";
 import { assignNames } from "./names.js";
 import { mcpTool } from "./tool.js";
 
@@ -49,6 +49,9 @@ export class SessionMcp {
 
   /** Connects every server the client passed; resolves when each has connected or failed. */
   static async connect(specs: readonly McpServer[], opts: McpSessionOptions): Promise<SessionMcp> {
+    if (specs.length === 0) return new SessionMcp([], opts);
+    // The MCP client (and ajv for tool schemas) loads with the first session that has a server.
+    const { McpConnection } = await import("./connection.js");
     const settled = await Promise.all(
       specs.map(async (spec) => {
         try {

@@ -1,9 +1,9 @@
 import { APICallError, InvalidResponseDataError } from "@ai-sdk/provider";
-import { RetryError } from "ai";
+import type { RetryError } from "ai";
 import { KeyHelperError } from "./key-helper.js";
 import { MissingApiKeyError } from "./missing-key.js";
 import type { ModelTarget } from "./providers.js";
-import { StreamCutError } from "./step.js";
+import { StreamCutError } from "./stream-cut.js";
 import { errorMessage } from "../values.js";
 
 const DETAIL_CHARS = 300;
@@ -67,9 +67,16 @@ function describe(target: ModelTarget, thrown: unknown): string {
 
 /** The last error behind the AI SDK's retries, and how many attempts were made. */
 function unwrapRetries(error: unknown): { error: unknown; attempts: number } {
-  if (RetryError.isInstance(error))
-    return { error: error.lastError, attempts: error.errors.length };
+  if (isRetryError(error)) return { error: error.lastError, attempts: error.errors.length };
   return { error, attempts: 1 };
+}
+
+// The marker the AI SDK's RetryError.isInstance checks: the class itself is in the SDK's
+// main bundle, which a model step does not load.
+const RETRY_MARKER = Symbol.for("vercel.ai.error.AI_RetryError");
+
+function isRetryError(error: unknown): error is RetryError {
+  return typeof error === "object" && error !== null && Reflect.get(error, RETRY_MARKER) === true;
 }
 
 function isStreamCut(error: unknown): boolean {

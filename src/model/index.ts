@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Logger } from "../log.js";
 import { describeModelError, describePlainError } from "./describe-error.js";
 import { KeyHelper } from "./key-helper.js";
@@ -38,7 +38,7 @@ export interface PromptSession {
 
 /** The parts of the agent's options that depend on the model. */
 export interface ModelOptions {
-  readonly model: LanguageModel;
+  readonly model: LanguageModelV3;
   readonly describeError: (error: unknown) => string;
   readonly system?: (session: PromptSession) => string;
   /** What to log about the model at startup: no keys, only where it is. */
@@ -79,7 +79,7 @@ function isProvider(name: string): name is ProviderId {
 }
 
 /**
- * Resolves the model settings to a LanguageModel, a provider-aware error describer and a
+ * Resolves the model settings to a provider model, a provider-aware error describer and a
  * system prompt. Throws ModelConfigError for settings the user must fix.
  */
 export function resolveModel(

@@ -1,9 +1,7 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { knownContextWindow } from "./context-window.js";
 import type { KeyHelper } from "./key-helper.js";
+import { LazyModel } from "./lazy-model.js";
 import { MissingKeyModel } from "./missing-key.js";
 import { RekeyedModel } from "./rekeyed-model.js";
 
@@ -101,26 +99,37 @@ export function providerModel(
   };
 }
 
+/** The provider's model; its SDK loads with the first request (see LazyModel). */
 function build(
   provider: ProviderId,
   modelId: string,
   baseURL: string,
   apiKey: string | undefined,
 ): LanguageModelV3 {
+  const key = apiKey !== undefined ? { apiKey } : {};
   switch (provider) {
     case "openai-compatible":
-      // stream_options.include_usage: Ollama, LM Studio, vLLM, llama.cpp and OpenRouter honour it.
-      return createOpenAICompatible({
-        name: "openai-compatible",
-        baseURL,
-        ...(apiKey !== undefined && { apiKey }),
-        includeUsage: true,
-      }).chatModel(modelId);
+      return new LazyModel("openai-compatible.chat", modelId, async () => {
+        const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+        // stream_options.include_usage: Ollama, LM Studio, vLLM, llama.cpp and OpenRouter honour it.
+        return createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL,
+          ...key,
+          includeUsage: true,
+        }).chatModel(modelId);
+      });
     case "openai":
-      // Chat Completions: one wire format with the compatible servers, and every chat model has it.
-      return createOpenAI({ baseURL, ...(apiKey !== undefined && { apiKey }) }).chat(modelId);
+      return new LazyModel("openai.chat", modelId, async () => {
+        const { createOpenAI } = await import("@ai-sdk/openai");
+        // Chat Completions: one wire format with the compatible servers, and every chat model has it.
+        return createOpenAI({ baseURL, ...key }).chat(modelId);
+      });
     case "anthropic":
-      return createAnthropic({ baseURL, ...(apiKey !== undefined && { apiKey }) })(modelId);
+      return new LazyModel("anthropic.messages", modelId, async () => {
+        const { createAnthropic } = await import("@ai-sdk/anthropic");
+        return createAnthropic({ baseURL, ...key })(modelId);
+      });
   }
 }
 

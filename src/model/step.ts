@@ -1,23 +1,21 @@
-import {
-  jsonSchema,
-  streamText,
-  tool,
-  type LanguageModel,
-  type ModelMessage,
-  type ToolSet,
-} from "ai";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3ProviderTool,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { jsonSchema, tool } from "@ai-sdk/provider-utils";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
+import { defuseDeepInput, defusedInput } from "./deep-input.js";
 import { profileOf } from "./profile.js";
-import { defusedInput, guardToolInputDepth } from "./deep-input.js";
+import { providerPrompt } from "./provider-prompt.js";
+import { StepRecorder } from "./step-recorder.js";
+import { StreamCutError } from "./stream-cut.js";
 
-/** The stream ended before the model said why it stopped: the connection was cut. */
-export class StreamCutError extends Error {
-  constructor() {
-    super("the model's response stream ended before the model finished");
-    this.name = "StreamCutError";
-  }
-}
+export { StreamCutError } from "./stream-cut.js";
 
 /** A tool call the model asked for in one step. */
 export interface StepToolCall {
@@ -47,9 +45,11 @@ export interface StepCallbacks {
 }
 
 export interface StepOptions {
+  /** A provider model (`LanguageModelV3`); model ids and older model versions are refused. */
   readonly model: LanguageModel;
   readonly system?: string | undefined;
-  readonly messages: ModelMessage[];
+  /** The conversation so far; appended to between steps, never changed in place. */
+  readonly messages: readonly ModelMessage[];
   readonly tools: ToolSet;
   readonly signal: AbortSignal;
   readonly maxRetries?: number;
@@ -80,62 +80,115 @@ export function toolSetFor(tools: readonly AnyTool[]): ToolSet {
   return set;
 }
 
+type ProviderTools = (LanguageModelV3FunctionTool | LanguageModelV3ProviderTool)[] | undefined;
+const providerTools = new WeakMap<ToolSet, Promise<ProviderTools>>();
+
+/** A tool set as the provider's call options carry it, built once per set. */
+function toolsFor(tools: ToolSet): Promise<ProviderTools> {
+  let prepared = providerTools.get(tools);
+  if (!prepared) {
+    prepared = import("ai/internal")
+      .then(({ prepareToolsAndToolChoice }) =>
+        prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined }),
+      )
+      // A tool set that fails to convert is converted (and fails) again on the next step.
+      .then((p) => p.tools)
+      .catch((error: unknown) => {
+        providerTools.delete(tools);
+        throw error;
+      });
+    providerTools.set(tools, prepared);
+  }
+  return prepared;
+}
+
 /**
- * Runs one model step, streaming text and reasoning out as they arrive. Retries of a
+ * Runs one model step through the provider's `doStream`, streaming text and reasoning out
+ * as they arrive. Only the messages added since the last step are validated and converted
+ * (see providerPrompt), so a step costs the same late in a session as early. Retries of a
  * failed request (429, 5xx, network) are the AI SDK's, bounded by the model's profile.
  */
 export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<StepResult> {
-  const profile = profileOf(opts.model);
-  const result = streamText({
-    model: guardToolInputDepth(opts.model),
-    ...(opts.system !== undefined && { system: opts.system }),
-    messages: opts.messages,
-    tools: opts.tools,
-    abortSignal: opts.signal,
+  const { signal } = opts;
+  const model = providerModel(opts.model);
+  const profile = profileOf(model);
+  // The AI SDK's call helpers load with a session's first step, not at startup.
+  const { prepareCallSettings, prepareRetries } = await import("ai/internal");
+  const { retry } = prepareRetries({
     maxRetries: opts.maxRetries ?? profile.maxRetries ?? 2,
-    ...(profile.maxOutputTokens !== undefined && { maxOutputTokens: profile.maxOutputTokens }),
-    ...(profile.providerOptions !== undefined && {
-      providerOptions: profile.providerOptions,
-    }),
-    // Errors come back through the stream; the SDK's default handler would print them.
-    onError: () => {},
+    abortSignal: signal,
   });
-  const toolCalls: StepToolCall[] = [];
-  let finished: { finish: StepFinish; raw: string | undefined } | undefined;
-  let usage: StepResult["usage"] = {};
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case "text-delta":
-        if (part.text !== "") on.onText(part.text);
-        break;
-      case "reasoning-delta":
-        if (part.text !== "") on.onReasoning(part.text);
-        break;
-      case "tool-call":
-        toolCalls.push({
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: defusedInput(part.providerMetadata) ?? part.input,
-        });
-        break;
-      case "finish-step":
-        finished = { finish: part.finishReason, raw: part.rawFinishReason };
-        usage = { inputTokens: part.usage.inputTokens, outputTokens: part.usage.outputTokens };
-        break;
-      case "error":
-        throw part.error;
-      case "abort":
-        throw opts.signal.reason ?? new Error("aborted");
-      default:
-        break;
-    }
+  const tools = await toolsFor(opts.tools);
+  const call: LanguageModelV3CallOptions = {
+    ...prepareCallSettings({ maxOutputTokens: profile.maxOutputTokens }),
+    tools,
+    toolChoice: tools === undefined ? undefined : { type: "auto" },
+    responseFormat: undefined,
+    prompt: await providerPrompt(model, opts.system, opts.messages, signal),
+    providerOptions: profile.providerOptions,
+    abortSignal: signal,
+    headers: undefined,
+    includeRawChunks: false,
+  };
+  const recorder = new StepRecorder(opts.tools, on);
+  try {
+    const { stream } = await retry(() => model.doStream(call));
+    await readAll(stream, signal, (part) => recorder.take(defuseDeepInput(part)));
+  } catch (error) {
+    // A cancelled step ends with the signal's reason, however the provider noticed it.
+    if (signal.aborted) throw signal.reason ?? error;
+    throw error;
+  }
+  if (signal.aborted) throw signal.reason ?? new Error("aborted");
+  const finished = await recorder.finished();
+  if (finished.warnings.length > 0 && typeof globalThis.AI_SDK_LOG_WARNINGS === "function") {
+    globalThis.AI_SDK_LOG_WARNINGS({
+      warnings: finished.warnings,
+      provider: model.provider,
+      model: model.modelId,
+    });
   }
   // A stream that closed cleanly but early leaves no finish reason behind.
-  if (!finished || (finished.finish === "other" && finished.raw === undefined)) {
-    throw new StreamCutError();
+  if (finished.finish === "other" && finished.raw === undefined) throw new StreamCutError();
+  const toolCalls = finished.toolCalls.map((c) => ({
+    toolCallId: c.toolCallId,
+    toolName: c.toolName,
+    input: defusedInput(c.providerMetadata) ?? c.input,
+  }));
+  return {
+    toolCalls,
+    finish: finished.finish,
+    usage: finished.usage,
+    messages: finished.message ? [finished.message] : [],
+  };
+}
+
+/** The model as the provider interface every AI SDK 6 provider implements. */
+function providerModel(model: LanguageModel): LanguageModelV3 {
+  if (typeof model === "string" || model.specificationVersion !== "v3") {
+    const what = typeof model === "string" ? `model id ${model}` : "a model of an older version";
+    throw new TypeError(`hookgate takes a LanguageModelV3 instance, not ${what}`);
   }
-  // Tool results come from the session, not from the SDK: keep only what the model said.
-  const { messages } = await result.response;
-  const said = messages.filter((m) => m.role === "assistant");
-  return { toolCalls, finish: finished.finish, usage, messages: said };
+  return model;
+}
+
+/** Reads a stream to its end; an abort cancels the read at once, whatever the provider does. */
+async function readAll(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+  signal: AbortSignal,
+  take: (part: LanguageModelV3StreamPart) => void,
+): Promise<void> {
+  const reader = stream.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      take(value);
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel);
+    reader.releaseLock();
+  }
 }

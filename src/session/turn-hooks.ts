@@ -5,9 +5,6 @@ import type { LateAnswer, Steering } from "../hooks/steering.js";
 import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 
-/** Consecutive Stop blocks one turn honours before it ends anyway. */
-export const DEFAULT_MAX_STOP_BLOCKS = 8;
-
 /** What the hooks at a turn's edges need. */
 export interface TurnHooksEnv {
   readonly hooks: SessionHooks;

@@ -14,9 +14,6 @@ import type { Transcript } from "./transcript.js";
 import { detach } from "../values.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
-/** Model/tool rounds in one turn before it stops with `max_turn_requests`. */
-export const DEFAULT_MAX_ROUNDS = 50;
-
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
   readonly model: LanguageModel;

@@ -1,5 +1,14 @@
-import { modelMessageSchema } from "ai";
+import type { ModelMessage } from "ai";
 import { z } from "zod";
+
+// The AI SDK's message schema lives in its main bundle: loaded with the first transcript
+// read (see loadMessageSchema), not at startup.
+let modelMessageSchema: z.ZodType<ModelMessage> | undefined;
+
+/** Loads the AI SDK's message schema that transcriptLineSchema checks stored messages with. */
+export async function loadMessageSchema(): Promise<void> {
+  modelMessageSchema ??= (await import("ai")).modelMessageSchema;
+}
 
 /**
  * The transcript's line types that hookgate reads back. Claude Code's readers know `user` and
@@ -81,7 +90,10 @@ export const transcriptLineSchema = z.union([
   z.object({
     type: z.enum(["user", "assistant"]),
     uuid: z.string(),
-    modelMessage: modelMessageSchema,
+    modelMessage: z.lazy(() => {
+      if (!modelMessageSchema) throw new Error("loadMessageSchema() was not awaited");
+      return modelMessageSchema;
+    }),
   }),
   z.object({ type: z.literal(VIEW_LINE_TYPE), update: viewEntrySchema }),
 ]);

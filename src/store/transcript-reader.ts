@@ -6,7 +6,12 @@ import type { Logger } from "../log.js";
 import { errorMessage, isRecord } from "../values.js";
 import { readRegularFile, retryTransient } from "./files.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
-import { transcriptLineSchema, VIEW_LINE_TYPE, type ViewEntry } from "./transcript-lines.js";
+import {
+  loadMessageSchema,
+  transcriptLineSchema,
+  VIEW_LINE_TYPE,
+  type ViewEntry,
+} from "./transcript-lines.js";
 
 /** A transcript read back: the model's history, what to replay, where the chain ends. */
 export interface StoredConversation {
@@ -43,6 +48,7 @@ export async function readTranscript(
   log: Logger,
   maxBytes = MAX_TRANSCRIPT_BYTES,
 ): Promise<StoredConversation> {
+  await loadMessageSchema();
   let text: string | undefined;
   try {
     text = await readRegularFile(path, maxBytes);

@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { RawAgent } from "../helpers/raw-stdio.js";
+import { workspace } from "./setup.js";
+
+const RECORDER = pathToFileURL(join(import.meta.dirname, "../helpers/fixtures/record-modules.mjs"));
+
+// Modules a connection does not need until it opens a session, or calls a real model.
+const NOT_BEFORE_A_SESSION = [
+  /\/dist\/agent\.js$/,
+  /\/dist\/session\/turn\.js$/,
+  /\/dist\/tools\/index\.js$/,
+  /\/dist\/hooks\/session-hooks\.js$/,
+];
+const NOT_BEFORE_USE = [
+  /node_modules\/@ai-sdk\/(openai|anthropic|openai-compatible)\//,
+  /node_modules\/ai\/dist\/index\.mjs$/,
+  /node_modules\/@modelcontextprotocol\/client\//,
+  /node_modules\/ajv\//,
+];
+
+describe("cold start", () => {
+  let agent: RawAgent | undefined;
+  afterEach(async () => {
+    await agent?.close();
+    agent = undefined;
+  });
+
+  it("answers initialize before loading the session machinery, and loads no model provider, MCP client or ajv for a session without them", async () => {
+    const dir = workspace();
+    const log = join(dir, "modules.txt");
+    agent = new RawAgent(["--log-level", "warn", "--model", "openai:gpt-4o-mini"], {
+      NODE_OPTIONS: `--import=${RECORDER.href}`,
+      HOOKGATE_TEST_MODULE_LOG: log,
+      OPENAI_API_KEY: "sk-test-not-used",
+    });
+    const init = await agent.request(1, "initialize", { protocolVersion: 1 });
+    expect(init).toHaveProperty("result");
+    const atInitialize = readFileSync(log, "utf8").split("\n");
+    for (const pattern of [...NOT_BEFORE_A_SESSION, ...NOT_BEFORE_USE]) {
+      expect(atInitialize.filter((url) => pattern.test(url))).toEqual([]);
+    }
+
+    const created = await agent.request(2, "session/new", { cwd: dir, mcpServers: [] });
+    expect(created).toHaveProperty("result.sessionId");
+    const atSession = readFileSync(log, "utf8").split("\n");
+    expect(atSession.some((url) => NOT_BEFORE_A_SESSION[0]?.test(url))).toBe(true);
+    for (const pattern of NOT_BEFORE_USE) {
+      expect(atSession.filter((url) => pattern.test(url))).toEqual([]);
+    }
+  });
+});
