@@ -224,7 +224,7 @@ export class SessionActor {
     this.cancel();
     await running?.catch(() => undefined);
     this.hooks.close();
-    this.hooks.emit("SessionEnd", () => ({ reason }));
+    this.hooks.emit("SessionEnd", () => ({ reason }), reason);
     await this.settings.release?.();
     const { groups } = this.settings;
     void this.hooks.settled().finally(() => groups.terminateAll());
