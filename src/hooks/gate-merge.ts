@@ -17,6 +17,17 @@ export interface Denial {
   readonly systemMessages: HookText[];
 }
 
+/**
+ * A call a hook deferred (`permissionDecision: "defer"`): as in Claude Code it does not run
+ * and the turn ends, leaving the decision to whoever picks the session up.
+ */
+export interface Deferral {
+  readonly kind: "deferred";
+  readonly callbackId: string;
+  readonly reports: OutcomeReport[];
+  readonly systemMessages: HookText[];
+}
+
 /** A call the hooks let through, before the gate issues its clearance. */
 export interface Passage {
   readonly kind: "pass";
@@ -66,17 +77,23 @@ export function denied(
 }
 
 /**
- * With no deny: applies each `updatedInput` in registration order (re-validating each step,
- * an invalid one making its callback malformed), then ask > allow > continue.
+ * With no deny: a `defer` ends it (deny > defer > ask > allow, as in Claude Code); else
+ * applies each `updatedInput` in registration order (re-validating each step, an invalid one
+ * making its callback malformed), then ask > allow > continue.
  */
 export function merge(
   call: GateCall,
   settled: readonly (Outcome | undefined)[],
   elapsed: number,
   log: Logger,
-): Passage | Denial {
+): Passage | Denial | Deferral {
   const outcomes = [...settled];
   const systemMessages = systemMessagesOf(outcomes);
+  const deferring = outcomes.find((o) => o?.label === "proceeded" && o.result?.deferred);
+  if (deferring) {
+    const reports = reportsOf(call.callbacks, outcomes, elapsed);
+    return { kind: "deferred", callbackId: deferring.callback.id, reports, systemMessages };
+  }
   let input = call.input;
   for (const [i, o] of outcomes.entries()) {
     const update = o?.label === "proceeded" ? o.result?.updatedInput : undefined;
@@ -131,7 +148,7 @@ export function logGateOutcome(log: Logger, call: GateCall, o: Outcome): void {
   if (o.result?.deferred) {
     log.info(
       { hookCallbackId: o.callback.id, tool: call.toolName, durationMs: roundMs(o.durationMs) },
-      `hook ${o.callback.id} deferred on ${call.toolName}; read as continue`,
+      `hook ${o.callback.id} deferred ${call.toolName}: the call does not run and the turn ends`,
     );
   }
   if (o.label === "proceeded" || o.label === "denied") return;

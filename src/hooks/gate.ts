@@ -1,6 +1,13 @@
 import { askHandler, type AskOptions } from "./ask.js";
 import type { GateCall } from "./gate-call.js";
-import { denied, logGateOutcome, merge, systemMessagesOf, type Denial } from "./gate-merge.js";
+import {
+  denied,
+  logGateOutcome,
+  merge,
+  systemMessagesOf,
+  type Deferral,
+  type Denial,
+} from "./gate-merge.js";
 import { reportsOf, roundMs, type HookText } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import type { OutcomeReport } from "../wire/hooks.js";
@@ -47,6 +54,7 @@ export type Verdict = (
       systemMessages: HookText[];
     }
   | Denial
+  | Deferral
   | { kind: "cancelled"; reports: OutcomeReport[] }
 ) & {
   /** Gate start to decision, in milliseconds (fractional); 0 when no callback matched. */
@@ -97,7 +105,7 @@ async function decide(
   if (end === "cancelled") return { kind: "cancelled", reports: reports() };
   if (end) return denied(call, end, reports(), systemMessagesOf(outcomes), log);
   const decided = merge(call, outcomes, elapsed, log);
-  if (decided.kind === "denied") return decided;
+  if (decided.kind !== "pass") return decided;
   const { input: cleared, permission, context, ...rest } = decided;
   return {
     ...rest,

@@ -56,7 +56,10 @@ export interface HookResult {
    */
   readonly updatedToolOutput?: unknown;
   readonly updatedToolOutputField?: "updatedToolOutput" | "updatedMCPToolOutput";
-  /** The reply said `permissionDecision: "defer"`, read as continue (worth a log line). */
+  /**
+   * The reply said `permissionDecision: "defer"`: on the PreToolUse gate the call does not run
+   * and the turn ends (Claude Code's `tool_deferred`); `decision` stays `continue`.
+   */
   readonly deferred?: boolean;
 }
 

@@ -167,6 +167,12 @@ async function gate(
     );
     return verdict.stop ? { ...denied, stop: verdict.stop } : denied;
   }
+  if (verdict.kind === "deferred") {
+    // Claude Code's `tool_deferred`: nothing runs, and the turn ends without another model step.
+    const why = `Hook ${verdict.callbackId} deferred this ${tool.name} call: it did not run, and the turn ended.`;
+    const deferred = await report.fail(why, "Hook deferred the call: it did not run.");
+    return { ...deferred, stop: { reason: why } };
+  }
   const { clearance } = verdict;
   const toolCall: ToolCallUpdate = {
     toolCallId: report.id,
