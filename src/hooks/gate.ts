@@ -42,6 +42,14 @@ export class Clearance {
     /** `additionalContext` per hook, in registration order: given to the model, marked. */
     readonly context: readonly HookText[],
   ) {}
+
+  /**
+   * The same cleared call with another, already validated input: what a PermissionRequest
+   * hook's `updatedInput` makes of it after the gate.
+   */
+  withInput(input: Record<string, unknown>): Clearance {
+    return new Clearance(this.toolUseId, this.toolName, input, this.permission, this.context);
+  }
 }
 
 /** The gate's answer for one tool call. */

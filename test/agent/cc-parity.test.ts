@@ -1,7 +1,16 @@
-import { methods } from "@agentclientprotocol/sdk";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually.js";
-import { startInProcess, type Session } from "./setup.js";
+import {
+  finishedCalls,
+  rejectOnce,
+  startInProcess,
+  textOf,
+  toolLine,
+  type Session,
+} from "./setup.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -34,5 +43,100 @@ describe("matchers on events without a tool select as in Claude Code", () => {
       "SessionStart:either",
       "SessionEnd:end-close",
     ]);
+  });
+});
+
+/** A PermissionRequest hook's answer in Claude Code's shape. */
+const answer = (decision: Record<string, unknown>) => ({
+  hookSpecificOutput: { hookEventName: "PermissionRequest", decision },
+});
+
+/** One Bash call in default mode (so it needs permission) with PermissionRequest hooks. */
+async function askedTouch(reply: unknown, group: Record<string, unknown> = { blocking: true }) {
+  s = await startInProcess({ hooks: { pr: () => reply }, permission: rejectOnce });
+  const { sessionId } = await s.newSession({
+    hooks: { PermissionRequest: [{ matcher: "Bash", hookCallbackIds: ["pr"], ...group }] },
+  });
+  const file = join(s.cwd, "created");
+  const stopReason = await s.prompt(sessionId, toolLine("Bash", { command: `touch ${file}` }));
+  const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
+  return { stopReason, file, done, s };
+}
+
+const hookReports = (u: ToolCallUpdate | undefined) =>
+  (u?._meta as { hooks?: { hookCallbackId: string; outcome: string }[] } | undefined)?.hooks ?? [];
+
+describe("PermissionRequest hooks answer the permission prompt", () => {
+  it("a blocking group's allow runs the call without asking the user", async () => {
+    const r = await askedTouch(answer({ behavior: "allow" }));
+    expect(existsSync(r.file)).toBe(true);
+    expect(r.s.seen.permissions).toHaveLength(0);
+    expect(r.done?.status).toBe("completed");
+    expect(hookReports(r.done)).toContainEqual(
+      expect.objectContaining({ hookCallbackId: "pr", outcome: "proceeded" }),
+    );
+  });
+
+  it("a deny refuses the call without asking the user, and its message is what the model reads", async () => {
+    const r = await askedTouch(answer({ behavior: "deny", message: "not on Fridays" }));
+    expect(existsSync(r.file)).toBe(false);
+    expect(r.s.seen.permissions).toHaveLength(0);
+    expect(r.done?.status).toBe("failed");
+    expect(textOf(r.done)).toBe("not on Fridays");
+    expect(hookReports(r.done)).toContainEqual(
+      expect.objectContaining({ hookCallbackId: "pr", outcome: "denied" }),
+    );
+    expect(r.stopReason).toBe("end_turn");
+  });
+
+  it("an allow with updatedInput runs the rewritten call", async () => {
+    const other = (cwd: string) => join(cwd, "rewritten");
+    let cwd = "";
+    s = await startInProcess({
+      hooks: {
+        pr: (p) => {
+          cwd = (p.input as { cwd: string }).cwd;
+          return answer({ behavior: "allow", updatedInput: { command: `touch ${other(cwd)}` } });
+        },
+      },
+      permission: rejectOnce,
+    });
+    const { sessionId } = await s.newSession({
+      hooks: { PermissionRequest: [{ hookCallbackIds: ["pr"], blocking: true }] },
+    });
+    const file = join(s.cwd, "created");
+    await s.prompt(sessionId, toolLine("Bash", { command: `touch ${file}` }));
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(other(s.cwd))).toBe(true);
+    expect(s.seen.permissions).toHaveLength(0);
+  });
+
+  it("deny with interrupt ends the turn after the call", async () => {
+    s = await startInProcess({
+      hooks: { pr: () => answer({ behavior: "deny", message: "stop here", interrupt: true }) },
+      permission: rejectOnce,
+    });
+    const { sessionId } = await s.newSession({
+      hooks: { PermissionRequest: [{ hookCallbackIds: ["pr"], blocking: true }] },
+    });
+    const later = join(s.cwd, "later");
+    const stop = await s.prompt(
+      sessionId,
+      [
+        toolLine("Bash", { command: `touch ${join(s.cwd, "first")}` }),
+        toolLine("Bash", { command: `touch ${later}` }),
+      ].join("\n"),
+    );
+    expect(stop).toBe("end_turn");
+    expect(existsSync(later)).toBe(false);
+    expect(s.seen.permissions).toHaveLength(0);
+  });
+
+  it("a group without blocking only observes: the user is still asked", async () => {
+    const r = await askedTouch(answer({ behavior: "allow" }), {});
+    await eventually(() => r.s.seen.events.length > 0);
+    expect(r.s.seen.events[0]?.input.hook_event_name).toBe("PermissionRequest");
+    expect(r.s.seen.permissions).toHaveLength(1);
+    expect(existsSync(r.file)).toBe(false);
   });
 });
