@@ -34,6 +34,8 @@ export interface Passage {
   /** The validated input, after every `updatedInput`. */
   readonly input: Record<string, unknown>;
   readonly permission: "allow" | "ask" | "default";
+  /** With `ask`: the first asking hook's reason, in registration order, for user and model. */
+  readonly askReason?: HookText;
   /** `additionalContext`, per hook in registration order: for the model. */
   readonly context: HookText[];
   readonly reports: OutcomeReport[];
@@ -133,10 +135,15 @@ export function merge(
     : valid.some((r) => r.decision === "allow") && !rewritten
       ? "allow"
       : "default";
+  const asking = outcomes.find(
+    (o) => o?.label === "proceeded" && o.result?.decision === "ask" && o.result.reason,
+  );
+  const askReason = asking?.result?.reason;
   return {
     kind: "pass",
     input,
     permission,
+    ...(asking && askReason && { askReason: textOf(asking, askReason) }),
     context,
     reports: reportsOf(call.callbacks, outcomes, elapsed),
     systemMessages,

@@ -21,6 +21,7 @@ let issue: (
   input: Record<string, unknown>,
   permission: Clearance["permission"],
   context: readonly HookText[],
+  askReason?: HookText,
 ) => Clearance;
 
 /**
@@ -41,6 +42,8 @@ export class Clearance {
     readonly permission: "allow" | "ask" | "default",
     /** `additionalContext` per hook, in registration order: given to the model, marked. */
     readonly context: readonly HookText[],
+    /** With `ask`: why a hook asked, shown to the user and told to the model on a refusal. */
+    readonly askReason?: HookText,
   ) {}
 
   /**
@@ -48,7 +51,8 @@ export class Clearance {
    * hook's `updatedInput` makes of it after the gate.
    */
   withInput(input: Record<string, unknown>): Clearance {
-    return new Clearance(this.toolUseId, this.toolName, input, this.permission, this.context);
+    const { toolUseId, toolName, permission, context, askReason } = this;
+    return new Clearance(toolUseId, toolName, input, permission, context, askReason);
   }
 }
 
@@ -114,9 +118,9 @@ async function decide(
   if (end) return denied(call, end, reports(), systemMessagesOf(outcomes), log);
   const decided = merge(call, outcomes, elapsed, log);
   if (decided.kind !== "pass") return decided;
-  const { input: cleared, permission, context, ...rest } = decided;
+  const { input: cleared, permission, context, askReason, ...rest } = decided;
   return {
     ...rest,
-    clearance: issue(call.toolUseId, call.toolName, cleared, permission, context),
+    clearance: issue(call.toolUseId, call.toolName, cleared, permission, context, askReason),
   };
 }

@@ -8,6 +8,7 @@ import { describeIssue } from "../zod-issues.js";
 import type { CallReport, ToolCallResult } from "./call-report.js";
 import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
+import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
 
 /** A call past the PreToolUse gate. */
@@ -101,9 +102,23 @@ async function decidePermission(
   const answered = await permissionHooks(tool, toolCall, env, report, signal);
   if (signal.aborted) return { kind: "cancelled" };
   if (answered) return answered;
-  const answer = await env.permissions.ask(env.client, tool.name, toolCall, signal);
-  if (answer === "rejected") return refused(`The user rejected this ${tool.name} call.`);
-  return { kind: answer };
+  const why = hook === "ask" ? clearance.askReason : undefined;
+  // The user sees why a hook asked: as the call's content, and beside each hook's outcome.
+  const shown: ToolCallUpdate = why
+    ? {
+        ...toolCall,
+        content: [textContent(`Hook ${why.hookCallbackId} asks for confirmation: ${why.text}`)],
+        _meta: report.meta(),
+      }
+    : toolCall;
+  const answer = await env.permissions.ask(env.client, tool.name, shown, signal);
+  if (answer !== "rejected") return { kind: answer };
+  // The model is told why it was asked, so it can adapt (Claude Code gives it the reason).
+  return refused(
+    why
+      ? `The user rejected this ${tool.name} call (hook ${why.hookCallbackId} asked: ${why.text}).`
+      : `The user rejected this ${tool.name} call.`,
+  );
 }
 
 /**

@@ -296,6 +296,8 @@ export const outcomeReportSchema = z.strictObject({
   kind: z.enum(["callback", "command"]),
   outcome: z.enum(OUTCOME_LABELS),
   durationMs: z.number().nonnegative(),
+  /** Why the hook asked for the user's permission (`ask` with a reason), for the client to show. */
+  reason: z.string().optional(),
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;

@@ -140,3 +140,46 @@ describe("PermissionRequest hooks answer the permission prompt", () => {
     expect(existsSync(r.file)).toBe(false);
   });
 });
+
+describe("ask carries its reason", () => {
+  it("the permission request shows the reason, and a refused call tells the model why it was asked", async () => {
+    s = await startInProcess({
+      hooks: {
+        gate: () => ({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "ask",
+            permissionDecisionReason: "this touches the deploy key",
+          },
+        }),
+      },
+      permission: rejectOnce,
+    });
+    const { sessionId } = await s.newSession({
+      hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["gate"] }] },
+    });
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const file = join(s.cwd, "created");
+    await s.prompt(sessionId, toolLine("Bash", { command: `touch ${file}` }));
+    expect(existsSync(file)).toBe(false);
+    const [request] = s.seen.permissions;
+    expect(textOf(request?.toolCall)).toBe(
+      "Hook gate asks for confirmation: this touches the deploy key",
+    );
+    expect(hookReports(request?.toolCall)).toEqual([
+      expect.objectContaining({
+        hookCallbackId: "gate",
+        outcome: "proceeded",
+        reason: "this touches the deploy key",
+      }),
+    ]);
+    const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
+    expect(done?.status).toBe("failed");
+    expect(textOf(done)).toBe(
+      "The user rejected this Bash call (hook gate asked: this touches the deploy key).",
+    );
+  });
+});
