@@ -54,8 +54,10 @@ export interface SessionSettings {
    * stdio MCP servers all register here; ended once the session has closed.
    */
   readonly groups: ProcessGroups;
-  /** Releases what the session holds (its MCP servers) once it has ended. */
+  /** Releases what the session holds (its MCP servers, its env files) once it has ended. */
   readonly release?: () => Promise<void>;
+  /** Wraps each Bash command (the session's `CLAUDE_ENV_FILE`s); see ToolContext. */
+  readonly shellPrelude?: (command: string) => string;
 }
 
 /**
@@ -136,6 +138,7 @@ export class SessionActor {
       client: this.client,
       log: settings.log,
       processGroups: settings.groups,
+      ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.title ??= firstLine(prompt);
     this.promptId = randomUUID();

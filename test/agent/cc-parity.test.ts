@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -181,5 +182,49 @@ describe("ask carries its reason", () => {
     expect(textOf(done)).toBe(
       "The user rejected this Bash call (hook gate asked: this touches the deploy key).",
     );
+  });
+});
+
+describe("CLAUDE_ENV_FILE", () => {
+  it("exports a SessionStart hook writes there apply to every later Bash call; other hooks get none", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-envfile-"));
+    const settings = join(dir, "settings.json");
+    const seenBy = join(dir, "env-files.txt");
+    const command = (script: string) => [{ hooks: [{ type: "command", command: script }] }];
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          SessionStart: command(
+            `echo "start $CLAUDE_ENV_FILE" >> ${seenBy}; printf 'export CONF_VAR=from-env-file\\nLOCAL_VAR=plain\\n' >> "$CLAUDE_ENV_FILE"`,
+          ),
+          PreToolUse: command(`echo "pre \${CLAUDE_ENV_FILE:-none}" >> ${seenBy}`),
+        },
+      }),
+    );
+    s = await startInProcess({}, { settingsFiles: [settings] });
+    const { sessionId } = await s.newSession();
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const out = (n: number) => join(s!.cwd, `out${n}.txt`);
+    await s.prompt(
+      sessionId,
+      [
+        toolLine("Bash", { command: `echo "$CONF_VAR $LOCAL_VAR" > ${out(1)}` }),
+        toolLine("Bash", { command: `echo "$CONF_VAR" > ${out(2)}` }),
+      ].join("\n"),
+    );
+    expect(readFileSync(out(1), "utf8")).toBe("from-env-file plain\n");
+    expect(readFileSync(out(2), "utf8")).toBe("from-env-file\n");
+    const lines = readFileSync(seenBy, "utf8").trim().split("\n");
+    expect(lines[0]).toMatch(/^start \/.+\/sessionstart-hook-0\.sh$/);
+    expect(lines.slice(1)).toEqual(["pre none", "pre none"]);
+    const envFile = lines[0]!.slice("start ".length);
+    expect(existsSync(envFile)).toBe(true);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    expect(existsSync(envFile)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
