@@ -51,7 +51,8 @@ async function runOne(scenario, side, fake, cc) {
   writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog), null, 2));
   const prompt = scenario.prompt ?? PROMPT;
   const mode = scenario.mode ?? "bypassPermissions";
-  fake.use(scenario.turns);
+  // Tool inputs name files by absolute path, as Claude Code's file tools require.
+  fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
   let end;
   let raw;
   try {

@@ -155,22 +155,22 @@ export const SCENARIOS = [
   {
     name: "matcher: exact name misses another tool",
     hooks: on("PreToolUse", "Bash", { code: 2, err: "NOT-FOR-WRITE" }),
-    turns: [write("w.txt", "written"), done],
+    turns: [write("$CWD/w.txt", "written"), done],
   },
   {
     name: "matcher: list Edit|Write",
     hooks: on("PreToolUse", "Edit|Write", { code: 2, err: "LIST-MATCH" }),
-    turns: [write("w.txt", "written"), done],
+    turns: [write("$CWD/w.txt", "written"), done],
   },
   {
     name: "matcher: regex ^Wr.*",
     hooks: on("PreToolUse", "^Wr.*", { code: 2, err: "REGEX-MATCH" }),
-    turns: [write("w.txt", "written"), done],
+    turns: [write("$CWD/w.txt", "written"), done],
   },
   {
     name: "matcher: * matches every tool",
     hooks: on("PreToolUse", "*", { tag: "star" }),
-    turns: [MAKE_A, write("w.txt", "w"), done],
+    turns: [MAKE_A, write("$CWD/w.txt", "w"), done],
   },
   {
     name: "matcher: empty string matches",
@@ -284,7 +284,7 @@ export const SCENARIOS = [
         },
       ],
     },
-    turns: [{ tool: "Read", input: { file_path: "missing.txt" } }, done],
+    turns: [{ tool: "Read", input: { file_path: "$CWD/missing.txt" } }, done],
     markers: ["FAIL-CONTEXT-1"],
   },
   // UserPromptSubmit
@@ -479,8 +479,10 @@ export const SCENARIOS = [
       PreToolUse: [{ matcher: "Edit", hooks: [{ tag: "pre" }] }],
       PostToolUse: [{ matcher: "Edit", hooks: [{ tag: "post" }] }],
     },
+    // Claude Code edits only a file read first in the session.
     turns: [
-      { tool: "Edit", input: { file_path: "e.txt", old_string: "old", new_string: "new" } },
+      { tool: "Read", input: { file_path: "$CWD/e.txt" } },
+      { tool: "Edit", input: { file_path: "$CWD/e.txt", old_string: "old", new_string: "new" } },
       done,
     ],
   },
