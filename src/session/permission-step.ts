@@ -147,6 +147,12 @@ async function permissionHooks(
     tool.name,
   );
   if (steering.reports.length > 0) await report.alsoReport(steering.reports);
+  for (const text of steering.systemMessages) {
+    await env.client.update({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `${text}\n` },
+    });
+  }
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
     return { kind: "refused", message, stop: { reason: steering.stop.text } };
@@ -168,7 +174,9 @@ async function permissionHooks(
   if (!answer.updatedInput) return { kind: "allowed" };
   const parsed = tool.inputSchema.safeParse(answer.updatedInput);
   if (!parsed.success || !isRecord(parsed.data)) {
-    const detail = parsed.success ? "not an object" : describeIssue(parsed.error.issues[0]!);
+    const detail = parsed.success
+      ? "not an object"
+      : parsed.error.issues.map((i) => describeIssue(i)).join("; ");
     return {
       kind: "refused",
       message: `Hook ${answer.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${detail}), so it did not run.`,
