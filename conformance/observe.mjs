@@ -4,12 +4,15 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * Stop reasons as an ACP client would see them: CC's `tool_deferred` ends the turn, and a
- * prompt a hook blocked ends CC's run without a result line (`exit 0`).
+ * Stop reasons as an ACP client would see them: CC's `tool_deferred` ends the turn, a turn a
+ * hook stopped after a tool call keeps the model's last reason (`tool_use`), and a prompt a
+ * hook blocked ends CC's run without a result line (`exit 0`). ACP has only `end_turn` for
+ * these.
  */
 const AS_ACP = {
   end_turn: "end_turn",
   tool_deferred: "end_turn",
+  tool_use: "end_turn",
   stop_sequence: "end_turn",
   "exit 0": "end_turn",
 };

@@ -83,6 +83,35 @@ export const SCENARIOS = [
     markers: ["ASK-REASON-1"],
   },
   {
+    name: "pre: permissionDecision ask in bypassPermissions still asks",
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      pre({ permissionDecision: "ask", permissionDecisionReason: "ASK-REASON-2" }),
+    ),
+    turns: [MAKE_A, done],
+    markers: ["ASK-REASON-2"],
+  },
+  {
+    name: "pre: a deny beats another hook's allow",
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ tag: "allow", ...pre({ permissionDecision: "allow" }) }] },
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              tag: "deny",
+              ...pre({ permissionDecision: "deny", permissionDecisionReason: "DENY-WINS" }),
+            },
+          ],
+        },
+      ],
+    },
+    turns: [MAKE_A, done],
+    markers: ["DENY-WINS"],
+  },
+  {
     name: "pre: permissionDecision defer ends the turn",
     hooks: on("PreToolUse", "Bash", pre({ permissionDecision: "defer" })),
     turns: [MAKE_A, done],
@@ -344,6 +373,19 @@ export const SCENARIOS = [
     hooks: on("Stop", undefined, { out: { decision: "block", reason: "STOP-FOREVER" } }),
     turns: [done],
   },
+  {
+    name: "stop: continue false ends the turn",
+    hooks: on("Stop", undefined, { out: { continue: false, stopReason: "STOP-CONTINUE-FALSE" } }),
+    turns: [done, { text: "Never asked." }],
+    markers: ["STOP-CONTINUE-FALSE"],
+  },
+  {
+    name: "prompt: continue false keeps the prompt from the model",
+    hooks: on("UserPromptSubmit", undefined, {
+      out: { continue: false, stopReason: "UPS-STOPPED" },
+    }),
+    turns: [MAKE_A, done],
+  },
   // SessionStart
   {
     name: "session start: additionalContext",
@@ -455,6 +497,19 @@ export const SCENARIOS = [
         hookSpecificOutput: {
           hookEventName: "PermissionRequest",
           decision: { behavior: "allow", updatedInput: { command: "echo changed > c.txt" } },
+        },
+      },
+    }),
+    turns: [MAKE_A, done],
+  },
+  {
+    name: "permission request: deny with interrupt ends the turn",
+    mode: "default",
+    hooks: on("PermissionRequest", "Bash", {
+      out: {
+        hookSpecificOutput: {
+          hookEventName: "PermissionRequest",
+          decision: { behavior: "deny", message: "PR-INTERRUPT", interrupt: true },
         },
       },
     }),
