@@ -228,3 +228,33 @@ describe("CLAUDE_ENV_FILE", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe("PermissionRequest command hooks", () => {
+  it("a settings-file hook's deny answers the prompt: the user is not asked, the model reads the message", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-pr-"));
+    const settings = join(dir, "settings.json");
+    const reply = JSON.stringify(answer({ behavior: "deny", message: "ask the release manager" }));
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PermissionRequest: [
+            { matcher: "Bash", hooks: [{ type: "command", command: `echo '${reply}'` }] },
+          ],
+        },
+      }),
+    );
+    s = await startInProcess({ permission: rejectOnce }, { settingsFiles: [settings] });
+    const { sessionId } = await s.newSession();
+    const file = join(s.cwd, "created");
+    await s.prompt(sessionId, toolLine("Bash", { command: `touch ${file}` }));
+    const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
+    expect(existsSync(file)).toBe(false);
+    expect(s.seen.permissions).toHaveLength(0);
+    expect(textOf(done)).toBe("ask the release manager");
+    expect(hookReports(done)).toEqual([
+      expect.objectContaining({ kind: "command", outcome: "denied" }),
+    ]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
