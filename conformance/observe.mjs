@@ -121,7 +121,10 @@ function toolResults(request, withText) {
   );
 }
 
-/** Where a marker text reached the model in its last request. */
+/**
+ * Where a marker text reached the model in its last request, with the tag wrapping it
+ * there, if any (`<system-reminder>`, `<hook-context>`, ...).
+ */
 function where(request, marker, prompt) {
   if (!request) return "no request";
   const places = [];
@@ -132,21 +135,32 @@ function where(request, marker, prompt) {
     const promptAt = list.findIndex((b) => b.type === "text" && b.text.includes(prompt));
     const hasResult = list.some((b) => b.type === "tool_result");
     list.forEach((b, i) => {
-      if (b.type === "tool_result" && textOf(b.content).includes(marker))
-        places.push("inside tool_result");
+      if (b.type === "tool_result" && textOf(b.content).includes(marker)) {
+        places.push(`inside tool_result${wrapper(textOf(b.content), marker)}`);
+      }
       if (b.type !== "text" || !b.text.includes(marker)) return;
+      const tag = wrapper(b.text, marker);
       if (message.role === "assistant") places.push("assistant");
-      else if (hasResult) places.push("text block after tool_result");
+      else if (hasResult) places.push(`text block after tool_result${tag}`);
       else if (promptAt === i) {
-        places.push(
-          b.text.indexOf(marker) < b.text.indexOf(prompt)
-            ? "before prompt, same block"
-            : "after prompt, same block",
-        );
-      } else if (promptAt >= 0)
-        places.push(i < promptAt ? "block before prompt" : "block after prompt");
-      else places.push("user message of its own");
+        const before = b.text.indexOf(marker) < b.text.indexOf(prompt);
+        places.push(`${before ? "before" : "after"} prompt, same block${tag}`);
+      } else if (promptAt >= 0) {
+        places.push(`${i < promptAt ? "block before prompt" : "block after prompt"}${tag}`);
+      } else places.push(`user message of its own${tag}`);
     });
   }
   return places.length ? [...new Set(places)].join(" + ") : "absent";
+}
+
+/** ` in <tag>` for the innermost `<tag …>…</tag>` around the marker, else "". */
+function wrapper(text, marker) {
+  const at = text.indexOf(marker);
+  let found = "";
+  for (const m of text.matchAll(/<([a-z][a-z-]*)\b[^>]*>/g)) {
+    if (m.index > at) break;
+    const close = text.indexOf(`</${m[1]}>`, m.index);
+    if (close > at) found = ` in <${m[1]}>`;
+  }
+  return found;
 }
