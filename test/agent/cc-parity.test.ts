@@ -31,7 +31,7 @@ describe("matchers on events without a tool select as in Claude Code", () => {
           { matcher: "^(clear|compact)$", hookCallbackIds: ["regex-other"] },
         ],
         SessionEnd: [
-          { matcher: "close", hookCallbackIds: ["end-close"] },
+          { matcher: "other", hookCallbackIds: ["end-other"] },
           { matcher: "logout", hookCallbackIds: ["end-logout"] },
         ],
       },
@@ -42,7 +42,7 @@ describe("matchers on events without a tool select as in Claude Code", () => {
     expect(s.seen.events.map((e) => `${e.input.hook_event_name}:${e.hookCallbackId}`)).toEqual([
       "SessionStart:startup-only",
       "SessionStart:either",
-      "SessionEnd:end-close",
+      "SessionEnd:end-other",
     ]);
   });
 });
