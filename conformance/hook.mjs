@@ -5,13 +5,16 @@
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { setTimeout } from "node:timers";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 
 const [logFile, encoded] = process.argv.slice(2);
 const action = JSON.parse(Buffer.from(encoded ?? "", "base64").toString("utf8") || "{}");
+// Read as a stream: a synchronous read of a pipe can fail with EAGAIN under load.
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
 let input = {};
 try {
-  input = JSON.parse(readFileSync(0, "utf8") || "{}");
+  input = JSON.parse(text || "{}");
 } catch {
   // An input that is not JSON is logged as empty.
 }

@@ -102,6 +102,8 @@ export const SCENARIOS = [
           hooks: [
             {
               tag: "deny",
+              // hookgate ends the other hooks at the first deny: let the allow one finish.
+              sleep: 1000,
               ...pre({ permissionDecision: "deny", permissionDecisionReason: "DENY-WINS" }),
             },
           ],
