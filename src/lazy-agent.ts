@@ -11,6 +11,7 @@ import type {
   SessionPage,
 } from "./protocol/host.js";
 import type { SessionEndReason } from "./wire/hooks.js";
+import { detach } from "./values.js";
 
 /**
  * The agent, loaded with the first request that needs a session (or list): `initialize`
@@ -50,7 +51,12 @@ export class LazyAgent implements AgentHost {
   closeAll(reason: SessionEndReason): void {
     // A session still opening when the agent loads is closed again by the agent itself.
     if (this.agent) this.agent.closeAll(reason);
-    else void this.loading?.then((agent) => agent.closeAll(reason));
+    else if (this.loading)
+      detach(
+        this.loading.then((agent) => agent.closeAll(reason)),
+        this.options.log,
+        "closing sessions",
+      );
   }
 
   private load(): Promise<Agent> {

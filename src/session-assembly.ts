@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentOptions } from "./agent-options.js";
 import { SessionCommandRunner } from "./commands/command-hook.js";
+import { SessionEnvFiles } from "./commands/session-env.js";
 import { ProcessGroups } from "./commands/process-group.js";
 import { loadCommandHooks, settingsFiles, type SettingsRequest } from "./commands/settings.js";
 import {
@@ -87,7 +88,13 @@ export class SessionAssembly {
     }
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = new ProcessGroups();
-    const commands = new SessionCommandRunner({ cwd: request.cwd, sessionId: id, groups });
+    const envFiles = new SessionEnvFiles();
+    const commands = new SessionCommandRunner({
+      cwd: request.cwd,
+      sessionId: id,
+      groups,
+      envFiles,
+    });
     const mcp = await this.connectMcp(id, request, log, groups);
     const registry = new HookRegistry(request.hooks, loaded.commands);
     const transport = request.transport(log);
@@ -113,7 +120,11 @@ export class SessionAssembly {
       client,
       model: options.model,
       catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
-      release: () => mcp.close(),
+      release: async () => {
+        envFiles.dispose();
+        await mcp.close();
+      },
+      shellPrelude: (command) => envFiles.wrap(command),
       groups,
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,

@@ -76,7 +76,10 @@ export type PreToolUseCallback = HookCallback<"PreToolUse">;
 
 /** One group of callbacks for event E, as in `session/new` `_meta.hooks.<E>[i]`. */
 export interface HookGroupConfig<E extends HookEventName> {
-  /** Tool-name matcher with Claude Code's semantics; ignored for events without a tool. */
+  /**
+   * Claude Code's matcher: the tool name, SessionStart's `source`, SessionEnd's `reason`,
+   * Notification's `notification_type`, PreCompact's `trigger`; ignored on other events.
+   */
   readonly matcher?: string;
   /** Seconds each callback may take (0 < t <= 300, agent default 30). */
   readonly timeout?: number;

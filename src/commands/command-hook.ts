@@ -4,6 +4,7 @@ import { HookAbort } from "../hooks/transport.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import { childEnv } from "./child-env.js";
 import type { ProcessGroups } from "./process-group.js";
+import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand, type RunResult } from "./runner.js";
 
 /** Longest exit-2 reason kept; stderr past it is cut. */
@@ -21,6 +22,8 @@ export interface CommandHookContext {
   readonly sessionId: string;
   /** The session's process groups: closing the session kills what still runs. */
   readonly groups: ProcessGroups;
+  /** Where SessionStart hooks write `CLAUDE_ENV_FILE`s for the session's Bash calls. */
+  readonly envFiles?: SessionEnvFiles;
 }
 
 /** Runs command hooks for one session with Claude Code's exit-code and stdout rules. */
@@ -39,7 +42,13 @@ export class SessionCommandRunner implements CommandHookRunner {
       file: exec.form === "exec" ? exec.file : exec.shell,
       args: exec.form === "exec" ? exec.args : ["-c", exec.command],
       cwd: ctx.cwd,
-      env: childEnv({ CLAUDE_PROJECT_DIR: ctx.cwd, HOOKGATE_SESSION_ID: ctx.sessionId }),
+      env: childEnv({
+        CLAUDE_PROJECT_DIR: ctx.cwd,
+        HOOKGATE_SESSION_ID: ctx.sessionId,
+        // Only SessionStart hooks get one, as in Claude Code.
+        ...(input.hook_event_name === "SessionStart" &&
+          ctx.envFiles && { CLAUDE_ENV_FILE: ctx.envFiles.next() }),
+      }),
       stdin: handler.dialect === "codex" ? json : `${json}\n`,
       timeoutMs: handler.timeoutMs + BACKSTOP_MS,
       signal,

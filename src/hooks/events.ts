@@ -22,6 +22,23 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PermissionRequest",
 ]);
 
+/**
+ * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
+ * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
+ * PreCompact's `trigger`. On the other events without a tool the matcher is ignored.
+ */
+export const MATCHER_FIELDS = {
+  SessionStart: "source",
+  SessionEnd: "reason",
+  Notification: "notification_type",
+  PreCompact: "trigger",
+} as const satisfies Partial<Record<HookEventName, string>>;
+
+/** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
+export function hasMatcher(event: HookEventName): boolean {
+  return TOOL_EVENTS.has(event) || Object.hasOwn(MATCHER_FIELDS, event);
+}
+
 export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }

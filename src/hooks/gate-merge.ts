@@ -17,12 +17,25 @@ export interface Denial {
   readonly systemMessages: HookText[];
 }
 
+/**
+ * A call a hook deferred (`permissionDecision: "defer"`): as in Claude Code it does not run
+ * and the turn ends, leaving the decision to whoever picks the session up.
+ */
+export interface Deferral {
+  readonly kind: "deferred";
+  readonly callbackId: string;
+  readonly reports: OutcomeReport[];
+  readonly systemMessages: HookText[];
+}
+
 /** A call the hooks let through, before the gate issues its clearance. */
 export interface Passage {
   readonly kind: "pass";
   /** The validated input, after every `updatedInput`. */
   readonly input: Record<string, unknown>;
   readonly permission: "allow" | "ask" | "default";
+  /** With `ask`: the first asking hook's reason, in registration order, for user and model. */
+  readonly askReason?: HookText;
   /** `additionalContext`, per hook in registration order: for the model. */
   readonly context: HookText[];
   readonly reports: OutcomeReport[];
@@ -66,17 +79,23 @@ export function denied(
 }
 
 /**
- * With no deny: applies each `updatedInput` in registration order (re-validating each step,
- * an invalid one making its callback malformed), then ask > allow > continue.
+ * With no deny: a `defer` ends it (deny > defer > ask > allow, as in Claude Code); else
+ * applies each `updatedInput` in registration order (re-validating each step, an invalid one
+ * making its callback malformed), then ask > allow > continue.
  */
 export function merge(
   call: GateCall,
   settled: readonly (Outcome | undefined)[],
   elapsed: number,
   log: Logger,
-): Passage | Denial {
+): Passage | Denial | Deferral {
   const outcomes = [...settled];
   const systemMessages = systemMessagesOf(outcomes);
+  const deferring = outcomes.find((o) => o?.label === "proceeded" && o.result?.deferred);
+  if (deferring) {
+    const reports = reportsOf(call.callbacks, outcomes, elapsed);
+    return { kind: "deferred", callbackId: deferring.callback.id, reports, systemMessages };
+  }
   let input = call.input;
   for (const [i, o] of outcomes.entries()) {
     const update = o?.label === "proceeded" ? o.result?.updatedInput : undefined;
@@ -116,10 +135,15 @@ export function merge(
     : valid.some((r) => r.decision === "allow") && !rewritten
       ? "allow"
       : "default";
+  const asking = outcomes.find(
+    (o) => o?.label === "proceeded" && o.result?.decision === "ask" && o.result.reason,
+  );
+  const askReason = asking?.result?.reason;
   return {
     kind: "pass",
     input,
     permission,
+    ...(asking && askReason && { askReason: textOf(asking, askReason) }),
     context,
     reports: reportsOf(call.callbacks, outcomes, elapsed),
     systemMessages,
@@ -131,7 +155,7 @@ export function logGateOutcome(log: Logger, call: GateCall, o: Outcome): void {
   if (o.result?.deferred) {
     log.info(
       { hookCallbackId: o.callback.id, tool: call.toolName, durationMs: roundMs(o.durationMs) },
-      `hook ${o.callback.id} deferred on ${call.toolName}; read as continue`,
+      `hook ${o.callback.id} deferred ${call.toolName}: the call does not run and the turn ends`,
     );
   }
   if (o.label === "proceeded" || o.label === "denied") return;

@@ -1,6 +1,13 @@
 import { askHandler, type AskOptions } from "./ask.js";
 import type { GateCall } from "./gate-call.js";
-import { denied, logGateOutcome, merge, systemMessagesOf, type Denial } from "./gate-merge.js";
+import {
+  denied,
+  logGateOutcome,
+  merge,
+  systemMessagesOf,
+  type Deferral,
+  type Denial,
+} from "./gate-merge.js";
 import { reportsOf, roundMs, type HookText } from "./outcome.js";
 import { raceCallbacks } from "./race.js";
 import type { OutcomeReport } from "../wire/hooks.js";
@@ -14,6 +21,7 @@ let issue: (
   input: Record<string, unknown>,
   permission: Clearance["permission"],
   context: readonly HookText[],
+  askReason?: HookText,
 ) => Clearance;
 
 /**
@@ -34,7 +42,18 @@ export class Clearance {
     readonly permission: "allow" | "ask" | "default",
     /** `additionalContext` per hook, in registration order: given to the model, marked. */
     readonly context: readonly HookText[],
+    /** With `ask`: why a hook asked, shown to the user and told to the model on a refusal. */
+    readonly askReason?: HookText,
   ) {}
+
+  /**
+   * The same cleared call with another, already validated input: what a PermissionRequest
+   * hook's `updatedInput` makes of it after the gate.
+   */
+  withInput(input: Record<string, unknown>): Clearance {
+    const { toolUseId, toolName, permission, context, askReason } = this;
+    return new Clearance(toolUseId, toolName, input, permission, context, askReason);
+  }
 }
 
 /** The gate's answer for one tool call. */
@@ -47,6 +66,7 @@ export type Verdict = (
       systemMessages: HookText[];
     }
   | Denial
+  | Deferral
   | { kind: "cancelled"; reports: OutcomeReport[] }
 ) & {
   /** Gate start to decision, in milliseconds (fractional); 0 when no callback matched. */
@@ -98,10 +118,10 @@ async function decide(
   if (end === "cancelled") return { kind: "cancelled", reports: reports() };
   if (end) return denied(call, end, reports(), systemMessagesOf(outcomes), log);
   const decided = merge(call, outcomes, elapsed, log);
-  if (decided.kind === "denied") return decided;
-  const { input: cleared, permission, context, ...rest } = decided;
+  if (decided.kind !== "pass") return decided;
+  const { input: cleared, permission, context, askReason, ...rest } = decided;
   return {
     ...rest,
-    clearance: issue(call.toolUseId, call.toolName, cleared, permission, context),
+    clearance: issue(call.toolUseId, call.toolName, cleared, permission, context, askReason),
   };
 }

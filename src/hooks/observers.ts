@@ -1,4 +1,4 @@
-import type { HookEventName } from "./events.js";
+import { TOOL_EVENTS, type HookEventName } from "./events.js";
 import { askHandler } from "./ask.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
@@ -51,7 +51,8 @@ export class Observers {
       else opts.transport.event({ sessionId: opts.sessionId, hookCallbackId: h.id, input });
     }
     const toolInput = "tool_input" in input ? input.tool_input : undefined;
-    const runnable = applicable(commands, toolName, toolInput);
+    // `if` rules name tools: a SessionStart source or SessionEnd reason is never one.
+    const runnable = applicable(commands, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
     if (runnable.length === 0) return;
     // SessionEnd comes after the close: its hooks get their chance, each within its timeout.
     const signal = event === "SessionEnd" ? new AbortController().signal : this.lifetime;

@@ -115,12 +115,14 @@ export function reportsOf(
 ): OutcomeReport[] {
   return handlers.map((h, i) => {
     const o = outcomes[i];
+    const asked = o?.label === "proceeded" && o.result?.decision === "ask";
     return {
       hookCallbackId: h.id,
       kind: h.kind ?? "callback",
       outcome: o?.label ?? "cancelled",
       durationMs: roundMs(o ? o.durationMs : elapsed),
       ...(o?.truncated === true && { truncated: true as const }),
+      ...(asked && o.result?.reason && { reason: o.result.reason }),
     };
   });
 }

@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from "./events.js";
+import { HOOK_EVENTS, hasMatcher, type HookEventName } from "./events.js";
 import type { CommandHandler } from "./command.js";
 import { compileMatcher, type ToolMatcher } from "./matcher.js";
 import type { HookGroup } from "../wire/hooks.js";
@@ -51,9 +51,9 @@ export class HookRegistry {
     commands: Partial<Record<HookEventName, readonly CommandGroup[]>> = {},
   ) {
     for (const event of HOOK_EVENTS) {
-      // Events without a tool name ignore the matcher: the group always fires.
+      // Events with nothing to match on (UserPromptSubmit, Stop) ignore the matcher.
       const compile = (matcher: string | undefined): ToolMatcher =>
-        TOOL_EVENTS.has(event) ? compileMatcher(matcher) : () => true;
+        hasMatcher(event) ? compileMatcher(matcher) : () => true;
       const compiled: CompiledGroup[] = (commands[event] ?? []).map((g) => ({
         matches: compile(g.matcher),
         callbacks: g.handlers,
@@ -75,7 +75,9 @@ export class HookRegistry {
   }
 
   /**
-   * The handlers to ask, in registration order: command hooks, then client callbacks. A
+   * The handlers to ask, in registration order: command hooks, then client callbacks.
+   * `toolName`: what the matcher is tested against (the tool name, or on SessionStart,
+   * SessionEnd, Notification and PreCompact the value of their MATCHER_FIELDS field). A
    * callback id that appears in several matching groups is called once, with its first
    * group's timeout, failing closed (and blocking) if any of those groups asked for it.
    */

@@ -56,8 +56,28 @@ export interface HookResult {
    */
   readonly updatedToolOutput?: unknown;
   readonly updatedToolOutputField?: "updatedToolOutput" | "updatedMCPToolOutput";
-  /** The reply said `permissionDecision: "defer"`, read as continue (worth a log line). */
+  /**
+   * PermissionRequest's `hookSpecificOutput.decision`: the answer to the permission prompt.
+   * A `deny` also makes `decision` `deny` (its `message` the reason), an `allow` makes it
+   * `allow`, so the one classifier labels it.
+   */
+  readonly permissionRequest?: PermissionRequestAnswer;
+  /**
+   * The reply said `permissionDecision: "defer"`: on the PreToolUse gate the call does not run
+   * and the turn ends (Claude Code's `tool_deferred`); `decision` stays `continue`.
+   */
   readonly deferred?: boolean;
+}
+
+/** A PermissionRequest hook's answer to the permission prompt (Claude Code's shape). */
+export interface PermissionRequestAnswer {
+  readonly behavior: "allow" | "deny";
+  /** With `allow`: replaces the whole tool input. */
+  readonly updatedInput?: Record<string, unknown>;
+  /** With `deny`: what the model is told. */
+  readonly message?: string;
+  /** With `deny`: the turn ends too. */
+  readonly interrupt?: boolean;
 }
 
 /** A reply read, or why it could not be: the failure's outcome label and a message. */
@@ -93,6 +113,8 @@ const PERMISSION: Record<string, ReplyDecision> = {
   defer: "continue",
 };
 
+const BEHAVIOR: Record<string, ReplyDecision> = { allow: "allow", deny: "deny" };
+
 /**
  * Reads a hook's reply for `event`: `null`, `undefined` and `{}` mean continue (without a
  * schema walk: they are the common answer). A reply that does not fit the schema is
@@ -126,21 +148,26 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
     };
   }
   const top = lookup(TOP_LEVEL, reply.decision);
-  const permission = lookup(PERMISSION, specific?.permissionDecision);
+  const answer = event === "PermissionRequest" ? specific?.decision : undefined;
+  const permission = answer
+    ? lookup(BEHAVIOR, answer.behavior)
+    : lookup(PERMISSION, specific?.permissionDecision);
   if (top === null || permission === null) {
     const deny = explicitDeny(reply);
     if (deny) return deny;
-    return top === null
-      ? unknown("decision", reply.decision)
+    if (top === null) return unknown("decision", reply.decision);
+    return answer
+      ? unknown("hookSpecificOutput.decision.behavior", answer.behavior)
       : unknown("hookSpecificOutput.permissionDecision", specific?.permissionDecision);
   }
 
   // Most restrictive wins; on a tie the reason of the field that names it comes first.
   const fromPermission = permission !== undefined && RANK[permission] >= RANK[top ?? "continue"];
   const decision = fromPermission ? permission : (top ?? "continue");
+  const permissionReason = answer ? answer.message : specific?.permissionDecisionReason;
   const reason = fromPermission
-    ? (specific?.permissionDecisionReason ?? reply.reason)
-    : (reply.reason ?? specific?.permissionDecisionReason);
+    ? (permissionReason ?? reply.reason)
+    : (reply.reason ?? permissionReason);
   const context = [reply.additionalContext, specific?.additionalContext].filter(
     (c): c is string => c !== undefined && c !== "",
   );
@@ -172,6 +199,15 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
           updatedToolOutputField: "updatedMCPToolOutput",
         }),
     ...(specific?.permissionDecision === "defer" && { deferred: true }),
+    ...(answer &&
+      (permission === "allow" || permission === "deny") && {
+        permissionRequest: {
+          behavior: permission,
+          ...(answer.updatedInput !== undefined && { updatedInput: answer.updatedInput }),
+          ...(answer.message !== undefined && { message: answer.message }),
+          ...(answer.interrupt !== undefined && { interrupt: answer.interrupt }),
+        },
+      }),
   };
   return { ok: true, result };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { HookEventName } from "./events.js";
+import { TOOL_EVENTS, type HookEventName } from "./events.js";
 import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
 import { isFailure, reportsOf, textOf, type Outcome } from "./outcome.js";
@@ -62,8 +62,9 @@ export class SessionHooks {
   sessionStart(source: "startup" | "resume"): void {
     this.startSource = source;
     this.pendingStart = () => {
-      this.emit("SessionStart", () => ({ source }));
-      const asked = this.asked("SessionStart");
+      // The source is what a SessionStart matcher selects on.
+      this.emit("SessionStart", () => ({ source }), source);
+      const asked = this.asked("SessionStart", source);
       if (asked.length === 0) return;
       this.startSteering = steerConcurrently(
         this.context("SessionStart", this.opts.sessionId, "session"),
@@ -223,7 +224,8 @@ export class SessionHooks {
   private asked(event: SteerEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
     const asked = all.filter((h) => (h.kind === "command" ? !h.async : h.blocking));
-    return applicable(asked, toolName, toolInput);
+    // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
+    return applicable(asked, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
   }
 
   /** `async: true` command hooks: run in the background, never awaited. */

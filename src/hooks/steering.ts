@@ -19,6 +19,7 @@ export const STEER_EVENTS = [
   "PostToolUse",
   "PostToolUseFailure",
   "Stop",
+  "PermissionRequest",
 ] as const satisfies readonly HookEventName[];
 
 export type SteerEvent = (typeof STEER_EVENTS)[number];
@@ -72,6 +73,20 @@ export interface Steering {
   readonly output?: { readonly value: unknown };
   /** PostToolUse(Failure): a fail-closed hook failed, so the model must not see the output. */
   readonly withheld?: HookText;
+  /** PermissionRequest: a hook answered the permission prompt instead of the user. */
+  readonly permission?: PermissionVerdict;
+}
+
+/** The answer PermissionRequest hooks gave, and which hook gave it. */
+export interface PermissionVerdict {
+  readonly hookCallbackId: string;
+  readonly behavior: "allow" | "deny";
+  /** `allow`: replaces the whole tool input. */
+  readonly updatedInput?: Record<string, unknown>;
+  /** `deny`: what the model is told (the hook's `message`, else why it denied). */
+  readonly message?: string;
+  /** `deny` with `interrupt: true`: the turn ends too. */
+  readonly interrupt?: boolean;
 }
 
 /** A steering with nothing asked: the common case, with no allocation. */
@@ -122,7 +137,12 @@ export function classifySteer(
  * failure withholds the error text, which can carry the tool's output.
  */
 export function canFailClosed(event: SteerEvent): boolean {
-  return event === "UserPromptSubmit" || isToolOutputEvent(event) || event === "Stop";
+  return (
+    event === "UserPromptSubmit" ||
+    isToolOutputEvent(event) ||
+    event === "Stop" ||
+    event === "PermissionRequest"
+  );
 }
 
 /** The events whose hooks see what a tool gave back and may rewrite what the model reads. */
@@ -155,7 +175,42 @@ export function foldConcurrent(
     ...(blocker && blocks(blocker) && { block: textOf(blocker, denyReason(blocker)) }),
     context: blocker ? [] : contextOf(settled),
     feedback: [],
+    ...(event === "PermissionRequest" && permissionOf(settled, blocker)),
   };
+}
+
+/**
+ * PermissionRequest's answer: the first deny (or fail-closed failure) wins, else the first
+ * allow in registration order; nothing when no hook answered.
+ */
+function permissionOf(
+  settled: readonly Outcome[],
+  blocker: Outcome | undefined,
+): { permission: PermissionVerdict } | undefined {
+  if (blocker && blocks(blocker)) {
+    const answer = blocker.result?.permissionRequest;
+    return {
+      permission: {
+        hookCallbackId: blocker.callback.id,
+        behavior: "deny",
+        message: answer?.message ?? denyReason(blocker),
+        ...(answer?.interrupt === true && { interrupt: true }),
+      },
+    };
+  }
+  const allowing = settled.find(
+    (o) => o.label === "proceeded" && o.result?.permissionRequest?.behavior === "allow",
+  );
+  const updatedInput = allowing?.result?.permissionRequest?.updatedInput;
+  return (
+    allowing && {
+      permission: {
+        hookCallbackId: allowing.callback.id,
+        behavior: "allow",
+        ...(updatedInput && { updatedInput }),
+      },
+    }
+  );
 }
 
 /**

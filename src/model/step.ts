@@ -176,7 +176,7 @@ function providerModel(model: LanguageModel): LanguageModelV3 {
 async function readAll(
   stream: ReadableStream<LanguageModelV3StreamPart>,
   signal: AbortSignal,
-  take: (part: LanguageModelV3StreamPart) => void,
+  take: (part: LanguageModelV3StreamPart) => Promise<void> | undefined,
 ): Promise<void> {
   const reader = stream.getReader();
   const cancel = () => void reader.cancel(signal.reason).catch(() => {});
@@ -185,7 +185,9 @@ async function readAll(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      take(value);
+      // A tool call's input is parsed asynchronously: it is recorded before the next part.
+      const taking = take(value);
+      if (taking) await taking;
     }
   } finally {
     signal.removeEventListener("abort", cancel);

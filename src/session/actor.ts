@@ -55,10 +55,12 @@ export interface SessionSettings {
    * stdio MCP servers all register here; ended once the session has closed.
    */
   readonly groups: ProcessGroups;
-  /** Releases what the session holds (its MCP servers) once it has ended. */
+  /** Releases what the session holds (its MCP servers, its env files) once it has ended. */
   readonly release?: () => Promise<void>;
   /** Files hooks are configured in: a tool's write to one always asks (but in bypass). */
   readonly hookConfigFiles: readonly string[];
+  /** Wraps each Bash command (the session's `CLAUDE_ENV_FILE`s); see ToolContext. */
+  readonly shellPrelude?: (command: string) => string;
 }
 
 /**
@@ -162,6 +164,7 @@ export class SessionActor {
       client: this.client,
       log: settings.log,
       processGroups: settings.groups,
+      ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.promptId = randomUUID();
     this.recorder?.user(prompt);
@@ -262,7 +265,7 @@ export class SessionActor {
     this.cancel();
     await running?.catch(() => undefined);
     this.hooks.close();
-    this.hooks.emit("SessionEnd", () => ({ reason }));
+    this.hooks.emit("SessionEnd", () => ({ reason }), reason);
     await this.settings.release?.();
     const { groups } = this.settings;
     detach(

@@ -31,18 +31,21 @@ export class CallReport {
     this.gate = meta;
   }
 
+  /** What each hook did so far, and the gate's own time: the `_meta` of every update. */
+  meta(): { hooks: OutcomeReport[]; hooksGateMs?: number } {
+    const { gate } = this;
+    return gate.gateMs === undefined
+      ? { hooks: gate.reports }
+      : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+  }
+
   /** Every update after the gate carries what each hook did, and the gate's own time. */
   update(fields: Omit<ToolCallUpdate, "toolCallId">): Promise<void> {
-    const { gate } = this;
-    const meta =
-      gate.gateMs === undefined
-        ? { hooks: gate.reports }
-        : { hooks: gate.reports, hooksGateMs: gate.gateMs };
     return this.client.update({
       sessionUpdate: "tool_call_update",
       toolCallId: this.id,
       ...fields,
-      _meta: meta,
+      _meta: this.meta(),
     });
   }
 

@@ -1,6 +1,4 @@
-import { resolve } from "node:path";
-import type { ToolCallLocation, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Clearance } from "../hooks/gate.js";
+import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../log.js";
 import { describeIssue } from "../zod-issues.js";
@@ -9,14 +7,15 @@ import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
 import { CallReport, type ToolCallResult } from "./call-report.js";
 import { executeCleared } from "./execute.js";
-import { modePolicy, type ModeId } from "./modes.js";
+import type { ModeId } from "./modes.js";
 import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import type { PermissionMemory } from "./permission.js";
+import { locate } from "./locations.js";
+import { permit, type ClearedCall } from "./permission-step.js";
 import type { ClientPort } from "../port.js";
 import { errorMessage, isRecord } from "../values.js";
 import { tooDeep } from "../json-depth.js";
-import { isHookConfigFile } from "./hook-config-files.js";
 
 export type { ToolCallResult } from "./call-report.js";
 
@@ -91,9 +90,9 @@ async function steps(
   if ("output" in valid) return valid;
   const cleared = await gate(valid, env, report, signal);
   if ("output" in cleared) return cleared;
-  const refused = await permit(cleared, env, report, signal);
-  if (refused) return refused;
-  return execute(cleared, env, report, signal);
+  const permitted = await permit(cleared, env, report, signal);
+  if ("output" in permitted) return permitted;
+  return execute(permitted, env, report, signal);
 }
 
 interface ValidCall {
@@ -130,13 +129,6 @@ async function validate(
   return { tool, input: isRecord(parsed.data) ? parsed.data : {} };
 }
 
-interface ClearedCall {
-  readonly tool: AnyTool;
-  readonly clearance: Clearance;
-  /** The call as the permission request shows it: after any `updatedInput`. */
-  readonly toolCall: ToolCallUpdate;
-}
-
 /** The PreToolUse gate; a rewritten input is shown to the user before anything else. */
 async function gate(
   { tool, input }: ValidCall,
@@ -170,6 +162,12 @@ async function gate(
     );
     return verdict.stop ? { ...denied, stop: verdict.stop } : denied;
   }
+  if (verdict.kind === "deferred") {
+    // Claude Code's `tool_deferred`: nothing runs, and the turn ends without another model step.
+    const why = `Hook ${verdict.callbackId} deferred this ${tool.name} call: it did not run, and the turn ended.`;
+    const deferred = await report.fail(why, "Hook deferred the call: it did not run.");
+    return { ...deferred, stop: { reason: why } };
+  }
   const { clearance } = verdict;
   const toolCall: ToolCallUpdate = {
     toolCallId: report.id,
@@ -180,25 +178,6 @@ async function gate(
   // A hook rewrote the input: show the user what will actually run.
   if (clearance.input !== input) await report.update(toolCall);
   return { tool, clearance, toolCall };
-}
-
-/** The permission step; answers the failed result when the call may not run. */
-async function permit(
-  { tool, clearance, toolCall }: ClearedCall,
-  env: ToolCallEnv,
-  report: CallReport,
-  signal: AbortSignal,
-): Promise<ToolCallResult | undefined> {
-  let permission;
-  try {
-    permission = await decidePermission(tool, clearance.permission, toolCall, env, signal);
-  } catch (error) {
-    permission = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
-  }
-  if (permission === "cancelled") return report.fail("Cancelled before the tool ran.");
-  if (permission !== "allowed") return report.fail(permission);
-  if (signal.aborted) return report.fail("Cancelled before the tool ran.");
-  return undefined;
 }
 
 /** Runs the cleared call, reports how it ended, and lets the PostToolUse(Failure) hooks steer. */
@@ -256,54 +235,4 @@ async function execute(
     reminders: [...preContext, ...view.reminders],
     ...(view.stop && { stop: view.stop }),
   };
-}
-
-/** The permission step: mode policy, then the hook's allow/ask, then the user. */
-async function decidePermission(
-  tool: AnyTool,
-  hook: "allow" | "ask" | "default",
-  toolCall: ToolCallUpdate,
-  env: ToolCallEnv,
-  signal: AbortSignal,
-): Promise<"allowed" | "cancelled" | string> {
-  const policy = modePolicy(env.mode(), tool);
-  if (policy === "refuse") {
-    return `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`;
-  }
-  const remembered = env.permissions.recall(tool.name);
-  // A write to a hook configuration could widen what runs unasked later: it asks every time.
-  const hookConfig = writesHookConfig(tool, toolCall, env);
-  if (hookConfig) env.log.info({ tool: tool.name }, "a write to hook configuration asks the user");
-  // `ask` forces a fresh request in any mode; otherwise a standing "always reject" from the
-  // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
-  if (hook !== "ask" && !hookConfig) {
-    if (remembered === "rejected") return `The user rejected ${tool.name} calls for this session.`;
-    if (hook === "allow" || policy === "allow" || remembered === "allowed") return "allowed";
-  }
-  env.hooks.emit(
-    "PermissionRequest",
-    () => ({
-      tool_name: tool.name,
-      tool_input: toolCall.rawInput,
-      tool_use_id: toolCall.toolCallId,
-    }),
-    tool.name,
-  );
-  const answer = await env.permissions.ask(env.client, tool.name, toolCall, signal);
-  if (answer === "rejected") return `The user rejected this ${tool.name} call.`;
-  return answer;
-}
-
-/**
- * Whether a file-editing tool call writes a file hooks are configured in; `bypassPermissions`
- * asks nothing, by the user's choice. Bash writing there cannot be told from its command.
- */
-function writesHookConfig(tool: AnyTool, toolCall: ToolCallUpdate, env: ToolCallEnv): boolean {
-  if (env.mode() === "bypassPermissions" || !tool.mutating || tool.kind !== "edit") return false;
-  return (toolCall.locations ?? []).some((l) => isHookConfigFile(l.path, env.hookConfigFiles));
-}
-
-/** The tool's locations with absolute paths, as ACP clients expect them. */
-function locate(tool: AnyTool, input: unknown, env: ToolCallEnv): ToolCallLocation[] {
-  return tool.locations(input).map((l) => ({ ...l, path: resolve(env.toolContext.cwd, l.path) }));
 }

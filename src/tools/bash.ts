@@ -60,10 +60,11 @@ export const bashTool: Tool<typeof BashInput> = {
   async execute(input: BashInput, ctx: ToolContext) {
     ctx.signal.throwIfAborted();
     const timeoutMs = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+    const command = ctx.shellPrelude ? ctx.shellPrelude(input.command) : input.command;
     const outcome = ctx.client.abilities.terminal
-      ? await runInTerminal(input.command, ctx, timeoutMs, MAX_OUTPUT_CHARS)
+      ? await runInTerminal(command, ctx, timeoutMs, MAX_OUTPUT_CHARS)
       : await runLocal({
-          command: input.command,
+          command,
           cwd: ctx.cwd,
           timeoutMs,
           signal: ctx.signal,

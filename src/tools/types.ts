@@ -19,6 +19,11 @@ export interface ToolContext {
    * while it runs and, when bash leaves background jobs behind, until the owner ends it.
    */
   readonly processGroups?: ProcessGroups;
+  /**
+   * What a Bash command becomes before it runs: the session's `CLAUDE_ENV_FILE`s sourced
+   * first (Claude Code's SessionStart environment). Absent: the command as is.
+   */
+  readonly shellPrelude?: (command: string) => string;
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }

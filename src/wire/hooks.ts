@@ -202,9 +202,13 @@ export const LEGACY_DECISIONS = ["block", "approve"] as const;
 /** Claude Code's `hookSpecificOutput.permissionDecision` values (`defer` reads as continue). */
 export const PERMISSION_DECISIONS = ["allow", "deny", "ask", "defer"] as const;
 
+/** Claude Code's PermissionRequest answers: `hookSpecificOutput.decision.behavior`. */
+export const PERMISSION_BEHAVIORS = ["allow", "deny"] as const;
+
 function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
+  behavior: z.ZodType<string> = z.string(),
 ) {
   // Loose objects: a newer client or Claude Code may send fields this version ignores.
   return z.looseObject({
@@ -231,6 +235,18 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
         updatedToolOutput: z.unknown().optional(),
         /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
         updatedMCPToolOutput: z.unknown().optional(),
+        /** PermissionRequest: answers the permission prompt instead of the user. */
+        decision: z
+          .looseObject({
+            behavior,
+            /** With `allow`: replaces the whole tool input. */
+            updatedInput: z.record(z.string(), z.unknown()).optional(),
+            /** With `deny`: what the model is told. */
+            message: z.string().optional(),
+            /** With `deny`: the turn ends too. */
+            interrupt: z.boolean().optional(),
+          })
+          .optional(),
       })
       .optional(),
   });
@@ -248,6 +264,7 @@ export type HookReply = z.infer<typeof hookReplySchema>;
 export const knownHookReplySchema = replySchema(
   z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
   z.enum(PERMISSION_DECISIONS),
+  z.enum(PERMISSION_BEHAVIORS),
 );
 
 export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
@@ -284,6 +301,8 @@ export const outcomeReportSchema = z.strictObject({
    * only its head was read. The outcome still stands (an exit 2 or a deny still denies).
    */
   truncated: z.literal(true).optional(),
+  /** Why the hook asked for the user's permission (`ask` with a reason), for the client to show. */
+  reason: z.string().optional(),
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;

@@ -87,10 +87,17 @@ describe("Claude Code's hook output over _hooks/run", () => {
         expect(r.stopReason).toBe("end_turn");
       });
 
-      it("defer proceeds: the command runs, labelled proceeded", async () => {
+      it("defer: the command does not run and the turn ends there, as Claude Code's tool_deferred", async () => {
         const r = await gatedTouch(startInProcess, cc("defer"), group);
-        expect(r.created).toBe(true);
+        expect(r.created).toBe(false);
+        expect(r.done?.status).toBe("failed");
+        expect(textOf(r.done)).toBe("Hook deferred the call: it did not run.");
         expect(reports(r.done).map((x) => x.outcome)).toEqual(["proceeded"]);
+        expect(r.stopReason).toBe("end_turn");
+        // No model step after the deferral: the last thing said is why the turn ended.
+        expect(messages(r.updates)).toMatch(
+          /Hook gate deferred this Bash call: it did not run, and the turn ended\.\n$/,
+        );
       });
 
       it("an unknown permissionDecision is labelled unknown_decision", async () => {

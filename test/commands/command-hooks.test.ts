@@ -394,22 +394,18 @@ describe("command hooks from settings files, over stdio", () => {
 });
 
 describe("closing a session with command hooks still running", () => {
-  it("a hung PermissionRequest hook is killed at session/close while the SessionEnd hook still runs", async () => {
+  it("a hung async PostToolUse hook is killed at session/close while the SessionEnd hook still runs", async () => {
     const o = await open({
       files: settings({
         hooks: {
-          PermissionRequest: [
-            { matcher: "Bash", hooks: [{ type: "command", command: "./hang.sh" }] },
+          // `async`: the turn does not wait for it, so it is still running at the close.
+          PostToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: "./hang.sh", async: true }] },
           ],
           SessionEnd: [{ hooks: [{ type: "command", command: "sleep 0.3; cat > end.json" }] }],
         },
       }),
       scripts: { "hang.sh": "sleep 1000 &\necho $$ $! > pids.txt\nwait\n" },
-    });
-    // Back to asking before Bash, so the call raises a PermissionRequest.
-    await o.session.h.agent.request(methods.agent.session.setMode, {
-      sessionId: o.sessionId,
-      modeId: "default",
     });
     await o.session.prompt(o.sessionId, toolLine("Bash", { command: "true" }));
     const pidFile = join(o.cwd, "pids.txt");

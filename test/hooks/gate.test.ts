@@ -276,12 +276,22 @@ describe("the PreToolUse gate", () => {
     ["legacy approve", { decision: "approve" }, "allow"],
     ["permissionDecision ask", cc("ask"), "ask"],
     ["ask beside allow", { decision: "allow", ...cc("ask") }, "ask"],
-    ["defer", cc("defer"), "default"],
   ] as const)("%s proceeds with permission %s", async (_what, reply, permission) => {
     const { transport } = fakeTransport({ x: now(reply) });
     const v = await runGate(gateCall([cb("x")]), new AbortController().signal, opts(transport));
     expect(v.kind === "pass" && v.clearance.permission).toBe(permission);
     expect(labels(v)).toEqual({ x: "proceeded" });
+  });
+
+  it("defer: the call is deferred (it does not run), labelled proceeded", async () => {
+    const { transport } = fakeTransport({ x: now(cc("defer")), y: now(cc("ask")) });
+    const v = await runGate(
+      gateCall([cb("x"), cb("y")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    expect(v).toMatchObject({ kind: "deferred", callbackId: "x" });
+    expect(labels(v)).toEqual({ x: "proceeded", y: "proceeded" });
   });
 
   it("continue: false denies the call and says the turn must end, with the stopReason", async () => {

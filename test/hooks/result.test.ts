@@ -206,3 +206,40 @@ describe("interpretReply: replies it cannot read", () => {
     expect(!read.ok && read.message).toContain(`${field}: unknown decision`);
   });
 });
+
+describe("interpretReply: a PermissionRequest answer", () => {
+  const answer = (decision: unknown) =>
+    interpretReply(
+      { hookSpecificOutput: { hookEventName: "PermissionRequest", decision } },
+      "PermissionRequest",
+    );
+
+  it("deny carries its message as the reason, and interrupt", () => {
+    expect(answer({ behavior: "deny", message: "no", interrupt: true })).toEqual({
+      ok: true,
+      result: {
+        decision: "deny",
+        reason: "no",
+        permissionRequest: { behavior: "deny", message: "no", interrupt: true },
+      },
+    });
+  });
+
+  it("allow carries updatedInput", () => {
+    expect(answer({ behavior: "allow", updatedInput: { command: "ls" } })).toEqual({
+      ok: true,
+      result: {
+        decision: "allow",
+        permissionRequest: { behavior: "allow", updatedInput: { command: "ls" } },
+      },
+    });
+  });
+
+  it("an unknown behavior is unknown_decision, naming the field", () => {
+    expect(answer({ behavior: "maybe" })).toEqual({
+      ok: false,
+      label: "unknown_decision",
+      message: 'hookSpecificOutput.decision.behavior: unknown decision "maybe"',
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import {
   client,
   methods,
+  type McpServer,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type StopReason,
@@ -24,6 +25,8 @@ export type PermissionAnswer =
 export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage"> {
   /** The session's hooks (the `hooks` option of `session/new`). */
   readonly hooks?: HooksConfig;
+  /** MCP servers for the session (`session/new` `mcpServers`); default none. */
+  readonly mcpServers?: McpServer[];
   /** The prompt; with the default scripted model each `/tool <Name> <json>` line is a tool call. */
   readonly prompt: string | readonly string[];
   /**
@@ -135,7 +138,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
     const registration = router.register(options.hooks ?? {});
     const { sessionId } = await ctx.request(methods.agent.session.new, {
       cwd,
-      mcpServers: [],
+      mcpServers: options.mcpServers ?? [],
       _meta: registration.meta,
     });
     if (options.mode)

@@ -1,0 +1,98 @@
+// The real Claude Code CLI, installed on demand into a cache directory outside the
+// repository (it is proprietary: nothing of it is committed or depended on).
+import { clearTimeout, setTimeout } from "node:timers";
+import process from "node:process";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const PACKAGE = "@anthropic-ai/claude-code";
+const PLATFORM = `${PACKAGE}-${process.platform}-${process.arch}`;
+
+/** The native binary's path and version: `CLAUDE_CODE_BIN` if set, else an npm install. */
+export function installClaudeCode() {
+  const bin = process.env.CLAUDE_CODE_BIN;
+  if (bin) return { bin, version: versionOf(bin) };
+  const version =
+    process.env.CLAUDE_CODE_VERSION ??
+    execFileSync("npm", ["view", PACKAGE, "version"], { encoding: "utf8" }).trim();
+  const dir = join(process.env.CONFORMANCE_CACHE ?? tmpdir(), `hookgate-conformance-cc-${version}`);
+  const path = join(dir, "node_modules", PLATFORM, "claude");
+  if (!existsSync(path)) {
+    mkdirSync(dir, { recursive: true });
+    process.stderr.write(`installing ${PACKAGE}@${version} into ${dir}\n`);
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        dir,
+        "--no-save",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `${PACKAGE}@${version}`,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+  }
+  return { bin: path, version: versionOf(path) };
+}
+
+function versionOf(bin) {
+  return execFileSync(bin, ["--version"], { encoding: "utf8" }).trim().split(" ")[0];
+}
+
+/**
+ * Runs one headless prompt; resolves with the stream-json lines and the `result` line's stop
+ * reason. The CLI runs in its own process group, ended as a whole on timeout.
+ */
+export function runClaudeCode({
+  bin,
+  cwd,
+  home,
+  baseUrl,
+  settings,
+  prompt,
+  mode,
+  mcp,
+  timeoutMs = 90_000,
+}) {
+  const args = [
+    ...(mcp ? ["--mcp-config", JSON.stringify({ mcpServers: mcp }), "--strict-mcp-config"] : []),
+    ...["-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"],
+    ...["--settings", settings, "--tools", "Bash,Read,Write,Edit,Glob,Grep"],
+    ...["--model", "claude-sonnet-4-5", "--permission-mode", mode],
+  ];
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: "sk-ant-conformance-dummy",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    IS_SANDBOX: "1",
+  };
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => process.kill(-child.pid, "SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const lines = out.split("\n").flatMap((l) => {
+        try {
+          return [JSON.parse(l)];
+        } catch {
+          return [];
+        }
+      });
+      const result = lines.find((l) => l.type === "result");
+      resolve({ lines, end: result?.stop_reason ?? `exit ${code}`, stderr: err, result });
+    });
+  });
+}

@@ -1,0 +1,32 @@
+// The one hook program every scenario uses: it logs its input, then acts as told.
+// argv: <log file> <base64 JSON action>; action: { tag?, out?, err?, code?, env?, sleep?,
+// onlyIf?, probe? } (`onlyIf`: input fields that must hold for the action to apply; it logs
+// either way; `probe`: environment variable names whose presence is logged).
+import { Buffer } from "node:buffer";
+import process from "node:process";
+import { setTimeout } from "node:timers";
+import { appendFileSync } from "node:fs";
+
+const [logFile, encoded] = process.argv.slice(2);
+const action = JSON.parse(Buffer.from(encoded ?? "", "base64").toString("utf8") || "{}");
+// Read as a stream: a synchronous read of a pipe can fail with EAGAIN under load.
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+let input = {};
+try {
+  input = JSON.parse(text || "{}");
+} catch {
+  // An input that is not JSON is logged as empty.
+}
+const probe = action.probe && Object.fromEntries(action.probe.map((n) => [n, n in process.env]));
+appendFileSync(logFile, `${JSON.stringify({ tag: action.tag, input, probe })}\n`);
+const applies = Object.entries(action.onlyIf ?? {}).every(([k, v]) => input[k] === v);
+if (!applies) process.exit(0);
+if (action.env && process.env.CLAUDE_ENV_FILE)
+  appendFileSync(process.env.CLAUDE_ENV_FILE, action.env);
+if (action.sleep) await new Promise((r) => setTimeout(r, action.sleep));
+if (action.out !== undefined) {
+  process.stdout.write(typeof action.out === "string" ? action.out : JSON.stringify(action.out));
+}
+if (action.err !== undefined) process.stderr.write(action.err);
+process.exitCode = action.code ?? 0;

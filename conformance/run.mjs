@@ -1,0 +1,147 @@
+// `npm run conformance`: every scenario under the real Claude Code CLI and under hookgate,
+// against one fake Anthropic server; prints what each did and whether they agree.
+// Usage: node conformance/run.mjs [name-filter] [--details]
+import { Buffer } from "node:buffer";
+import process from "node:process";
+import { URL } from "node:url";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnAgent } from "../dist/client/kit/index.js";
+import { installClaudeCode, runClaudeCode } from "./claude-code.mjs";
+import { startFakeAnthropic } from "./fake-anthropic.mjs";
+import { observe } from "./observe.mjs";
+import { SCENARIOS } from "./scenarios.mjs";
+
+const HOOK = new URL("./hook.mjs", import.meta.url).pathname;
+const MCP_SERVER = new URL("./mcp-server.mjs", import.meta.url).pathname;
+/** The MCP scenarios' one server: its tools are `mcp__conf__secret` and `mcp__conf__broken`. */
+const MCP = { name: "conf", command: process.execPath, args: [MCP_SERVER] };
+const PROMPT = "Run the conformance scenario.";
+const filter = process.argv.slice(2).find((a) => !a.startsWith("--"));
+const details = process.argv.includes("--details");
+
+/** A settings file whose every handler runs hook.mjs with its action, logging to `log`. */
+function settingsFor(scenario, log) {
+  const hooks = {};
+  for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
+    hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
+      ...(matcher !== undefined && { matcher }),
+      hooks: handlers.map(({ async, timeout, ...action }) => ({
+        type: "command",
+        command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
+        ...(async && { async }),
+        ...(timeout && { timeout }),
+      })),
+    }));
+  }
+  return { hooks };
+}
+
+async function runOne(scenario, side, fake, cc) {
+  const root = mkdtempSync(join(tmpdir(), `conformance-${side}-`));
+  const cwd = join(root, "work");
+  const home = join(root, "home");
+  mkdirSync(cwd);
+  mkdirSync(home);
+  for (const [name, content] of Object.entries(scenario.files ?? {}))
+    writeFileSync(join(cwd, name), content);
+  const hookLog = join(root, "hooks.jsonl");
+  const settings = join(root, "settings.json");
+  writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog), null, 2));
+  const prompt = scenario.prompt ?? PROMPT;
+  const mode = scenario.mode ?? "bypassPermissions";
+  // Tool inputs name files by absolute path, as Claude Code's file tools require.
+  fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
+  let end;
+  let raw;
+  try {
+    if (side === "cc") {
+      const mcp = scenario.mcp && { [MCP.name]: { command: MCP.command, args: MCP.args } };
+      raw = await runClaudeCode({
+        bin: cc.bin,
+        cwd,
+        home,
+        baseUrl: fake.url,
+        settings,
+        prompt,
+        mode,
+        mcp,
+      });
+      end = raw.end;
+    } else {
+      raw = await spawnAgent({
+        cwd,
+        prompt,
+        mode,
+        model: "anthropic:claude-sonnet-4-5",
+        args: ["--base-url", `${fake.url}/v1`, "--settings", settings],
+        env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: "sk-ant-conformance-dummy" },
+        permission: "reject",
+        ...(scenario.mcp && { mcpServers: [{ ...MCP, env: [] }] }),
+        timeoutMs: 90_000,
+      });
+      end = raw.stopReason;
+    }
+  } catch (error) {
+    end = `error: ${error.message.split("\n")[0]}`;
+  }
+  const facets = observe(scenario, { hookLog, requests: fake.requests(), cwd, end, prompt });
+  rmSync(root, { recursive: true, force: true });
+  return { facets, raw };
+}
+
+function differing(a, b) {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((k) => a[k] !== b[k]);
+}
+
+function cell(facets, keys) {
+  return keys.map((k) => `${k}: ${facets[k] ?? "—"}`).join("; ");
+}
+
+const cc = installClaudeCode();
+const fake = await startFakeAnthropic();
+const rows = [];
+for (const scenario of SCENARIOS.filter((s) => !filter || s.name.includes(filter))) {
+  const ccRun = await runOne(scenario, "cc", fake, cc);
+  const hgRun = await runOne(scenario, "hookgate", fake, cc);
+  const diff = differing(ccRun.facets, hgRun.facets);
+  const shown = diff.length > 0 ? diff : (scenario.show ?? ["hooks"]);
+  rows.push({
+    scenario,
+    agree: diff.length === 0,
+    cc: cell(ccRun.facets, shown),
+    hg: cell(hgRun.facets, shown),
+  });
+  const verdict = diff.length === 0 ? "agree" : scenario.deviation ? "deviation" : "DISAGREE";
+  process.stderr.write(`${verdict.padEnd(9)} ${scenario.name}\n`);
+  if (details) {
+    process.stderr.write(
+      `  cc:       ${JSON.stringify(ccRun.facets)}\n  hookgate: ${JSON.stringify(hgRun.facets)}\n`,
+    );
+  }
+}
+await fake.close();
+
+const agreed = rows.filter((r) => r.agree).length;
+const documented = rows.filter((r) => !r.agree && r.scenario.deviation).length;
+const out = [
+  `Claude Code ${cc.version} vs hookgate: ${agreed} of ${rows.length} scenarios agree, ` +
+    `${documented} differ on purpose (documented), ${rows.length - agreed - documented} disagree`,
+  "",
+  "| scenario | Claude Code | hookgate | agree |",
+  "|---|---|---|---|",
+  ...rows.map((r) => `| ${r.scenario.name} | ${esc(r.cc)} | ${esc(r.hg)} | ${agreement(r)} |`),
+];
+process.stdout.write(`${out.join("\n")}\n`);
+process.exitCode = agreed + documented === rows.length ? 0 : 1;
+
+function agreement(row) {
+  if (row.agree) return row.scenario.deviation ? "yes (deviation not seen)" : "yes";
+  return row.scenario.deviation ? `no, on purpose: ${row.scenario.deviation}` : "**no**";
+}
+
+function esc(text) {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}

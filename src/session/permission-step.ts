@@ -1,0 +1,206 @@
+import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { Clearance } from "../hooks/gate.js";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Logger } from "../log.js";
+import type { ClientPort } from "../port.js";
+import type { AnyTool, ToolContext } from "../tools/types.js";
+import { errorMessage, isRecord } from "../values.js";
+import { describeIssue } from "../zod-issues.js";
+import type { CallReport, ToolCallResult } from "./call-report.js";
+import { isHookConfigFile } from "./hook-config-files.js";
+import { locate } from "./locations.js";
+import { modePolicy, type ModeId } from "./modes.js";
+import { textContent } from "../tools/text.js";
+import type { PermissionMemory } from "./permission.js";
+
+/** A call past the PreToolUse gate. */
+export interface ClearedCall {
+  readonly tool: AnyTool;
+  readonly clearance: Clearance;
+  /** The call as the permission request shows it: after any `updatedInput`. */
+  readonly toolCall: ToolCallUpdate;
+}
+
+/** The session state the permission step needs. */
+export interface PermissionEnv {
+  readonly client: ClientPort;
+  readonly hooks: SessionHooks;
+  readonly permissions: PermissionMemory;
+  readonly mode: () => ModeId;
+  readonly toolContext: ToolContext;
+  readonly log: Logger;
+  /** Files hooks are configured in: a tool's write to one asks in every mode but bypass. */
+  readonly hookConfigFiles: readonly string[];
+}
+
+/**
+ * The permission step; answers the call as it may run (a PermissionRequest hook may have
+ * rewritten its input), or the failed result when it may not.
+ */
+export async function permit(
+  cleared: ClearedCall,
+  env: PermissionEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<ClearedCall | ToolCallResult> {
+  let permission: Permission;
+  try {
+    permission = await decidePermission(cleared, env, report, signal);
+  } catch (error) {
+    const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
+    permission = { kind: "refused", message };
+  }
+  if (permission.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
+  if (permission.kind === "refused") {
+    const refused = await report.fail(permission.message);
+    return permission.stop ? { ...refused, stop: permission.stop } : refused;
+  }
+  if (signal.aborted) return report.fail("Cancelled before the tool ran.");
+  const input = permission.input;
+  if (!input) return cleared;
+  const { tool } = cleared;
+  const toolCall: ToolCallUpdate = {
+    ...cleared.toolCall,
+    title: tool.title(input),
+    rawInput: input,
+    locations: locate(tool, input, env),
+  };
+  // The hook rewrote the input: show the user what will actually run.
+  await report.update(toolCall);
+  return { tool, clearance: cleared.clearance.withInput(input), toolCall };
+}
+
+/** What the permission step decided; `input`: a PermissionRequest hook's rewrite. */
+type Permission =
+  | { readonly kind: "allowed"; readonly input?: Record<string, unknown> }
+  | { readonly kind: "cancelled" }
+  | { readonly kind: "refused"; readonly message: string; readonly stop?: { reason: string } };
+
+/**
+ * The permission step: mode policy, then the PreToolUse hooks' allow/ask, then the
+ * PermissionRequest hooks (which may answer for the user), then the user.
+ */
+async function decidePermission(
+  { tool, clearance, toolCall }: ClearedCall,
+  env: PermissionEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<Permission> {
+  const hook = clearance.permission;
+  const policy = modePolicy(env.mode(), tool);
+  const refused = (message: string) => ({ kind: "refused", message }) as const;
+  if (policy === "refuse") {
+    return refused(
+      `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`,
+    );
+  }
+  const remembered = env.permissions.recall(tool.name);
+  // A write to a hook configuration could widen what runs unasked later: it asks every time.
+  const hookConfig = writesHookConfig(tool, toolCall, env);
+  if (hookConfig) env.log.info({ tool: tool.name }, "a write to hook configuration asks the user");
+  // `ask` forces a fresh request in any mode; otherwise a standing "always reject" from the
+  // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
+  if (hook !== "ask" && !hookConfig) {
+    if (remembered === "rejected")
+      return refused(`The user rejected ${tool.name} calls for this session.`);
+    if (hook === "allow" || policy === "allow" || remembered === "allowed") {
+      return { kind: "allowed" };
+    }
+  }
+  // Nobody but the user answers for a write to hook configuration, PermissionRequest hooks included.
+  const answered = hookConfig
+    ? undefined
+    : await permissionHooks(tool, toolCall, env, report, signal);
+  if (signal.aborted) return { kind: "cancelled" };
+  if (answered) return answered;
+  const why = hook === "ask" ? clearance.askReason : undefined;
+  // The user sees why a hook asked: as the call's content, and beside each hook's outcome.
+  const shown: ToolCallUpdate = why
+    ? {
+        ...toolCall,
+        content: [textContent(`Hook ${why.hookCallbackId} asks for confirmation: ${why.text}`)],
+        _meta: report.meta(),
+      }
+    : toolCall;
+  const answer = await env.permissions.ask(env.client, tool.name, shown, signal);
+  if (answer !== "rejected") return { kind: answer };
+  // The model is told why it was asked, so it can adapt (Claude Code gives it the reason).
+  return refused(
+    why
+      ? `The user rejected this ${tool.name} call (hook ${why.hookCallbackId} asked: ${why.text}).`
+      : `The user rejected this ${tool.name} call.`,
+  );
+}
+
+/**
+ * PermissionRequest: observers are told; command hooks and `blocking` groups are asked and
+ * may answer the prompt instead of the user (Claude Code's `decision.behavior`). Their
+ * outcomes join the call's `_meta.hooks`. `undefined`: nobody answered, ask the user.
+ */
+async function permissionHooks(
+  tool: AnyTool,
+  toolCall: ToolCallUpdate,
+  env: PermissionEnv,
+  report: CallReport,
+  signal: AbortSignal,
+): Promise<Permission | undefined> {
+  const fields = () => ({
+    tool_name: tool.name,
+    tool_input: toolCall.rawInput,
+    tool_use_id: toolCall.toolCallId,
+  });
+  env.hooks.emit("PermissionRequest", fields, tool.name);
+  const steering = await env.hooks.steer(
+    "PermissionRequest",
+    fields,
+    toolCall.toolCallId,
+    signal,
+    tool.name,
+  );
+  if (steering.reports.length > 0) await report.alsoReport(steering.reports);
+  for (const text of steering.systemMessages) {
+    await env.client.update({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `${text}\n` },
+    });
+  }
+  if (steering.stop) {
+    const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
+    return { kind: "refused", message, stop: { reason: steering.stop.text } };
+  }
+  const answer = steering.permission;
+  if (!answer) return undefined;
+  if (answer.behavior === "deny") {
+    // Claude Code gives the model the hook's message as is.
+    const message =
+      answer.message ?? `Hook ${answer.hookCallbackId} denied this ${tool.name} call.`;
+    return {
+      kind: "refused",
+      message,
+      ...(answer.interrupt && {
+        stop: { reason: `Hook ${answer.hookCallbackId} ended the turn.` },
+      }),
+    };
+  }
+  if (!answer.updatedInput) return { kind: "allowed" };
+  const parsed = tool.inputSchema.safeParse(answer.updatedInput);
+  if (!parsed.success || !isRecord(parsed.data)) {
+    const detail = parsed.success
+      ? "not an object"
+      : parsed.error.issues.map((i) => describeIssue(i)).join("; ");
+    return {
+      kind: "refused",
+      message: `Hook ${answer.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${detail}), so it did not run.`,
+    };
+  }
+  return { kind: "allowed", input: parsed.data };
+}
+
+/**
+ * Whether a file-editing tool call writes a file hooks are configured in; `bypassPermissions`
+ * asks nothing, by the user's choice. Bash writing there cannot be told from its command.
+ */
+function writesHookConfig(tool: AnyTool, toolCall: ToolCallUpdate, env: PermissionEnv): boolean {
+  if (env.mode() === "bypassPermissions" || !tool.mutating || tool.kind !== "edit") return false;
+  return (toolCall.locations ?? []).some((l) => isHookConfigFile(l.path, env.hookConfigFiles));
+}
