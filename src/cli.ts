@@ -17,6 +17,7 @@ const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes thr
 Usage:
   hookgate [options]          serve ACP over stdio (this is what an IDE starts)
   hookgate demo               run the demo: an IDE-like client, a gate that denies rm -rf
+  hookgate test [FILES...]    run policy tests (JSON/YAML cases; see hookgate test --help)
 
 Options:
   --model <spec>              scripted (default, offline) or provider:model-id, where provider
@@ -74,6 +75,16 @@ function usageError(error: unknown): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "test") {
+    // The test runner has flags of its own, so it parses its arguments itself.
+    const { runPolicyTests } = await import("./policy-test/main.js");
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    process.exitCode = await runPolicyTests(argv.slice(1), {
+      out: write(process.stdout),
+      err: write(process.stderr),
+    });
+    return;
+  }
   let parsed;
   try {
     parsed = parseArgs({
