@@ -81,3 +81,40 @@ it("the README's integration example stays short", () => {
   const block = /```ts\n([\s\S]*?)```\n/.exec(section)?.[1] ?? "";
   expect(block.trimEnd().split("\n").length).toBeLessThanOrEqual(40);
 });
+
+describe("every sh block of the README and docs can be pasted into sh", () => {
+  const blocks = pages.flatMap((page) =>
+    [...readFileSync(join(ROOT, page), "utf8").matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => ({
+      page,
+      code: m[1] ?? "",
+    })),
+  );
+
+  it.each(blocks)("$page: $code", ({ code }) => {
+    for (const raw of code.split("\n")) {
+      // What the shell parses: quoted strings and comments left out.
+      const line = raw.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''").replace(/(^|\s)#.*$/, "");
+      expect(line, "the bin is only on PATH through npx").not.toMatch(/^\s*hookgate\b/);
+      expect(line, "a <placeholder> is a redirection in sh").not.toMatch(/<[A-Za-z][^>]*>/);
+      expect(line, "brace expansion is not sh").not.toMatch(/\{[^}\s]*,[^}\s]*\}/);
+    }
+  });
+});
+
+it("docs/commands.md gives every script its example config runs", () => {
+  const page = readFileSync(join(ROOT, "docs/commands.md"), "utf8");
+  const scripts = new Set([...page.matchAll(/\.\/(scripts\/[\w-]+\.sh)/g)].map((m) => m[1]));
+  expect(scripts.size).toBeGreaterThan(0);
+  for (const script of scripts)
+    expect(page).toMatch(new RegExp(`\`${script}\`[^\\n]*:\\n\\n\`\`\`sh\\n`));
+});
+
+it("docs/models.md's configs for a keyless local server do not require a key", () => {
+  const page = readFileSync(join(ROOT, "docs/models.md"), "utf8");
+  const configs = [...page.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) =>
+    JSON.parse(m[1] ?? "{}"),
+  );
+  const local = configs.filter((c) => /^http:\/\/localhost/.test(String(c.baseUrl)));
+  expect(local.length).toBeGreaterThan(0);
+  for (const config of local) expect(config.apiKeyEnv).toBeUndefined();
+});
