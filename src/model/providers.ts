@@ -6,6 +6,8 @@ import { knownContextWindow } from "./context-window.js";
 import type { KeyHelper } from "./key-helper.js";
 import { MissingKeyModel } from "./missing-key.js";
 import { RekeyedModel } from "./rekeyed-model.js";
+import { loggedFetch } from "./logged-fetch.js";
+import type { Logger } from "../log.js";
 
 /** The real providers `--model provider:model-id` can name. */
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic"] as const;
@@ -23,6 +25,8 @@ export interface ProviderSettings {
   readonly apiKeyEnv?: string | undefined;
   /** Where the key comes from instead of the environment (config `apiKeyHelper`). */
   readonly keyHelper?: KeyHelper | undefined;
+  /** Where failed attempts are logged as they happen. */
+  readonly log?: Logger | undefined;
 }
 
 /** Where a model lives, for messages to the user. Never holds the key itself. */
@@ -72,10 +76,10 @@ export function providerModel(
     provider === "openai-compatible" ? undefined : knownContextWindow(provider, modelId);
   const service =
     provider === "openai" ? "OpenAI" : provider === "anthropic" ? "Anthropic" : baseUrl;
+  const fetch = settings.log && loggedFetch(settings.log, baseUrl);
+  const build = (key: string | undefined) => buildModel(provider, modelId, baseUrl, key, fetch);
   if (keyHelper) {
-    const model = new RekeyedModel(`${provider}.chat`, modelId, keyHelper, (key) =>
-      build(provider, modelId, baseUrl, key),
-    );
+    const model = new RekeyedModel(`${provider}.chat`, modelId, keyHelper, (key) => build(key));
     const target = { provider, modelId, service, baseUrl, keyVariable: "apiKeyHelper" };
     return { model, target, secrets: keyHelper.secrets, knownContextWindow: known };
   }
@@ -94,33 +98,34 @@ export function providerModel(
     return { model, target, secrets: [], knownContextWindow: known };
   }
   return {
-    model: build(provider, modelId, baseUrl, secret),
+    model: build(secret),
     target,
     secrets: [secret],
     knownContextWindow: known,
   };
 }
 
-function build(
+function buildModel(
   provider: ProviderId,
   modelId: string,
   baseURL: string,
   apiKey: string | undefined,
+  fetch: typeof globalThis.fetch | undefined,
 ): LanguageModelV3 {
+  const common = { baseURL, ...(apiKey !== undefined && { apiKey }), ...(fetch && { fetch }) };
   switch (provider) {
     case "openai-compatible":
       // stream_options.include_usage: Ollama, LM Studio, vLLM, llama.cpp and OpenRouter honour it.
       return createOpenAICompatible({
         name: "openai-compatible",
-        baseURL,
-        ...(apiKey !== undefined && { apiKey }),
+        ...common,
         includeUsage: true,
       }).chatModel(modelId);
     case "openai":
       // Chat Completions: one wire format with the compatible servers, and every chat model has it.
-      return createOpenAI({ baseURL, ...(apiKey !== undefined && { apiKey }) }).chat(modelId);
+      return createOpenAI(common).chat(modelId);
     case "anthropic":
-      return createAnthropic({ baseURL, ...(apiKey !== undefined && { apiKey }) })(modelId);
+      return createAnthropic(common)(modelId);
   }
 }
 
