@@ -9,6 +9,7 @@ import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
 import { DataDirError, prepareDataDir } from "./store/data-dir.js";
+import { pruneSessions } from "./store/cleanup.js";
 import { VERSION } from "./version.js";
 import { errorMessage } from "./values.js";
 
@@ -32,6 +33,8 @@ Options:
   --max-output-tokens <n>     cap on the tokens the model writes per step
   --log-level <level>         ${LOG_LEVELS.join("|")}
                               (default info; env HOOKGATE_LOG_LEVEL)
+  --log-format <format>       pretty or json (default: pretty when stderr is a terminal,
+                              json otherwise)
   --max-rounds <n>            model/tool rounds per turn before max_turn_requests (default 50)
   --max-stop-blocks <n>       consecutive Stop-hook blocks a turn honours before it ends
                               anyway (default 8; 0: Stop hooks cannot keep a turn going)
@@ -42,6 +45,8 @@ Options:
   --data-dir <dir>            where sessions persist (transcripts, records, locks; see
                               docs/sessions.md) (default $XDG_STATE_HOME/hookgate, else
                               ~/.local/state/hookgate)
+  --cleanup-period-days <n>   delete persisted sessions untouched for longer, at startup
+                              (default 30; 0: keep none after its session ends)
   --max-frame-bytes <n>       longest incoming frame accepted; longer ones are discarded
                               (default 16 MiB)
   --setting-sources <list>    run command hooks from these settings files: user, project,
@@ -98,6 +103,8 @@ async function main(argv: string[]): Promise<void> {
         "context-window": { type: "string" },
         "max-output-tokens": { type: "string" },
         "log-level": { type: "string" },
+        "log-format": { type: "string" },
+        "cleanup-period-days": { type: "string" },
         "max-rounds": { type: "string" },
         "max-stop-blocks": { type: "string" },
         "permission-mode": { type: "string" },
@@ -141,6 +148,8 @@ async function main(argv: string[]): Promise<void> {
       contextWindow: values["context-window"],
       maxOutputTokens: values["max-output-tokens"],
       logLevel: values["log-level"],
+      logFormat: values["log-format"],
+      cleanupPeriodDays: values["cleanup-period-days"],
       maxRounds: values["max-rounds"],
       maxStopBlocks: values["max-stop-blocks"],
       permissionMode: values["permission-mode"],
@@ -156,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
       if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
     }
     prepareDataDir(settings.dataDir);
-    log = createLogger(settings.logLevel);
+    log = createLogger(settings.logLevel, settings.logFormat);
     routeConsoleErrors(log);
     model = resolveModel(settings, { log });
     // Every process the agent starts gets childEnv(), which leaves this one out too.
@@ -171,6 +180,8 @@ async function main(argv: string[]): Promise<void> {
     }
     throw error;
   }
+  // Transcripts are not kept forever: sessions past cleanupPeriodDays go before any opens.
+  pruneSessions(settings.dataDir, settings.cleanupPeriodDays, log);
   // Background jobs a session left running die with the agent, however it ends.
   killGroupsOnExit();
   const connection = serveStdio({
