@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { makeWorkspace, removeWorkspace } from "../src/client/kit/index.js";
+import { makeWorkspace, removeWorkspace, spawnAgent } from "../src/client/kit/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
@@ -118,3 +118,57 @@ it("docs/models.md's configs for a keyless local server do not require a key", (
   expect(local.length).toBeGreaterThan(0);
   for (const config of local) expect(config.apiKeyEnv).toBeUndefined();
 });
+
+describe(
+  "docs/editors.md's entries start an agent that runs the project's hooks",
+  { timeout: 60_000 },
+  () => {
+    const page = readFileSync(join(ROOT, "docs/editors.md"), "utf8");
+    const entries = [...page.matchAll(/^```json\n([\s\S]*?)^```$/gm)].flatMap((m) => {
+      const servers = (
+        JSON.parse(m[1] ?? "{}") as {
+          agent_servers: Record<string, { command: string; args: string[] }>;
+        }
+      ).agent_servers;
+      return Object.entries(servers).map(([name, entry]) => ({ name, ...entry }));
+    });
+    const policyFiles = () => {
+      const policy = readFileSync(join(ROOT, "docs/policy-tests.md"), "utf8");
+      const files: Record<string, string> = {};
+      for (const [, path, body] of policy.matchAll(/^```\w+ file=(\S+)\n([\s\S]*?)^```$/gm)) {
+        if (path?.startsWith(".claude/") && body !== undefined) files[path] = body;
+      }
+      return files;
+    };
+
+    it("there are two: Zed's and JetBrains'", () => expect(entries).toHaveLength(2));
+
+    it.each(entries)(
+      "$name: node dist/cli.js with --setting-sources project",
+      async ({ command, args }) => {
+        expect(command).toBe("node");
+        const [script, ...flags] = args;
+        expect(script).toBe("/path/to/hookgate/dist/cli.js");
+        const cwd = makeWorkspace(policyFiles());
+        onTestFinished(() => removeWorkspace(cwd));
+        const run = await spawnAgent({
+          cwd,
+          agentPath: join(ROOT, "dist/cli.js"),
+          args: flags,
+          prompt: '/tool Bash {"command": "grep -r TODO ."}',
+        });
+        expect(run.toolCalls).toMatchObject([
+          {
+            status: "failed",
+            hooks: [
+              {
+                hookCallbackId: "project:.claude/settings.json#PreToolUse[0].hooks[0]",
+                outcome: "denied",
+              },
+            ],
+          },
+        ]);
+      },
+    );
+  },
+);
