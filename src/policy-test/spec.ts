@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { HOOK_EVENTS } from "../hooks/events.js";
@@ -18,6 +19,15 @@ const pattern = z.string().refine((source) => {
     return false;
   }
 }, "invalid regular expression");
+
+/** A path that stays inside the directory it is relative to. */
+const insidePath = z
+  .string()
+  .min(1)
+  .refine(
+    (path) => !isAbsolute(path) && !path.split(/[\\/]/).includes(".."),
+    "must be a relative path without ..",
+  );
 
 const callExpectation = z.strictObject({
   /** The tool the call's prompt line names. */
@@ -49,8 +59,8 @@ const promptLine = z.union([
 
 const expectations = z.strictObject({
   calls: z.array(callExpectation).optional(),
-  exists: z.array(z.string()).optional(),
-  absent: z.array(z.string()).optional(),
+  exists: z.array(insidePath).optional(),
+  absent: z.array(insidePath).optional(),
   context: z.array(pattern).optional(),
   agentText: pattern.optional(),
   stopReason: z
@@ -62,8 +72,8 @@ const testCase = z.strictObject({
   name: z.string().min(1),
   settings: z.union([z.string(), z.array(z.string())]).optional(),
   settingSources: z.array(z.enum(["user", "project", "local"])).optional(),
-  copy: z.array(z.string()).optional(),
-  files: z.record(z.string(), z.string()).optional(),
+  copy: z.array(insidePath).optional(),
+  files: z.record(insidePath, z.string()).optional(),
   hooks: z.array(stub).optional(),
   mode: z.enum(["default", "acceptEdits", "bypassPermissions", "plan"]).optional(),
   permission: z.enum(["allow", "reject"]).optional(),

@@ -109,6 +109,18 @@ describe("hookgate test", { timeout: 60_000 }, () => {
     );
   });
 
+  it("paths that would leave the workspace are refused, naming the field", () => {
+    const dir = makeWorkspace({
+      "t.hookgate.json": JSON.stringify({
+        cases: [{ name: "x", prompt: "hi", copy: ["../secrets"] }],
+      }),
+    });
+    onTestFinished(() => removeWorkspace(dir));
+    expect(() => loadPolicyFile(join(dir, "t.hookgate.json"))).toThrow(
+      /^cases\[0\]\.copy\[0\]: must be a relative path without \.\.$/,
+    );
+  });
+
   it("a settings file that does not load fails the case; a stub's matcher warning fails it unless allowed", async () => {
     const dir = exampleRepo();
     mkdirSync(join(dir, "broken"));
