@@ -46,7 +46,7 @@ Options:
                               docs/sessions.md) (default $XDG_STATE_HOME/hookgate, else
                               ~/.local/state/hookgate)
   --cleanup-period-days <n>   delete persisted sessions untouched for longer, at startup
-                              (default 30; 0: keep none after its session ends)
+                              (default 30; 0: keep none, the agent's own deleted at exit)
   --max-frame-bytes <n>       longest incoming frame accepted; longer ones are discarded
                               (default 16 MiB)
   --setting-sources <list>    run command hooks from these settings files: user, project,
@@ -210,6 +210,8 @@ async function main(argv: string[]): Promise<void> {
   log.info("client disconnected; exiting");
   // A helper still running (a password manager waiting for an unlock) must not hold the exit.
   await keyHelper?.close();
+  // 0 keeps nothing once the sessions end: this run's go too, now that they are closed.
+  if (settings.cleanupPeriodDays === 0) pruneSessions(settings.dataDir, 0, log);
   log.flush();
 }
 

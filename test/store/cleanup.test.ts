@@ -63,6 +63,17 @@ describe("cleanupPeriodDays", () => {
         args: ["--data-dir", flagged, "--cleanup-period-days", "7"],
       });
       expect(existsSync(join(flagged, "sessions", "recent.jsonl"))).toBe(false);
+      expect(left(flagged)).toHaveLength(2); // the run's own session is kept: it is new
     },
   );
+
+  it("0: the run's own sessions are gone once the agent exits", { timeout: 60_000 }, async () => {
+    const dir = dataDir({});
+    const run = await spawnAgent({
+      prompt: "hi",
+      args: ["--data-dir", dir, "--cleanup-period-days", "0"],
+    });
+    expect(run.exitCode).toBe(0);
+    expect(left(dir)).toEqual([]);
+  });
 });
