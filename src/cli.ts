@@ -9,6 +9,7 @@ import { createLogger, LOG_LEVELS, routeConsoleErrors } from "./log.js";
 import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
 import { DataDirError, prepareDataDir } from "./store/data-dir.js";
+import { pruneSessions } from "./store/cleanup.js";
 import { VERSION } from "./version.js";
 import { errorMessage } from "./values.js";
 
@@ -17,6 +18,7 @@ const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes thr
 Usage:
   hookgate [options]          serve ACP over stdio (this is what an IDE starts)
   hookgate demo               run the demo: an IDE-like client, a gate that denies rm -rf
+  hookgate test [FILES...]    run policy tests (JSON/YAML cases; see hookgate test --help)
 
 Options:
   --model <spec>              scripted (default, offline) or provider:model-id, where provider
@@ -31,6 +33,8 @@ Options:
   --max-output-tokens <n>     cap on the tokens the model writes per step
   --log-level <level>         ${LOG_LEVELS.join("|")}
                               (default info; env HOOKGATE_LOG_LEVEL)
+  --log-format <format>       pretty or json (default: pretty when stderr is a terminal,
+                              json otherwise)
   --max-rounds <n>            model/tool rounds per turn before max_turn_requests (default 50)
   --max-stop-blocks <n>       consecutive Stop-hook blocks a turn honours before it ends
                               anyway (default 8; 0: Stop hooks cannot keep a turn going)
@@ -41,6 +45,8 @@ Options:
   --data-dir <dir>            where sessions persist (transcripts, records, locks; see
                               docs/sessions.md) (default $XDG_STATE_HOME/hookgate, else
                               ~/.local/state/hookgate)
+  --cleanup-period-days <n>   delete persisted sessions untouched for longer, at startup
+                              (default 30; 0: keep none, the agent's own deleted at exit)
   --max-frame-bytes <n>       longest incoming frame accepted; longer ones are discarded
                               (default 16 MiB)
   --setting-sources <list>    run command hooks from these settings files: user, project,
@@ -74,6 +80,16 @@ function usageError(error: unknown): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "test") {
+    // The test runner has flags of its own, so it parses its arguments itself.
+    const { runPolicyTests } = await import("./policy-test/main.js");
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    process.exitCode = await runPolicyTests(argv.slice(1), {
+      out: write(process.stdout),
+      err: write(process.stderr),
+    });
+    return;
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -87,6 +103,8 @@ async function main(argv: string[]): Promise<void> {
         "context-window": { type: "string" },
         "max-output-tokens": { type: "string" },
         "log-level": { type: "string" },
+        "log-format": { type: "string" },
+        "cleanup-period-days": { type: "string" },
         "max-rounds": { type: "string" },
         "max-stop-blocks": { type: "string" },
         "permission-mode": { type: "string" },
@@ -130,6 +148,8 @@ async function main(argv: string[]): Promise<void> {
       contextWindow: values["context-window"],
       maxOutputTokens: values["max-output-tokens"],
       logLevel: values["log-level"],
+      logFormat: values["log-format"],
+      cleanupPeriodDays: values["cleanup-period-days"],
       maxRounds: values["max-rounds"],
       maxStopBlocks: values["max-stop-blocks"],
       permissionMode: values["permission-mode"],
@@ -145,7 +165,7 @@ async function main(argv: string[]): Promise<void> {
       if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
     }
     prepareDataDir(settings.dataDir);
-    log = createLogger(settings.logLevel);
+    log = createLogger(settings.logLevel, settings.logFormat);
     routeConsoleErrors(log);
     model = resolveModel(settings, { log });
     // Every process the agent starts gets childEnv(), which leaves this one out too.
@@ -160,6 +180,8 @@ async function main(argv: string[]): Promise<void> {
     }
     throw error;
   }
+  // Transcripts are not kept forever: sessions past cleanupPeriodDays go before any opens.
+  pruneSessions(settings.dataDir, settings.cleanupPeriodDays, log);
   // Background jobs a session left running die with the agent, however it ends.
   killGroupsOnExit();
   const connection = serveStdio({
@@ -188,6 +210,8 @@ async function main(argv: string[]): Promise<void> {
   log.info("client disconnected; exiting");
   // A helper still running (a password manager waiting for an unlock) must not hold the exit.
   await keyHelper?.close();
+  // 0 keeps nothing once the sessions end: this run's go too, now that they are closed.
+  if (settings.cleanupPeriodDays === 0) pruneSessions(settings.dataDir, 0, log);
   log.flush();
 }
 

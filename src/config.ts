@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { SETTING_SOURCES, type SettingSource } from "./commands/settings.js";
 import { slashCommandsSchema, type SlashCommand } from "./commands/slash-config.js";
-import { LOG_LEVELS } from "./log.js";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "./log.js";
 import type { ModelSettings } from "./model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "./hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "./protocol/frame-limit.js";
@@ -40,6 +40,9 @@ export const configFileSchema = z.strictObject({
   permissionMode: z.enum(MODE_IDS).optional(),
   maxHookValueBytes: z.int().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  logFormat: z.enum(LOG_FORMATS).optional(),
+  /** Days a session's files are kept after its last change; 0: none after the session ends. */
+  cleanupPeriodDays: z.int().min(0).optional(),
   dataDir: z.string().min(1).optional(),
   maxFrameBytes: z
     .int()
@@ -63,6 +66,10 @@ export interface Settings extends ModelSettings {
   readonly permissionMode: ModeId;
   readonly maxHookValueBytes: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** Unset: pretty on a terminal, JSON otherwise. */
+  readonly logFormat: LogFormat | undefined;
+  /** Sessions untouched for longer are deleted at startup ([sessions.md](docs/sessions.md)). */
+  readonly cleanupPeriodDays: number;
   /** Where sessions persist (absolute). */
   readonly dataDir: string;
   readonly maxFrameBytes: number;
@@ -72,6 +79,9 @@ export interface Settings extends ModelSettings {
   /** Slash commands every session offers (config file only). */
   readonly commands: readonly SlashCommand[];
 }
+
+/** Claude Code's default: transcripts older than 30 days go. */
+export const DEFAULT_CLEANUP_PERIOD_DAYS = 30;
 
 // Keys belong in the environment: a config file gets copied, committed and shared.
 const KEY_FIELDS = ["apiKey", "api_key", "key", "token", "authToken"];
@@ -128,6 +138,7 @@ const NUMERIC = new Set([
   "maxStopBlocks",
   "maxHookValueBytes",
   "maxFrameBytes",
+  "cleanupPeriodDays",
 ]);
 
 /** Validates flag values with the config file's rules; errors name the flag. */
@@ -190,6 +201,8 @@ export function mergeSettings(
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,
+    logFormat: pick("logFormat"),
+    cleanupPeriodDays: pick("cleanupPeriodDays") ?? DEFAULT_CLEANUP_PERIOD_DAYS,
     maxFrameBytes: pick("maxFrameBytes") ?? DEFAULT_MAX_FRAME_BYTES,
     settingSources: pick("settingSources") ?? [],
     settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),

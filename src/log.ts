@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { format } from "node:util";
 import { pino, type Logger, type LevelWithSilent } from "pino";
 
@@ -6,9 +7,35 @@ export type { Logger };
 /** Log levels accepted by `--log-level` and `HOOKGATE_LOG_LEVEL`. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-/** A pino logger writing to fd 2: stdout carries protocol frames only. */
-export function createLogger(level: LevelWithSilent = "info"): Logger {
-  return pino({ name: "hookgate", level }, pino.destination({ fd: 2, sync: false }));
+/** `--log-format`: one JSON object per line, or readable lines for a person at a terminal. */
+export const LOG_FORMATS = ["pretty", "json"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * A pino logger writing to fd 2: stdout carries protocol frames only. `pretty` by default
+ * when stderr is a terminal (a person is reading), JSON lines otherwise (an IDE or a log
+ * collector is).
+ */
+export function createLogger(
+  level: LevelWithSilent = "info",
+  logFormat: LogFormat = process.stderr.isTTY ? "pretty" : "json",
+): Logger {
+  const options = { name: "hookgate", level };
+  if (logFormat === "json") return pino(options, pino.destination({ fd: 2, sync: false }));
+  return pino(options, prettyStream());
+}
+
+/** pino-pretty, loaded only when asked for: a JSON logger never pays for it. */
+function prettyStream(): NodeJS.WritableStream {
+  const require = createRequire(import.meta.url);
+  const pretty: typeof import("pino-pretty") = require("pino-pretty");
+  return pretty({
+    destination: 2,
+    sync: false,
+    colorize: Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined,
+    ignore: "pid,hostname,name",
+    translateTime: "HH:MM:ss.l",
+  });
 }
 
 /** A logger that drops everything; for tests and library use without logs. */

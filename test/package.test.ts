@@ -12,6 +12,8 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   bin: Record<string, string>;
   scripts: Record<string, string>;
   license: string;
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
 
 describe("the published package", () => {
@@ -35,6 +37,14 @@ describe("the published package", () => {
     const text = readFileSync(join(root, "LICENSE"), "utf8");
     expect(text).toMatch(/^\s+Apache License\s+Version 2\.0, January 2004\s/);
     expect(text).toContain("END OF TERMS AND CONDITIONS");
+  });
+
+  it("takes the ACP SDK as a peer dependency, so a client and hookgate/client share one copy", () => {
+    // Two copies make TypeScript reject a ClientApp from one in HookRouter.install of the
+    // other ("separate declarations of a private property"); npm installs peers itself.
+    const sdk = "@agentclientprotocol/sdk";
+    expect(pkg.peerDependencies?.[sdk]).toMatch(/^\^2\./);
+    expect(pkg.dependencies[sdk]).toBeUndefined();
   });
 
   it("builds dist/ on install from a clone or a git URL (prepare)", () => {

@@ -37,6 +37,8 @@ export interface CompiledHooks {
   readonly entries: readonly CallbackEntry[];
 }
 
+const GROUP_KEYS = ["matcher", "timeout", "onFailure", "blocking", "hooks"];
+
 const LABEL = /^[A-Za-z0-9_.-]{1,64}$/;
 const FUNCTION_NAME = /^[A-Za-z0-9_$.-]{1,64}$/;
 
@@ -95,6 +97,12 @@ function compileEvent<E extends HookEventName>(
   if (!Array.isArray(list)) throw new HookConfigError(`hooks.${event}: must be an array of groups`);
   return groups.map((group, g) => {
     const path = `hooks.${event}[${g}]`;
+    // A misspelt key (`onfailure`) would otherwise be dropped, and the group quietly weaker.
+    for (const key of Object.keys(group)) {
+      if (!GROUP_KEYS.includes(key)) {
+        throw new HookConfigError(`${path}.${key}: unknown key; one of ${GROUP_KEYS.join(", ")}`);
+      }
+    }
     const hooks: unknown = group.hooks;
     if (!Array.isArray(hooks) || hooks.length === 0) {
       throw new HookConfigError(`${path}.hooks: must list at least one callback`);
@@ -114,6 +122,7 @@ function compileEvent<E extends HookEventName>(
       ...(group.matcher !== undefined && { matcher: group.matcher }),
       ...(group.timeout !== undefined && { timeout: group.timeout }),
       ...(group.onFailure !== undefined && { onFailure: group.onFailure }),
+      ...(group.blocking !== undefined && { blocking: group.blocking }),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

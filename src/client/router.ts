@@ -163,15 +163,13 @@ export class HookRouter {
       const info = { ...idsOf(params), kind: "run", phase: "dispatch", event: undefined } as const;
       throw this.reported(RequestError.invalidParams({}, message), info);
     }
-    const { sessionId, hookCallbackId, toolUseId, input } = parsed.data;
-    const info = {
-      kind: "run",
-      phase: "dispatch",
-      hookCallbackId,
-      sessionId,
-      event: "PreToolUse",
-    } as const;
-    const entry = this.find(hookCallbackId, "PreToolUse");
+    const { sessionId, hookCallbackId, input } = parsed.data;
+    // PreToolUse gates, and blocking groups of the steering events, are asked with _hooks/run.
+    const event = input.hook_event_name;
+    const info = { kind: "run", phase: "dispatch", hookCallbackId, sessionId, event } as const;
+    // Callbacks see a tool use id on tool events only, as in the Claude Agent SDK.
+    const toolUseId = "tool_use_id" in input ? parsed.data.toolUseId : undefined;
+    const entry = this.find(hookCallbackId, event);
     if (entry instanceof Error) throw this.reported(entry, info);
     const prepared = entry.prepare(input);
     if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);

@@ -85,6 +85,12 @@ export interface HookGroupConfig<E extends HookEventName> {
   readonly timeout?: number;
   /** `"deny"` makes a failing PreToolUse callback block the call (fail closed). */
   readonly onFailure?: "allow" | "deny";
+  /**
+   * For the steering events (UserPromptSubmit, SessionStart, PostToolUse, PostToolUseFailure,
+   * Stop): ask the callbacks with `_hooks/run` and await their replies, which can then block
+   * or add context (docs/hooks.md), instead of only notifying them.
+   */
+  readonly blocking?: boolean;
   /** Called in registration order; a named function lends its name to the callback id. */
   readonly hooks: readonly HookCallback<E>[];
 }

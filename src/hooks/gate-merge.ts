@@ -63,6 +63,7 @@ export function denied(
     {
       hookCallbackId: first.callback.id,
       tool: call.toolName,
+      reason,
       durationMs: roundMs(first.durationMs),
       ...(stop && { stop: true }),
     },

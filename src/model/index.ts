@@ -112,7 +112,7 @@ export function resolveModel(
       ? undefined
       : new KeyHelper(settings.apiKeyHelper, deps.log ?? silentLogger());
   const resolved = providerModel(
-    { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, keyHelper },
+    { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, keyHelper, log: deps.log },
     deps.env,
   );
   const contextWindow = settings.contextWindow ?? resolved.knownContextWindow;

@@ -4,6 +4,8 @@ import type { KeyHelper } from "./key-helper.js";
 import { LazyModel } from "./lazy-model.js";
 import { MissingKeyModel } from "./missing-key.js";
 import { RekeyedModel } from "./rekeyed-model.js";
+import { loggedFetch } from "./logged-fetch.js";
+import type { Logger } from "../log.js";
 
 /** The real providers `--model provider:model-id` can name. */
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic"] as const;
@@ -21,6 +23,8 @@ export interface ProviderSettings {
   readonly apiKeyEnv?: string | undefined;
   /** Where the key comes from instead of the environment (config `apiKeyHelper`). */
   readonly keyHelper?: KeyHelper | undefined;
+  /** Where failed attempts are logged as they happen. */
+  readonly log?: Logger | undefined;
 }
 
 /** Where a model lives, for messages to the user. Never holds the key itself. */
@@ -70,10 +74,10 @@ export function providerModel(
     provider === "openai-compatible" ? undefined : knownContextWindow(provider, modelId);
   const service =
     provider === "openai" ? "OpenAI" : provider === "anthropic" ? "Anthropic" : baseUrl;
+  const fetch = settings.log && loggedFetch(settings.log, baseUrl);
+  const build = (key: string | undefined) => buildModel(provider, modelId, baseUrl, key, fetch);
   if (keyHelper) {
-    const model = new RekeyedModel(`${provider}.chat`, modelId, keyHelper, (key) =>
-      build(provider, modelId, baseUrl, key),
-    );
+    const model = new RekeyedModel(`${provider}.chat`, modelId, keyHelper, (key) => build(key));
     const target = { provider, modelId, service, baseUrl, keyVariable: "apiKeyHelper" };
     return { model, target, secrets: keyHelper.secrets, knownContextWindow: known };
   }
@@ -92,7 +96,7 @@ export function providerModel(
     return { model, target, secrets: [], knownContextWindow: known };
   }
   return {
-    model: build(provider, modelId, baseUrl, secret),
+    model: build(secret),
     target,
     secrets: [secret],
     knownContextWindow: known,
@@ -100,13 +104,14 @@ export function providerModel(
 }
 
 /** The provider's model; its SDK loads with the first request (see LazyModel). */
-function build(
+function buildModel(
   provider: ProviderId,
   modelId: string,
   baseURL: string,
   apiKey: string | undefined,
+  fetch: typeof globalThis.fetch | undefined,
 ): LanguageModelV3 {
-  const key = apiKey !== undefined ? { apiKey } : {};
+  const key = { ...(apiKey !== undefined && { apiKey }), ...(fetch && { fetch }) };
   switch (provider) {
     case "openai-compatible":
       return new LazyModel("openai-compatible.chat", modelId, async () => {

@@ -52,6 +52,9 @@ export function parseToolLines(text: string): ParsedLines {
 /**
  * Decides the reply for one step. After a user message: answer its plain lines, then make its
  * tool calls. After tool results: report them and make no calls, so a turn always ends.
+ * Only the user's own words count: text that hooks added around the prompt (marked messages or
+ * parts, `<hook-context>`, `<hook-feedback>` and `<system-reminder>` blocks), before or after
+ * it, in the same message or beside it, is never read as a line of the prompt.
  */
 export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
   // Hook text placed after tool results (Claude Code's `<system-reminder>` blocks) belongs
@@ -61,13 +64,12 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
   if (end < prompt.length && prompt[end - 1]?.role === "tool") prompt = prompt.slice(0, end);
   const last = prompt.at(-1);
   if (last?.role === "user") {
-    const text = last.content
-      .flatMap((part) => (part.type === "text" ? [part.text] : []))
-      .join("\n");
-    const { calls, plain } = parseToolLines(text);
+    const { own, hookText } = userTurnText(prompt);
+    const { calls, plain } = parseToolLines(own);
     const answer = plain.map((line) => (line === USAGE ? line : `You said: ${line}`)).join("\n");
-    if (answer === "" && calls.length === 0) return { text: "I received an empty prompt.", calls };
-    return { text: answer, calls };
+    if (answer !== "" || calls.length > 0) return { text: answer, calls };
+    if (hookText !== "") return { text: `A hook said: ${summarize(hookText)}`, calls };
+    return { text: "I received an empty prompt.", calls };
   }
   if (last?.role === "tool") {
     return { text: reportToolResults(trailingToolResults(prompt)), calls: [] };
@@ -77,8 +79,59 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
 
 /** A user-role message that a hook's text was put in (marked so by the session). */
 function isHookText(message: LanguageModelV3Prompt[number] | undefined): boolean {
-  const mark = message?.role === "user" ? message.providerOptions?.hookgate : undefined;
-  return mark !== undefined && "hookContext" in mark;
+  return message?.role === "user" && isHookMarked(message.providerOptions);
+}
+
+type UserMessage = Extract<LanguageModelV3Prompt[number], { role: "user" }>;
+
+// Blocks hookgate (and Claude Code) wrap hook-provided text in; a whole block is hook text.
+const HOOK_BLOCK = /<(hook-context|hook-feedback|system-reminder)(?:\s[^>]*)?>[\s\S]*?<\/\1>/g;
+
+/**
+ * The text of the trailing user messages (the prompt and whatever hooks put beside it), split
+ * into the user's own words and the hook-provided text.
+ */
+function userTurnText(prompt: LanguageModelV3Prompt): { own: string; hookText: string } {
+  const own: string[] = [];
+  const hooks: string[] = [];
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message?.role !== "user") break;
+    const { own: mine, hooks: theirs } = splitUserMessage(message);
+    own.unshift(...mine);
+    hooks.unshift(...theirs);
+  }
+  return { own: own.join("\n"), hookText: hooks.join("\n") };
+}
+
+function splitUserMessage(message: UserMessage): { own: string[]; hooks: string[] } {
+  const own: string[] = [];
+  const hooks: string[] = [];
+  const markedMessage = isHookMarked(message.providerOptions);
+  for (const part of message.content) {
+    if (part.type !== "text") continue;
+    if (markedMessage || isHookMarked(part.providerOptions)) {
+      hooks.push(unwrapBlocks(part.text));
+      continue;
+    }
+    for (const block of part.text.match(HOOK_BLOCK) ?? []) hooks.push(unwrapBlocks(block));
+    own.push(part.text.replace(HOOK_BLOCK, ""));
+  }
+  return { own, hooks: hooks.filter((h) => h !== "") };
+}
+
+/** hookgate marks hook-provided messages (and parts) in its own provider options. */
+function isHookMarked(options: unknown): boolean {
+  if (typeof options !== "object" || options === null || !("hookgate" in options)) return false;
+  const mark = options.hookgate;
+  return typeof mark === "object" && mark !== null && "hookContext" in mark;
+}
+
+/** The text inside hook blocks, without their tags. */
+function unwrapBlocks(text: string): string {
+  return text
+    .replace(/<\/?(?:hook-context|hook-feedback|system-reminder)(?:\s[^>]*)?>/g, "")
+    .trim();
 }
 
 /** The tool results of the last step, which may be spread over several consecutive tool messages. */

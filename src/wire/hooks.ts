@@ -323,3 +323,16 @@ export const settingsReportSchema = z.strictObject({
 });
 
 export type SettingsReport = z.infer<typeof settingsReportSchema>;
+
+/**
+ * The `session/new` (`load`, `resume`) result's `_meta.hooks`: what the agent made of the
+ * registration. Loose, so a newer agent's extra fields pass.
+ */
+export const sessionHooksReportSchema = z.looseObject({
+  registered: z.record(z.string(), z.int().nonnegative()),
+  ignoredEvents: z.array(z.string()),
+  warnings: z.array(z.string()),
+  settings: z.array(settingsReportSchema).optional(),
+});
+
+export type SessionHooksReport = z.infer<typeof sessionHooksReportSchema>;

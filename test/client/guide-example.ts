@@ -3,6 +3,7 @@ import {
   methods,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import {
   HookRouter,
@@ -13,15 +14,22 @@ import {
   type PreToolUseResult,
 } from "hookgate/client";
 
-// What the IDE brings: its UI, and the session's directory.
-declare const ui: {
-  warn(message: string): void;
-  render(update: unknown): void;
-  ask(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
-  refresh(toolInput: unknown): void;
-  turnEnded(stopReason: string): void;
+// What the IDE brings: its UI (here, the terminal), and the session's directory.
+const ui = {
+  warn: (message: string) => console.error(`warning: ${message}`),
+  render: ({ update }: SessionNotification) => {
+    if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
+      console.log(update.content.text);
+    }
+  },
+  ask: async (request: RequestPermissionRequest): Promise<RequestPermissionResponse> => {
+    console.log(`allowing ${request.toolCall.title ?? "a tool call"} once`);
+    return { outcome: { outcome: "selected", optionId: "allow_once" } };
+  },
+  refresh: (toolInput: unknown) => console.log("edited:", toolInput),
+  turnEnded: (stopReason: string) => console.log(`turn ended: ${stopReason}`),
 };
-declare const cwd: string;
+const cwd = process.cwd();
 
 // Gate: deny `rm -rf` in any Bash command.
 const noRmRf: PreToolUseCallback = (input) =>
@@ -70,9 +78,12 @@ const { sessionId } = await agent.connection.agent.request(methods.agent.session
   mcpServers: [],
   _meta: hooks.meta,
 });
+// The default scripted model turns each `/tool <Name> <json>` line into a tool call.
 await agent.connection.agent.request(methods.agent.session.prompt, {
   sessionId,
-  prompt: [{ type: "text", text: "tidy up the build directory" }],
+  prompt: [{ type: "text", text: '/tool Bash {"command": "rm -rf build"}' }],
 });
 await agent.connection.agent.request(methods.agent.session.close, { sessionId });
+await router.idle(); // the Stop observer has run
 hooks.dispose(); // the session is gone: forget its callbacks
+await agent.close();

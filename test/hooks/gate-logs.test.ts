@@ -60,6 +60,7 @@ describe("gate logging", () => {
       sessionId: "s1",
       hookCallbackId: "deny",
       tool: "Bash",
+      reason: "no",
       durationMs: expect.any(Number),
     });
   });

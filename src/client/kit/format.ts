@@ -6,6 +6,7 @@ import {
   type TimelineEntry,
 } from "./timeline.js";
 import type { HookInput } from "../types.js";
+import { interpretReply, type ReplyDecision } from "../../hooks/result.js";
 
 /** ANSI styles, or none: {@link formatTimeline} and the demo write through one of these. */
 export interface Styles {
@@ -128,24 +129,38 @@ function gateMs(meta: unknown): number | undefined {
 }
 
 function describeHook(call: HookCallRecord, s: Styles): string {
-  const reply = call.reply;
-  const answer = call.cancelled
-    ? "(cancelled by the agent)"
-    : call.error !== undefined
-      ? `threw: ${call.error}`
-      : reply === undefined
-        ? "(no reply)"
-        : `${reply?.decision ?? "continue"}${reply?.reason ? ` "${reply.reason}"` : ""}`;
+  const { text, decision } = describeAnswer(call);
   const outcome = call.outcome ?? "(no outcome reported)";
   const paint = outcome === "denied" ? s.red : outcome === "proceeded" ? s.green : s.yellow;
-  const paintAnswer =
-    reply?.decision === "deny" ? s.red : reply?.decision === "ask" ? s.yellow : same;
+  const paintAnswer = decision === "deny" ? s.red : decision === "ask" ? s.yellow : same;
   return [
     s.dim(call.toolUseId),
     s.cyan(call.hookCallbackId),
-    `answered ${paintAnswer(answer)}`,
+    `answered ${paintAnswer(text)}`,
     `${s.dim("→")} ${paint(outcome)} ${s.dim(`in ${ms(call.durationMs)}`)}`,
   ].join("  ");
+}
+
+/**
+ * What a gate callback's reply meant, read by the agent's own reply reader, so a Claude-format
+ * `permissionDecision: "deny"` or a `continue: false` shows as the deny it was.
+ */
+function describeAnswer(call: HookCallRecord): { text: string; decision?: ReplyDecision } {
+  if (call.cancelled) return { text: "(cancelled by the agent)" };
+  if (call.error !== undefined) return { text: `threw: ${call.error}` };
+  if (call.reply === undefined) return { text: "(no reply)" };
+  const read = interpretReply(call.reply, "PreToolUse");
+  if (!read.ok) return { text: `${read.label}: ${read.message}` };
+  const { result } = read;
+  // `continue: false` denies the call and ends the turn, whatever the decision field says.
+  const decision = result.stop ? "deny" : result.decision;
+  const reason = result.reason ?? result.stop?.reason;
+  const text = [
+    decision,
+    result.stop ? "(continue: false)" : "",
+    reason === undefined ? "" : JSON.stringify(reason),
+  ];
+  return { text: text.filter((t) => t !== "").join(" "), decision };
 }
 
 function describeEvent(event: HookEventRecord, s: Styles): string {

@@ -3,6 +3,7 @@
  * that a deny really blocks. Built on `hookgate/client`.
  */
 export {
+  HookWarningsError,
   spawnAgent,
   type PermissionAnswer,
   type SpawnAgentOptions,

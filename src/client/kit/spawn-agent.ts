@@ -11,6 +11,9 @@ import { HookRouter } from "../router.js";
 import { TimelineRecorder, type Recording } from "./timeline.js";
 import type { HookErrorInfo, HooksConfig } from "../types.js";
 import { makeWorkspace, removeTempDir, tempDir } from "./workspace.js";
+import { readModelContext } from "./model-context.js";
+import { resolve } from "node:path";
+import { sessionHooksReportSchema, type SettingsReport } from "../../wire/hooks.js";
 
 /** Answers `session/request_permission` for a recorded run. */
 export type PermissionAnswer =
@@ -46,6 +49,12 @@ export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage
   readonly timeoutMs?: number;
   /** Also told of every error the hook router reports (they are recorded either way). */
   readonly onError?: (error: unknown, info: HookErrorInfo) => void;
+  /**
+   * Reject the run when the agent reports a registration warning (`_meta.hooks.warnings`,
+   * e.g. a matcher that names no tool) or a settings file it could not load, instead of
+   * only listing them in the result. Default false.
+   */
+  readonly failOnWarnings?: boolean;
 }
 
 /** What the client saw during the run, in order, plus how it ended. */
@@ -59,6 +68,26 @@ export interface Timeline extends Recording {
   readonly stderr: string;
   /** The agent process's exit code after the client closed stdin (0 when it exits cleanly). */
   readonly exitCode: number | null;
+  /**
+   * Registrations that are valid but cannot do what they seem to (`_meta.hooks.warnings` of
+   * the `session/new` result), e.g. a matcher `"bash"` that names no tool.
+   */
+  readonly warnings: readonly string[];
+  /** The settings files the session loaded command hooks from (`_meta.hooks.settings`). */
+  readonly settings: readonly SettingsReport[];
+  /**
+   * Every text the model was given, in order (prompt, hook-provided context, tool results),
+   * from the session's transcript; empty when the run kept no transcript.
+   */
+  readonly modelContext: readonly string[];
+}
+
+/** A run whose registration the agent warned about, with `failOnWarnings` set. */
+export class HookWarningsError extends Error {
+  override readonly name = "HookWarningsError";
+  constructor(readonly warnings: readonly string[]) {
+    super(`the agent warned about the hooks: ${warnings.join("; ")}`);
+  }
 }
 
 const ALLOW: RequestPermissionResponse = {
@@ -136,11 +165,22 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
     const registration = router.register(options.hooks ?? {});
-    const { sessionId } = await ctx.request(methods.agent.session.new, {
+    const opened = await ctx.request(methods.agent.session.new, {
       cwd,
       mcpServers: options.mcpServers ?? [],
       _meta: registration.meta,
     });
+    const { sessionId } = opened;
+    const report = sessionHooksReportSchema.safeParse(opened._meta?.hooks);
+    const warnings = report.success ? report.data.warnings : [];
+    const settings = report.success ? (report.data.settings ?? []) : [];
+    if (options.failOnWarnings) {
+      const problems = [
+        ...warnings,
+        ...settings.flatMap((s) => (s.error === undefined ? [] : [`${s.path}: ${s.error}`])),
+      ];
+      if (problems.length > 0) throw new HookWarningsError(problems);
+    }
     if (options.mode)
       await ctx.request(methods.agent.session.setMode, { sessionId, modeId: options.mode });
     const text = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
@@ -152,15 +192,19 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
     // Closing the session flushes what the turn sent (SessionEnd goes out before the reply).
     await ctx.request(methods.agent.session.close, { sessionId });
     await router.idle();
-    return { sessionId, stopReason };
+    return { sessionId, stopReason, warnings, settings };
   };
   try {
-    const { sessionId, stopReason } = await Promise.race([run(), deadline]);
+    const { sessionId, stopReason, warnings, settings } = await Promise.race([run(), deadline]);
     const exitCode = await agent.close();
+    const data = dataDir ?? flagValue(options.args, "--data-dir");
     return {
       sessionId,
       cwd,
       stopReason,
+      warnings,
+      settings,
+      modelContext: data === undefined ? [] : await readModelContext(resolve(cwd, data), sessionId),
       agentText: agentText(recorder),
       stderr: agent.stderr(),
       exitCode,
@@ -178,6 +222,11 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
     if (dataDir) removeTempDir(dataDir);
     if (ownCwd) removeTempDir(cwd);
   }
+}
+
+function flagValue(args: readonly string[] | undefined, flag: string): string | undefined {
+  const i = args?.lastIndexOf(flag) ?? -1;
+  return i < 0 ? undefined : args?.[i + 1];
 }
 
 function agentText(recording: Recording): string {

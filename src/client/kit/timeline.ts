@@ -63,7 +63,10 @@ export interface ToolCallRecord {
   readonly toolCallId: string;
   title: string;
   kind: ToolKind | undefined;
+  /** The input the call runs with: after any hook's `updatedInput`. */
   rawInput: unknown;
+  /** The input the model asked for (the `tool_call`'s); differs from `rawInput` when a hook rewrote it. */
+  requestedInput: unknown;
   status: ToolCallStatus | undefined;
   /** The text of its content blocks, joined. */
   text: string;
@@ -146,6 +149,7 @@ export class TimelineRecorder implements Recording {
         title: "",
         kind: undefined,
         rawInput: undefined,
+        requestedInput: undefined,
         status: undefined,
         text: "",
         hooks: [],
@@ -155,6 +159,7 @@ export class TimelineRecorder implements Recording {
     if (update.title != null) call.title = update.title;
     if (update.kind != null) call.kind = update.kind;
     if (update.rawInput !== undefined) call.rawInput = update.rawInput;
+    if (update.sessionUpdate === "tool_call") call.requestedInput = update.rawInput;
     if (update.status != null) call.status = update.status;
     if (update.content != null) call.text = contentText(update.content);
     this.applyHooksMeta(call, update._meta);

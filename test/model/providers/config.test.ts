@@ -104,6 +104,8 @@ describe("flags and precedence", () => {
       permissionMode: "default",
       maxHookValueBytes: 16384,
       logLevel: "debug",
+      logFormat: undefined,
+      cleanupPeriodDays: 30,
       dataDir: join(homedir(), ".local", "state", "hookgate"),
       maxFrameBytes: 16 * 1024 * 1024,
       settingSources: [],

@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { makeWorkspace, removeWorkspace, spawnAgent } from "../../src/client/kit/index.js";
+import { silentLogger } from "../../src/log.js";
+import { pruneSessions } from "../../src/store/cleanup.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A data dir holding sessions last changed `age` days ago; `locked` ones have a live owner. */
+function dataDir(sessions: Record<string, { age: number; locked?: boolean }>): string {
+  const dir = makeWorkspace();
+  onTestFinished(() => removeWorkspace(dir));
+  const sessionsDir = join(dir, "sessions");
+  mkdirSync(sessionsDir);
+  for (const [id, { age, locked }] of Object.entries(sessions)) {
+    const when = new Date(Date.now() - age * DAY_MS);
+    for (const ext of ["jsonl", "json"]) {
+      const file = join(sessionsDir, `${id}.${ext}`);
+      writeFileSync(file, ext === "json" ? "{}" : "");
+      utimesSync(file, when, when);
+    }
+    // The process that started this test is alive (and not this one): it holds the lock.
+    if (locked)
+      writeFileSync(join(sessionsDir, `${id}.lock`), JSON.stringify({ pid: process.ppid }));
+  }
+  return dir;
+}
+
+const left = (dir: string) => readdirSync(join(dir, "sessions")).sort();
+
+describe("cleanupPeriodDays", () => {
+  it("deletes sessions untouched for longer, keeps newer ones and any a live process holds", () => {
+    const dir = dataDir({ old: { age: 40 }, recent: { age: 20 }, held: { age: 40, locked: true } });
+    expect(pruneSessions(dir, 30, silentLogger())).toBe(1);
+    expect(left(dir)).toEqual([
+      "held.json",
+      "held.jsonl",
+      "held.lock",
+      "recent.json",
+      "recent.jsonl",
+    ]);
+  });
+
+  it("0 keeps no ended session, but never one that is open", () => {
+    const dir = dataDir({ old: { age: 40 }, justNow: { age: 0 }, held: { age: 0, locked: true } });
+    expect(pruneSessions(dir, 0, silentLogger())).toBe(2);
+    expect(left(dir)).toEqual(["held.json", "held.jsonl", "held.lock"]);
+  });
+
+  it(
+    "the agent applies it at startup: 30 days by default, or the flag's value",
+    { timeout: 60_000 },
+    async () => {
+      const byDefault = dataDir({ old: { age: 40 }, recent: { age: 20 } });
+      await spawnAgent({ prompt: "hi", args: ["--data-dir", byDefault] });
+      expect(existsSync(join(byDefault, "sessions", "old.jsonl"))).toBe(false);
+      expect(existsSync(join(byDefault, "sessions", "recent.jsonl"))).toBe(true);
+
+      const flagged = dataDir({ recent: { age: 20 } });
+      await spawnAgent({
+        prompt: "hi",
+        args: ["--data-dir", flagged, "--cleanup-period-days", "7"],
+      });
+      expect(existsSync(join(flagged, "sessions", "recent.jsonl"))).toBe(false);
+      expect(left(flagged)).toHaveLength(2); // the run's own session is kept: it is new
+    },
+  );
+
+  it("0: the run's own sessions are gone once the agent exits", { timeout: 60_000 }, async () => {
+    const dir = dataDir({});
+    const run = await spawnAgent({
+      prompt: "hi",
+      args: ["--data-dir", dir, "--cleanup-period-days", "0"],
+    });
+    expect(run.exitCode).toBe(0);
+    expect(left(dir)).toEqual([]);
+  });
+});
