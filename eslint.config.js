@@ -15,4 +15,22 @@ export default tseslint.config(
     files: ["test/**", "bench/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // The inspector's page runs in the browser.
+    files: ["inspect-page/**"],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          "clearInterval",
+          "document",
+          "DOMParser",
+          "EventSource",
+          "fetch",
+          "location",
+          "setInterval",
+          "URLSearchParams",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+  },
 );

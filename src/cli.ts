@@ -15,6 +15,8 @@ const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes thr
 Usage:
   hookgate [options]          serve ACP over stdio (this is what an IDE starts)
   hookgate demo               run the demo: an IDE-like client, a gate that denies rm -rf
+  hookgate inspect            a local web page to watch every hook decide and be the gate
+                              (see hookgate inspect --help, docs/inspect.md)
 
 Options:
   --model <spec>              scripted (default, offline) or provider:model-id, where provider
@@ -72,6 +74,11 @@ function usageError(error: unknown): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Its own flags, and the agent's after "--": parsed by the subcommand.
+  if (argv[0] === "inspect") {
+    const { runInspect } = await import("./inspect/cli.js");
+    process.exit(await runInspect(argv.slice(1)));
+  }
   let parsed;
   try {
     parsed = parseArgs({

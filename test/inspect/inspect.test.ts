@@ -1,0 +1,256 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeWorkspace, toolLine } from "../../src/client/kit/index.js";
+import { hookgateBinary } from "../../src/client/index.js";
+
+// Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
+const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
+/** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
+const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
+const GATE_ID = "page1/PreToolUse:0:0:browser";
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly cwd: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `hookgate inspect --no-open` in a fresh workspace and reads the printed address. */
+async function inspect(
+  files: Record<string, string>,
+  own: string[] = [],
+  agent: string[] = [],
+): Promise<Running> {
+  const cwd = makeWorkspace(files);
+  const child = spawn(
+    process.execPath,
+    [hookgateBinary(), "inspect", "--no-open", ...own, "--", "--log-level", "error", ...agent],
+    { cwd, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const line = /^hookgate inspect: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
+      if (line?.[1]) resolve(line[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`inspect exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    url,
+    cwd,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** The pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A raw HTTP request, so that Host and Origin can be forged. */
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+async function addRule(page: Page, matcher: string, contains: string): Promise<void> {
+  await page.getByRole("combobox", { name: "Event" }).selectOption("PreToolUse");
+  await page.getByRole("textbox", { name: "Matcher" }).fill(matcher);
+  await page.getByRole("textbox", { name: "Input contains" }).fill(contains);
+  await page.getByRole("button", { name: "Add rule" }).click();
+  await page.getByRole("list", { name: "Rules" }).getByText(matcher).waitFor();
+}
+
+async function send(page: Page, prompt: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(url: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // Generous: a shared machine may be slow; every wait below is for a condition.
+    page.setDefaultTimeout(60_000);
+    await page.goto(url);
+    await page.getByRole("status").getByText("connected").waitFor();
+    return page;
+  }
+
+  it("a rule on Bash fires, the dialog shows the command, Deny blocks it and the card shows the deny", async () => {
+    const run = await inspect({ "build/keep.txt": "precious\n" });
+    try {
+      const page = await open(run.url);
+      await addRule(page, "Bash", "rm");
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+
+      const dialog = page.getByRole("alertdialog");
+      await dialog.getByText("rm -rf build").waitFor();
+      await dialog.getByText("Bash").first().waitFor();
+      await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
+      await dialog.getByRole("button", { name: "Deny" }).click();
+
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
+      await card.getByText("build/ holds the release").waitFor();
+      await page.getByText("turn ended: end_turn").waitFor();
+      expect(await dialog.count()).toBe(0);
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("Allow lets the call run; the Events log shows PostToolUse and Stop", async () => {
+    const run = await inspect({});
+    try {
+      const page = await open(run.url);
+      await addRule(page, "Bash", "");
+      await send(page, toolLine("Bash", { command: "echo made > made.txt" }));
+      await page.getByRole("alertdialog").getByRole("button", { name: "Allow" }).click();
+
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: completed" }).waitFor();
+      await card.filter({ hasText: GATE_ID }).filter({ hasText: "proceeded" }).waitFor();
+      const events = page.getByRole("log", { name: "Events" });
+      await events.getByText("PostToolUse Bash").waitFor();
+      await events.getByText(/^Stop/).waitFor();
+      expect(readFileSync(join(run.cwd, "made.txt"), "utf8")).toBe("made\n");
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("an unanswered gate is timed_out; the permission request that follows is answered from the page", async () => {
+    const run = await inspect({ "build/keep.txt": "precious\n" }, ["--gate-timeout", "1"]);
+    try {
+      const page = await open(run.url);
+      await addRule(page, "Bash", "");
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      // The gate fails open, so the agent asks the user: its options are buttons.
+      const permission = page.getByRole("alertdialog", { name: /Permission/ });
+      await permission.getByRole("button", { name: "Reject", exact: true }).click();
+
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      await card.filter({ hasText: GATE_ID }).filter({ hasText: "timed_out" }).waitFor();
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("no token is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
+    const run = await inspect({});
+    try {
+      const url = new URL(run.url);
+      const token = url.searchParams.get("token") ?? "";
+      const bare = `${url.origin}/`;
+
+      const none = await raw(bare, {});
+      expect(none.status).toBe(401);
+      expect(none.body).toContain("token");
+      expect(none.body).not.toContain("app.js");
+      expect((await raw(`${bare}?token=wrong`, {})).status).toBe(401);
+      expect((await raw(`${url.origin}/events`, {})).status).toBe(401);
+
+      const page = await raw(run.url, {});
+      expect(page.status).toBe(200);
+      expect(String(page.headers["content-security-policy"])).toContain("default-src 'none'");
+      expect(String(page.headers["content-security-policy"])).toContain("script-src 'self'");
+
+      const body = JSON.stringify({ type: "newSession" });
+      const headers = { "content-type": "application/json", "x-hookgate-token": token };
+      const foreign = await raw(`${url.origin}/api`, {
+        method: "POST",
+        headers: { ...headers, origin: "http://evil.example" },
+        body,
+      });
+      expect(foreign.status).toBe(403);
+      const rebound = await raw(`${url.origin}/api`, {
+        method: "POST",
+        headers: { ...headers, host: `evil.example:${url.port}` },
+        body,
+      });
+      expect(rebound.status).toBe(403);
+      const invalid = await raw(`${url.origin}/api`, {
+        method: "POST",
+        headers: { ...headers, origin: url.origin },
+        body: JSON.stringify({ type: "addRule", rule: { event: "PreToolUse", matcher: "(" } }),
+      });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body).toContain("rule.matcher");
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("stopping the inspector ends the agent", async () => {
+    const run = await inspect({});
+    const pid = run.child.pid ?? 0;
+    const agents = childrenOf(pid);
+    expect(agents.length).toBeGreaterThan(0);
+    await run.stop();
+    for (const agent of agents)
+      await expect.poll(() => alive(agent), { timeout: 30_000 }).toBe(false);
+  }, 120_000);
+});
