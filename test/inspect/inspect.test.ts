@@ -22,11 +22,11 @@ interface Running {
 
 /** Starts `hookgate inspect --no-open` in a fresh workspace and reads the printed address. */
 async function inspect(
-  files: Record<string, string>,
+  files: Record<string, string> | { readonly cwd: string },
   own: string[] = [],
   agent: string[] = [],
 ): Promise<Running> {
-  const cwd = makeWorkspace(files);
+  const cwd = typeof files.cwd === "string" ? files.cwd : makeWorkspace(files);
   const child = spawn(
     process.execPath,
     [hookgateBinary(), "inspect", "--no-open", ...own, "--", "--log-level", "error", ...agent],
@@ -151,7 +151,6 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await dialog.count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
       await page.close();
     } finally {
       await run.stop();
@@ -196,6 +195,61 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
       await page.close();
     } finally {
       await run.stop();
+    }
+  }, 120_000);
+
+  it("a project command hook shows beside the browser's; a persisted session loads with its cards", async () => {
+    const settings = {
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }],
+      },
+    };
+    const files = {
+      "build/keep.txt": "precious\n",
+      ".claude/settings.json": JSON.stringify(settings),
+    };
+    const project = ["--setting-sources", "project"];
+    const first = await inspect(files, [], project);
+    const commandId = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
+    try {
+      const page = await open(first.url);
+      await addRule(page, "Bash", "rm");
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByRole("alertdialog").getByRole("button", { name: "Deny" }).click();
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      const hooks = card.getByRole("list", { name: /Hooks/ });
+      await hooks.getByRole("listitem").filter({ hasText: GATE_ID }).getByText("denied").waitFor();
+      await hooks
+        .getByRole("listitem")
+        .filter({ hasText: commandId })
+        .getByText("command")
+        .waitFor();
+      await page.getByText("turn ended: end_turn").waitFor();
+      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      await page.close();
+    } finally {
+      await first.stop();
+    }
+
+    const second = await inspect({ cwd: first.cwd }, [], project);
+    try {
+      const page = await open(second.url);
+      await page.getByRole("button", { name: "List sessions" }).click();
+      await page
+        .getByRole("button", { name: /^Load / })
+        .first()
+        .click();
+      await page.getByText(/Loaded session/).waitFor();
+      // A replay carries no tool names (ACP's tool_call has none): the card is named by its
+      // kind and title.
+      const card = page.getByRole("article", { name: /execute: rm -rf build/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      await card.filter({ hasText: "Hook denied" }).waitFor();
+      await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
+      await page.close();
+    } finally {
+      await second.stop();
     }
   }, 120_000);
 
