@@ -21,6 +21,7 @@ export default tseslint.config(
     languageOptions: {
       globals: Object.fromEntries(
         [
+          "Blob",
           "clearInterval",
           "document",
           "DOMParser",
@@ -28,6 +29,7 @@ export default tseslint.config(
           "fetch",
           "location",
           "setInterval",
+          "URL",
           "URLSearchParams",
         ].map((name) => [name, "readonly"]),
       ),

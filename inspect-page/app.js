@@ -178,6 +178,7 @@ function showPermission({ id, request }) {
 const cards = new Map();
 const toolNames = new Map();
 let lastText = undefined;
+let currentSession = undefined;
 
 function append(node) {
   $("conversation").append(node);
@@ -203,7 +204,7 @@ function contentText(content) {
     .join("\n");
 }
 
-function card(toolCallId) {
+function card(toolCallId, sessionId) {
   let entry = cards.get(toolCallId);
   if (!entry) {
     const heading = el("h3", { id: `card-${toolCallId}-title` }, "");
@@ -220,7 +221,7 @@ function card(toolCallId) {
       hooks,
       output,
     );
-    entry = { node, heading, status, input, output, hooks, call: { toolCallId } };
+    entry = { node, heading, status, input, output, hooks, sessionId, call: { toolCallId } };
     cards.set(toolCallId, entry);
     append(node);
   }
@@ -264,7 +265,7 @@ function renderCard(entry) {
   }
 }
 
-function onUpdate({ update }) {
+function onUpdate({ sessionId, update }) {
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
       if (update.content?.type === "text") addText("agent", update.content.text);
@@ -286,7 +287,7 @@ function onUpdate({ update }) {
       return;
     case "tool_call":
     case "tool_call_update": {
-      const entry = card(update.toolCallId);
+      const entry = card(update.toolCallId, sessionId);
       for (const [key, value] of Object.entries(update)) {
         if (value !== undefined && value !== null) entry.call[key] = value;
       }
@@ -300,10 +301,85 @@ function onUpdate({ update }) {
 
 // ---- the events log ----------------------------------------------------------------------------
 
-function logEvent({ event, input }) {
-  const detail = [input.tool_name, input.stop_reason, input.source].filter(Boolean).join(" ");
-  $("events").append(el("li", {}, detail ? `${event} ${detail}` : event));
+const EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "Notification",
+  "Stop",
+  "PreCompact",
+  "SessionEnd",
+];
+$("events-event").append(...EVENTS.map((name) => el("option", { value: name }, name)));
+const events = [];
+
+function shown(item) {
+  const event = $("events-event").value;
+  const tool = $("events-tool").value.trim();
+  return (
+    (event === "" || item.dataset.event === event) && (tool === "" || item.dataset.tool === tool)
+  );
 }
+
+function filterEvents() {
+  for (const item of $("events").children) item.hidden = !shown(item);
+}
+$("events-event").addEventListener("change", filterEvents);
+$("events-tool").addEventListener("input", filterEvents);
+
+function logEvent({ event, input }) {
+  events.push({ event, input });
+  const detail = [input.tool_name, input.stop_reason, input.source].filter(Boolean).join(" ");
+  const item = el(
+    "li",
+    { "data-event": event, "data-tool": input.tool_name ?? "" },
+    detail ? `${event} ${detail}` : event,
+  );
+  item.hidden = !shown(item);
+  $("events").append(item);
+}
+
+// ---- traffic and export ------------------------------------------------------------------------
+
+const TRAFFIC_KEPT = 500;
+
+function logFrame({ direction, message }) {
+  const list = $("traffic");
+  list.append(
+    el("li", {}, el("span", {}, `${direction} `), el("pre", {}, JSON.stringify(message))),
+  );
+  while (list.children.length > TRAFFIC_KEPT) list.firstElementChild.remove();
+}
+
+/** The current session's hook record: each tool call with its hooks, and the events. */
+$("export").addEventListener("click", () => {
+  const sessionId = currentSession;
+  const record = {
+    sessionId,
+    toolCalls: [...cards.values()]
+      .filter((entry) => entry.sessionId === sessionId)
+      .map(({ call }) => ({
+        toolCallId: call.toolCallId,
+        toolName: toolNames.get(call.toolCallId),
+        title: call.title,
+        kind: call.kind,
+        status: call.status,
+        rawInput: call.rawInput,
+        hooks: call._meta?.hooks ?? [],
+        hooksGateMs: call._meta?.hooksGateMs,
+      })),
+    events: events.filter((e) => e.input.session_id === sessionId),
+  };
+  const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+  const link = el("a", {
+    href: URL.createObjectURL(blob),
+    download: `hookgate-${sessionId ?? "no-session"}.json`,
+  });
+  link.click();
+  URL.revokeObjectURL(link.href);
+});
 
 // ---- the live channel --------------------------------------------------------------------------
 
@@ -314,6 +390,7 @@ source.addEventListener("open", () => ($("status").textContent = "connected"));
 source.addEventListener("error", () => ($("status").textContent = "disconnected"));
 on("update", onUpdate);
 on("hookEvent", logEvent);
+on("frame", logFrame);
 on("rules", showRules);
 on("gate", showGate);
 on("gateClosed", ({ id }) => closeGate(id));
@@ -325,6 +402,7 @@ on("toolName", ({ toolUseId, toolName }) => {
   if (entry) renderCard(entry);
 });
 on("session", ({ sessionId, loaded }) => {
+  currentSession = sessionId;
   $("current").textContent = sessionId;
   append(el("h3", { class: "session-mark" }, `${loaded ? "Loaded" : "New"} session ${sessionId}`));
 });

@@ -127,9 +127,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   let current: string | undefined;
   let registrations = 0;
 
-  const broadcast = (type: string, data: unknown) => {
+  /** Sends to every page; `live` messages (raw traffic) are not replayed to later pages. */
+  const broadcast = (type: string, data: unknown, live = false) => {
     const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-    history.push(frame);
+    if (!live) history.push(frame);
     for (const res of streams) res.write(frame);
   };
 
@@ -202,7 +203,17 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     });
   }
 
-  const agent: AgentProcess = spawnHookgate(app, { args: options.agentArgs, cwd: options.cwd });
+  const agent: AgentProcess = spawnHookgate(app, {
+    args: options.agentArgs,
+    cwd: options.cwd,
+    // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
+    onMessage: (direction, message) =>
+      broadcast(
+        "frame",
+        { direction: direction === "outgoing" ? "to agent" : "from agent", message },
+        true,
+      ),
+  });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
   await agent.connection.agent.request(methods.agent.initialize, {
     protocolVersion: 1,

@@ -172,6 +172,35 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
       await events.getByText("PostToolUse Bash").waitFor();
       await events.getByText(/^Stop/).waitFor();
       expect(readFileSync(join(run.cwd, "made.txt"), "utf8")).toBe("made\n");
+
+      // Filtered by event, the log keeps only that event's entries.
+      await page.getByRole("combobox", { name: "Show only" }).selectOption("Stop");
+      await events.getByText("PostToolUse Bash").waitFor({ state: "hidden" });
+      await events.getByText(/^Stop/).waitFor();
+
+      // Traffic: the gate's request as it crossed the wire.
+      await page.getByText(/Raw JSON-RPC frames/).click();
+      const traffic = page.getByRole("log", { name: "Traffic" });
+      await traffic
+        .getByText(/"method":"_hooks\/run"/)
+        .first()
+        .waitFor();
+
+      // Export: the session's hook record as JSON.
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Export hook record" }).click(),
+      ]);
+      const saved = join(run.cwd, "record.json");
+      await download.saveAs(saved);
+      const record = JSON.parse(readFileSync(saved, "utf8")) as {
+        toolCalls: { toolName: string; status: string; hooks: { hookCallbackId: string }[] }[];
+        events: { event: string }[];
+      };
+      expect(record.toolCalls).toMatchObject([
+        { toolName: "Bash", status: "completed", hooks: [{ hookCallbackId: GATE_ID }] },
+      ]);
+      expect(record.events.map((e) => e.event)).toContain("PostToolUse");
       await page.close();
     } finally {
       await run.stop();
