@@ -71,8 +71,14 @@ function childrenOf(pid: number): number[] {
   return found;
 }
 
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** Running, not a zombie waiting for its parent. */
 function alive(pid: number): boolean {
   try {
+    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false;
     process.kill(pid, 0);
     return true;
   } catch {
@@ -327,13 +333,21 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
     }
   }, 120_000);
 
-  it("stopping the inspector ends the agent", async () => {
-    const run = await inspect({});
-    const pid = run.child.pid ?? 0;
-    const agents = childrenOf(pid);
-    expect(agents.length).toBeGreaterThan(0);
+  it("stopping the inspector ends the agent and the command it is running", async () => {
+    const run = await inspect({}, [], ["--permission-mode", "bypassPermissions"]);
+    const agents = childrenOf(run.child.pid ?? 0);
+    expect(agents).toHaveLength(1);
+    const page = await open(run.url);
+    await send(page, toolLine("Bash", { command: "echo started > started.txt; sleep 1000" }));
+    await expect
+      .poll(() => existsSync(join(run.cwd, "started.txt")), { timeout: 60_000 })
+      .toBe(true);
+    const started = descendantsOf(agents[0] ?? 0);
+    expect(started.length).toBeGreaterThan(0);
+    await page.close();
     await run.stop();
-    for (const agent of agents)
-      await expect.poll(() => alive(agent), { timeout: 30_000 }).toBe(false);
+    for (const pid of [...agents, ...started]) {
+      await expect.poll(() => alive(pid), { timeout: 60_000 }).toBe(false);
+    }
   }, 120_000);
 });
