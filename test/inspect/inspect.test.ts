@@ -250,7 +250,9 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
       const page = await open(first.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
-      await page.getByRole("alertdialog").getByRole("button", { name: "Deny" }).click();
+      const dialog = page.getByRole("alertdialog");
+      await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
+      await dialog.getByRole("button", { name: "Deny" }).click();
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: failed" }).waitFor();
       const hooks = card.getByRole("list", { name: /Hooks/ });
@@ -285,6 +287,23 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
       await page.close();
     } finally {
       await second.stop();
+    }
+  }, 120_000);
+
+  it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
+    const run = await inspect({ "build/keep.txt": "precious\n" });
+    try {
+      const page = await open(run.url);
+      await addRule(page, "Bash", "");
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
+      await page.getByRole("button", { name: "Cancel turn" }).click();
+      await page.getByText("turn ended: cancelled").waitFor();
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+      await page.close();
+    } finally {
+      await run.stop();
     }
   }, 120_000);
 
