@@ -67,8 +67,12 @@ export async function runInspect(argv: string[]): Promise<number> {
   const reason = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
-    process.stdin.once("end", () => resolve("stdin ended"));
-    process.stdin.resume();
+    // A parent that closes the pipe stops it too; a terminal's stdin is left alone (reading
+    // it from a background job would stop the process).
+    if (!process.stdin.isTTY) {
+      process.stdin.once("end", () => resolve("stdin ended"));
+      process.stdin.resume();
+    }
     void inspector.agentExited.then(() => resolve("the agent exited"));
   });
   await inspector.close();

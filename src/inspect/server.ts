@@ -188,17 +188,27 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       .onNotification(methods.client.session.update, ({ params }) => {
         broadcast("update", params);
       })
-      .onRequest(methods.client.session.requestPermission, ({ params }) => askPermission(params)),
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
+        askPermission(params, signal),
+      ),
   );
 
-  function askPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  /** Shows the request on the page; a cancelled turn withdraws it (answered `cancelled`). */
+  function askPermission(
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
     const id = randomUUID();
     broadcast("permission", { id, request });
     return new Promise<RequestPermissionResponse>((resolve) => {
-      permissions.set(id, (response) => {
-        permissions.delete(id);
+      const answer = (response: RequestPermissionResponse) => {
+        if (!permissions.delete(id)) return;
         broadcast("permissionClosed", { id });
         resolve(response);
+      };
+      permissions.set(id, answer);
+      signal.addEventListener("abort", () => answer({ outcome: { outcome: "cancelled" } }), {
+        once: true,
       });
     });
   }

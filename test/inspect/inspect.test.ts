@@ -290,6 +290,21 @@ describe.skipIf(!existsSync(CHROMIUM))("hookgate inspect in a real browser", () 
     }
   }, 120_000);
 
+  it("agent output is text: markup in a command's output is shown, never rendered", async () => {
+    const run = await inspect({}, [], ["--permission-mode", "bypassPermissions"]);
+    try {
+      const page = await open(run.url);
+      await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: completed" }).waitFor();
+      await card.getByText("<img src=x><b>bold</b>").first().waitFor();
+      expect(await card.locator("img, b").count()).toBe(0);
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
   it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
