@@ -8,7 +8,7 @@ import { ModelConfigError, resolveModel } from "./model/index.js";
 import { serveStdio } from "./serve.js";
 import { DataDirError, prepareDataDir } from "./store/data-dir.js";
 import { VERSION } from "./version.js";
-import { errorMessage } from "./values.js";
+import { usageError } from "./usage-error.js";
 
 const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes through client-registered hooks
 
@@ -59,18 +59,6 @@ or from the config's apiKeyHelper, a command that prints the key (then it is in 
 function fail(message: string): never {
   process.stderr.write(`hookgate: ${message}\n`);
   process.exit(2);
-}
-
-/** One line for a command-line mistake, instead of Node's long parseArgs message. */
-function usageError(error: unknown): string {
-  const message = errorMessage(error);
-  const unknown = /^Unknown option '([^']*)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}`;
-  const missing = /^Option '(-\S+)(?:, (--\S+))?[^']*' argument missing/.exec(message);
-  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
-  const flag = /^Option '(-\S+)(?:, (--\S+))?' does not take an argument/.exec(message);
-  if (flag) return `${flag[2] ?? flag[1]} does not take a value`;
-  return message.split("\n")[0] ?? message;
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
+import { usageError } from "../usage-error.js";
 import { errorMessage } from "../values.js";
 import { startInspector } from "./server.js";
 
@@ -37,7 +38,7 @@ export async function runInspect(argv: string[]): Promise<number> {
       },
     }));
   } catch (error) {
-    return usage(errorMessage(error).split("\n")[0] ?? "invalid arguments");
+    return usage(usageError(error));
   }
   if (values.help) {
     process.stdout.write(INSPECT_HELP);
@@ -53,14 +54,20 @@ export async function runInspect(argv: string[]): Promise<number> {
   }
 
   const warn = (message: string) => process.stderr.write(`${message}\n`);
-  const inspector = await startInspector({
-    host: values.host,
-    port,
-    gateTimeout,
-    agentArgs,
-    cwd: process.cwd(),
-    warn,
-  });
+  let inspector;
+  try {
+    inspector = await startInspector({
+      host: values.host,
+      port,
+      gateTimeout,
+      agentArgs,
+      cwd: process.cwd(),
+      warn,
+    });
+  } catch (error) {
+    warn(`hookgate inspect: ${errorMessage(error)}`);
+    return 1;
+  }
   process.stdout.write(`hookgate inspect: ${inspector.url}\n`);
   if (!values["no-open"]) openBrowser(inspector.url);
 

@@ -225,10 +225,16 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       ),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
-  await agent.connection.agent.request(methods.agent.initialize, {
-    protocolVersion: 1,
-    clientCapabilities: {},
-  });
+  try {
+    await agent.connection.agent.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: {},
+    });
+  } catch (error) {
+    await agent.close();
+    // The agent's own complaint (a bad flag, a missing key) says more than a closed pipe.
+    throw new Error(`the agent did not start: ${agent.stderr().trim() || errorMessage(error)}`);
+  }
 
   function sessionMeta() {
     registrations += 1;
