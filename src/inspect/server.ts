@@ -280,7 +280,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
         return { sessions: result.sessions };
       }
       case "loadSession": {
-        current = action.sessionId;
+        // Announced first: the replay arrives before the answer.
         broadcast("session", { sessionId: action.sessionId, loaded: true });
         await acp.request(methods.agent.session.load, {
           sessionId: action.sessionId,
@@ -288,6 +288,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           mcpServers: [],
           _meta: sessionMeta(),
         });
+        current = action.sessionId;
         return { sessionId: action.sessionId };
       }
       case "addRule": {
@@ -328,8 +329,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) return refuse(res, error.status, error.message);
-      options.warn(`inspect: ${errorMessage(error)}`);
-      refuse(res, 500, errorMessage(error));
+      // Most often the agent refused a request (an unknown session...): the page shows it.
+      options.warn(`hookgate inspect: ${errorMessage(error)}`);
+      refuse(res, 502, errorMessage(error));
     });
   });
 
