@@ -1,15 +1,11 @@
-import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { extname } from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import {
   client,
   methods,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
 } from "@agentclientprotocol/sdk";
-import { z } from "zod";
 import {
   HookRouter,
   spawnHookgate,
@@ -21,9 +17,9 @@ import {
   type PreToolUseResult,
 } from "../client/index.js";
 import { HOOK_EVENTS } from "../hooks/events.js";
-import { compileMatcher, isValidMatcher } from "../hooks/matcher.js";
-import { firstIssue } from "../zod-issues.js";
 import { errorMessage } from "../values.js";
+import { ruleMatches, type Action, type Rule } from "./actions.js";
+import { HttpError, servePage, type PageServer } from "./http.js";
 
 /** How to start an inspector. */
 export interface InspectorOptions {
@@ -50,70 +46,7 @@ export interface Inspector {
   readonly agentExited: Promise<void>;
 }
 
-const PAGE_DIR = new URL("../../inspect-page/", import.meta.url);
-const PAGE_FILES = new Map([
-  ["/", "index.html"],
-  ["/app.js", "app.js"],
-  ["/style.css", "style.css"],
-]);
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-};
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
-const MAX_BODY_BYTES = 64 * 1024;
-/** Events a page rule can stop at: the gate is the only event whose callbacks answer. */
-const GATE_EVENTS = ["PreToolUse"] as const;
 const OBSERVED = HOOK_EVENTS.filter((e) => e !== "PreToolUse");
-
-// ---- what the page may send (one schema per shape) ----------------------------------------
-
-const ruleSchema = z.strictObject({
-  event: z.enum(GATE_EVENTS),
-  matcher: z.string().max(500).refine(isValidMatcher, "is not a valid matcher"),
-  contains: z.string().max(500).default(""),
-});
-const actionSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("newSession") }),
-  z.strictObject({ type: z.literal("prompt"), text: z.string().min(1).max(100_000) }),
-  z.strictObject({ type: z.literal("cancel") }),
-  z.strictObject({ type: z.literal("listSessions") }),
-  z.strictObject({ type: z.literal("loadSession"), sessionId: z.string().min(1).max(200) }),
-  z.strictObject({ type: z.literal("addRule"), rule: ruleSchema }),
-  z.strictObject({ type: z.literal("removeRule"), id: z.string().max(100) }),
-  z.strictObject({
-    type: z.literal("answerGate"),
-    id: z.string().max(100),
-    decision: z.enum(["allow", "deny"]),
-    reason: z.string().max(2000).default(""),
-  }),
-  z.strictObject({
-    type: z.literal("answerPermission"),
-    id: z.string().max(100),
-    optionId: z.string().max(200).nullable(),
-  }),
-]);
-type Action = z.infer<typeof actionSchema>;
-type Rule = z.infer<typeof ruleSchema> & { readonly id: string };
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Starts the HTTP server and, behind it, a hookgate agent it is the ACP client of. */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
@@ -156,14 +89,18 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       ruleId: rule.id,
       deadline,
     });
+    let onAbort = () => {};
     try {
+      // Ends with the page's answer, or when the agent cancels the request (its timeout
+      // passed, another hook denied first, the turn was cancelled).
       return await new Promise<PreToolUseResult>((resolve, reject) => {
+        onAbort = () => reject(new Error("the agent stopped waiting"));
+        if (signal.aborted) return onAbort();
         gates.set(id, resolve);
-        signal.addEventListener("abort", () => reject(new Error("the agent stopped waiting")), {
-          once: true,
-        });
+        signal.addEventListener("abort", onAbort, { once: true });
       });
     } finally {
+      signal.removeEventListener("abort", onAbort);
       gates.delete(id);
       broadcast("gateClosed", { id });
     }
@@ -323,136 +260,36 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     }
   }
 
-  // ---- the HTTP side ------------------------------------------------------------------------
-
-  let origin = "";
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) return refuse(res, error.status, error.message);
-      // Most often the agent refused a request (an unknown session...): the page shows it.
-      options.warn(`hookgate inspect: ${errorMessage(error)}`);
-      refuse(res, 502, errorMessage(error));
+  let page: PageServer;
+  try {
+    page = await servePage({
+      host: options.host,
+      port: options.port,
+      token,
+      act,
+      subscribe(res) {
+        for (const frame of history) res.write(frame);
+        streams.add(res);
+        res.on("close", () => streams.delete(res));
+      },
+      warn: options.warn,
     });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", origin);
-    // DNS rebinding: a page from another site that resolves its name to us is refused.
-    if (req.headers.host !== new URL(origin).host) {
-      return refuse(res, 403, "This inspector answers only to its own address.");
-    }
-    const from = req.headers.origin;
-    if (from !== undefined && from !== origin) {
-      return refuse(res, 403, "Requests from other origins are refused.");
-    }
-    const given = url.searchParams.get("token") ?? req.headers["x-hookgate-token"];
-    if (typeof given !== "string" || !sameToken(given, token)) {
-      return refuse(res, 401, "A valid token is required: open the link hookgate inspect printed.");
-    }
-    if (req.method === "GET" && url.pathname === "/events") return stream(res);
-    if (req.method === "POST" && url.pathname === "/api") {
-      const body = await readBody(req);
-      const parsed = actionSchema.safeParse(body);
-      if (!parsed.success) throw new HttpError(400, `invalid request: ${firstIssue(parsed.error)}`);
-      return send(res, 200, "application/json", JSON.stringify((await act(parsed.data)) ?? {}));
-    }
-    const file = PAGE_FILES.get(url.pathname);
-    if (req.method === "GET" && file !== undefined) {
-      let text = await readFile(new URL(file, PAGE_DIR), "utf8");
-      // The page's own files are fetched with the token too.
-      if (file === "index.html") text = text.replaceAll("__TOKEN__", token);
-      return send(res, 200, TYPES[extname(file)] ?? "text/plain", text);
-    }
-    return refuse(res, 404, "Not found.");
+  } catch (error) {
+    await agent.close();
+    throw error;
   }
-
-  function stream(res: ServerResponse): void {
-    res.writeHead(200, {
-      ...securityHeaders(),
-      "Content-Type": "text/event-stream; charset=utf-8",
-      Connection: "keep-alive",
-    });
-    // A comment first, so the page sees the stream open before anything happens.
-    res.write(": hookgate inspect\n\n");
-    for (const frame of history) res.write(frame);
-    streams.add(res);
-    res.on("close", () => streams.delete(res));
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  origin = `http://${host}:${port}`;
 
   let closing: Promise<void> | undefined;
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${page.origin}/?token=${token}`,
     agentExited,
     close() {
       closing ??= (async () => {
         for (const res of streams) res.end();
-        server.closeAllConnections();
         await agent.close();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await page.close();
       })();
       return closing;
     },
   };
-}
-
-function ruleMatches(rule: Rule, input: HookInputFor<"PreToolUse">): boolean {
-  if (!compileMatcher(rule.matcher)(input.tool_name)) return false;
-  return rule.contains === "" || JSON.stringify(input.tool_input).includes(rule.contains);
-}
-
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function securityHeaders(): Record<string, string> {
-  return {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-    "Cross-Origin-Resource-Policy": "same-origin",
-  };
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { ...securityHeaders(), "Content-Type": type });
-  res.end(body);
-}
-
-function refuse(res: ServerResponse, status: number, message: string): void {
-  if (res.headersSent) return void res.end();
-  const page = `<!doctype html><title>hookgate inspect</title><p>${status}: ${escapeHtml(message)}</p>\n`;
-  send(res, status, "text/html; charset=utf-8", page);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-    throw new HttpError(415, "the body must be application/json");
-  }
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, "the body is too large");
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-  } catch {
-    throw new HttpError(400, "the body is not JSON");
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
