@@ -141,18 +141,26 @@ describe("hookgate inspect in a real browser", () => {
     return page;
   }
 
-  it("a rule on Bash fires, the dialog shows the command, Deny blocks it and the card shows the deny", async () => {
+  it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
-      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      // By keyboard: Enter sends the prompt; the dialog takes the focus; Tab reaches Deny.
+      await page
+        .getByRole("textbox", { name: "Prompt" })
+        .fill(toolLine("Bash", { command: "rm -rf build" }));
+      await page.keyboard.press("Enter");
 
       const dialog = page.getByRole("alertdialog");
       await dialog.getByText("rm -rf build").waitFor();
       await dialog.getByText("Bash").first().waitFor();
+      await dialog.getByRole("button", { name: "Allow" }).and(page.locator(":focus")).waitFor();
       await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
-      await dialog.getByRole("button", { name: "Deny" }).click();
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      await dialog.getByRole("button", { name: "Deny" }).and(page.locator(":focus")).waitFor();
+      await page.keyboard.press("Enter");
 
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: failed" }).waitFor();
