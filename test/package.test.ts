@@ -117,7 +117,8 @@ describe("a packed tarball installed into another project", () => {
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("<title>hookgate inspect</title>");
-      const script = await fetch(new URL(`/app.js${new URL(url).search}`, url));
+      const token = new URL(url).searchParams.get("token") ?? "";
+      const script = await fetch(new URL(`/t/${token}/conversation.js`, url));
       expect(script.status).toBe(200);
     } finally {
       inspector.kill("SIGTERM");

@@ -37,11 +37,16 @@ export class HttpError extends Error {
 }
 
 const PAGE_DIR = new URL("../../inspect-page/", import.meta.url);
-const PAGE_FILES = new Map([
-  ["/", "index.html"],
-  ["/app.js", "app.js"],
-  ["/style.css", "style.css"],
+/** The page's files, served under `/t/<token>/` so that module imports carry the token. */
+const ASSETS = new Set([
+  "app.js",
+  "conversation.js",
+  "dialogs.js",
+  "dom.js",
+  "log.js",
+  "style.css",
 ]);
+const ASSET_PATH = /^\/t\/([A-Za-z0-9_-]+)\/([a-z-]+\.(?:js|css))$/;
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -61,7 +66,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * Serves the page, its live channel (`GET /events`, server-sent events) and its actions
- * (`POST /api`), each only with the token and only to the inspector's own Host and Origin.
+ * (`POST /api`), each only with the token (`?token=`, the `X-Hookgate-Token` header, or for
+ * the page's files the path `/t/<token>/`) and only to the inspector's own Host and Origin.
  */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
   let origin = "";
@@ -84,7 +90,8 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     if (from !== undefined && from !== origin) {
       return refuse(res, 403, "Requests from other origins are refused.");
     }
-    const given = url.searchParams.get("token") ?? req.headers["x-hookgate-token"];
+    const asset = ASSET_PATH.exec(url.pathname);
+    const given = asset?.[1] ?? url.searchParams.get("token") ?? req.headers["x-hookgate-token"];
     if (typeof given !== "string" || !sameToken(given, options.token)) {
       return refuse(res, 401, "A valid token is required: open the link hookgate inspect printed.");
     }
@@ -104,11 +111,13 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
       const answer = (await options.act(parsed.data)) ?? {};
       return send(res, 200, "application/json", JSON.stringify(answer));
     }
-    const file = PAGE_FILES.get(url.pathname);
-    if (req.method === "GET" && file !== undefined) {
-      let text = await readFile(new URL(file, PAGE_DIR), "utf8");
-      // The page's own script and style are fetched with the token too.
-      if (file === "index.html") text = text.replaceAll("__TOKEN__", options.token);
+    if (req.method === "GET" && url.pathname === "/") {
+      const text = await readFile(new URL("index.html", PAGE_DIR), "utf8");
+      return send(res, 200, TYPES[".html"] ?? "", text.replaceAll("__TOKEN__", options.token));
+    }
+    const file = asset?.[2];
+    if (req.method === "GET" && file !== undefined && ASSETS.has(file)) {
+      const text = await readFile(new URL(file, PAGE_DIR), "utf8");
       return send(res, 200, TYPES[extname(file)] ?? "text/plain", text);
     }
     return refuse(res, 404, "Not found.");

@@ -347,6 +347,8 @@ describe("hookgate inspect in a real browser", () => {
       expect(none.body).not.toContain("app.js");
       expect((await raw(`${bare}?token=wrong`, {})).status).toBe(401);
       expect((await raw(`${url.origin}/events`, {})).status).toBe(401);
+      expect((await raw(`${url.origin}/t/not-the-token/app.js`, {})).status).toBe(401);
+      expect((await raw(`${url.origin}/t/${token}/app.js`, {})).status).toBe(200);
 
       const page = await raw(run.url, {});
       expect(page.status).toBe(200);
