@@ -1,7 +1,15 @@
 // The hookgate inspect page: plain DOM modules, no library. This one wires the controls and
 // the live channel (server-sent events) to the parts of the page.
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
-import { addText, append, cards, onUpdate, setToolName, toolNames } from "./conversation.js";
+import {
+  addText,
+  append,
+  cards,
+  onUpdate,
+  setAnswer,
+  setToolName,
+  toolNames,
+} from "./conversation.js";
 import { $, el, post, token } from "./dom.js";
 import { events, logEvent, logFrame } from "./log.js";
 
@@ -124,6 +132,7 @@ on("gateClosed", ({ id }) => closeGate(id));
 on("permission", showPermission);
 on("permissionClosed", ({ id }) => closePermission(id));
 on("toolName", setToolName);
+on("gateAnswered", setAnswer);
 on("session", ({ sessionId, loaded }) => {
   currentSession = sessionId;
   $("current").textContent = sessionId;

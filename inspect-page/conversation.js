@@ -72,6 +72,7 @@ function renderCard(entry) {
         el("span", { class: "id" }, report.hookCallbackId),
         el("span", { class: "kind" }, report.kind),
         el("span", { class: "outcome" }, report.outcome),
+        answerOf(call.toolCallId, report),
         el("span", { class: "ms" }, `${report.durationMs.toFixed(1)} ms`),
         el(
           "span",
@@ -122,6 +123,21 @@ export function onUpdate({ sessionId, update }) {
     default:
       return;
   }
+}
+
+/** What the page answered at a call's gate, shown on the page callback's row. */
+const answers = new Map();
+
+function answerOf(toolCallId, report) {
+  const answer = report.kind === "callback" ? answers.get(toolCallId) : undefined;
+  if (!answer) return el("span", { class: "answer" }, "");
+  return el("span", { class: "answer" }, `${answer.decision}: ${answer.reason}`);
+}
+
+export function setAnswer({ toolUseId, decision, reason }) {
+  answers.set(toolUseId, { decision, reason });
+  const entry = cards.get(toolUseId);
+  if (entry) renderCard(entry);
 }
 
 /** The gate told us a call's tool name (ACP's tool_call carries none). */

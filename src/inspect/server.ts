@@ -55,7 +55,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   /** Every message sent to pages, replayed to a page that connects (or reloads) later. */
   const history: string[] = [];
   const rules: Rule[] = [];
-  const gates = new Map<string, (reply: PreToolUseResult) => void>();
+  const gates = new Map<string, (answer: { decision: "allow" | "deny"; reason: string }) => void>();
   const permissions = new Map<string, (response: RequestPermissionResponse) => void>();
   let current: string | undefined;
   let registrations = 0;
@@ -93,12 +93,17 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     try {
       // Ends with the page's answer, or when the agent cancels the request (its timeout
       // passed, another hook denied first, the turn was cancelled).
-      return await new Promise<PreToolUseResult>((resolve, reject) => {
-        onAbort = () => reject(new Error("the agent stopped waiting"));
-        if (signal.aborted) return onAbort();
-        gates.set(id, resolve);
-        signal.addEventListener("abort", onAbort, { once: true });
-      });
+      const answer = await new Promise<{ decision: "allow" | "deny"; reason: string }>(
+        (resolve, reject) => {
+          onAbort = () => reject(new Error("the agent stopped waiting"));
+          if (signal.aborted) return onAbort();
+          gates.set(id, resolve);
+          signal.addEventListener("abort", onAbort, { once: true });
+        },
+      );
+      // The card shows it on the page callback's row: the agent's report has no reasons.
+      broadcast("gateAnswered", { toolUseId, ...answer });
+      return answer;
     } finally {
       signal.removeEventListener("abort", onAbort);
       gates.delete(id);

@@ -165,7 +165,9 @@ describe("hookgate inspect in a real browser", () => {
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: failed" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
-      await card.getByText("build/ holds the release").waitFor();
+      await card.getByText("Hook denied: build/ holds the release").waitFor();
+      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
+      await row.getByText("deny: build/ holds the release").waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await dialog.count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
