@@ -36,4 +36,24 @@ export default tseslint.config(
     files: ["test/**", "bench/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // The inspector's page runs in the browser.
+    files: ["inspect-page/**"],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          "Blob",
+          "clearInterval",
+          "document",
+          "DOMParser",
+          "EventSource",
+          "fetch",
+          "location",
+          "setInterval",
+          "URL",
+          "URLSearchParams",
+        ].map((name) => [name, "readonly"]),
+      ),
+    },
+  },
 );

@@ -11,7 +11,7 @@ import { serveStdio } from "./serve.js";
 import { DataDirError, prepareDataDir } from "./store/data-dir.js";
 import { pruneSessions } from "./store/cleanup.js";
 import { VERSION } from "./version.js";
-import { errorMessage } from "./values.js";
+import { usageError } from "./usage-error.js";
 
 const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes through client-registered hooks
 
@@ -19,6 +19,8 @@ Usage:
   hookgate [options]          serve ACP over stdio (this is what an IDE starts)
   hookgate demo               run the demo: an IDE-like client, a gate that denies rm -rf
   hookgate test [FILES...]    run policy tests (JSON/YAML cases; see hookgate test --help)
+  hookgate inspect            a local web page to watch every hook decide and be the gate
+                              (see hookgate inspect --help, docs/inspect.md)
 
 Options:
   --model <spec>              scripted (default, offline) or provider:model-id, where provider
@@ -67,18 +69,6 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** One line for a command-line mistake, instead of Node's long parseArgs message. */
-function usageError(error: unknown): string {
-  const message = errorMessage(error);
-  const unknown = /^Unknown option '([^']*)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}`;
-  const missing = /^Option '(-\S+)(?:, (--\S+))?[^']*' argument missing/.exec(message);
-  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
-  const flag = /^Option '(-\S+)(?:, (--\S+))?' does not take an argument/.exec(message);
-  if (flag) return `${flag[2] ?? flag[1]} does not take a value`;
-  return message.split("\n")[0] ?? message;
-}
-
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === "test") {
     // The test runner has flags of its own, so it parses its arguments itself.
@@ -89,6 +79,11 @@ async function main(argv: string[]): Promise<void> {
       err: write(process.stderr),
     });
     return;
+  }
+  // Its own flags, and the agent's after "--": parsed by the subcommand.
+  if (argv[0] === "inspect") {
+    const { runInspect } = await import("./inspect/cli.js");
+    process.exit(await runInspect(argv.slice(1)));
   }
   let parsed;
   try {

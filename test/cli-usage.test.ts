@@ -26,10 +26,27 @@ describe("command-line mistakes get one line naming them", () => {
     [["frobnicate"], "hookgate: unknown command frobnicate; see hookgate --help\n"],
     [["--max-retries", "abc"], 'hookgate: --max-retries: must be an integer, got "abc"\n'],
     [["--max-rounds", "2.5"], 'hookgate: --max-rounds: must be an integer, got "2.5"\n'],
+    [
+      ["inspect", "--bogus"],
+      "hookgate inspect: unknown option --bogus; see hookgate inspect --help\n",
+    ],
+    [
+      ["inspect", "--port", "http"],
+      "hookgate inspect: --port must be an integer from 0 to 65535; see hookgate inspect --help\n",
+    ],
   ])("%j", async (args, message) => {
     const { code, stdout, stderr } = await runCli(...args);
     expect(code).toBe(2);
     expect(stderr).toBe(message);
+    expect(stdout).toBe("");
+  });
+
+  it("hookgate inspect with a flag its agent refuses says what the agent said", async () => {
+    const { code, stdout, stderr } = await runCli("inspect", "--no-open", "--", "--bogus");
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      "hookgate inspect: the agent did not start: hookgate: unknown option --bogus; see hookgate --help\n",
+    );
     expect(stdout).toBe("");
   });
 

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +66,14 @@ describe("a packed tarball installed into another project", () => {
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     expect(packed?.files.map((f) => f.path)).toContain("dist/client/index.js");
     expect(packed?.files.map((f) => f.path)).toContain("LICENSE");
+    // hookgate inspect's page ships beside dist/, where the server looks for it.
+    expect(packed?.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        "inspect-page/index.html",
+        "inspect-page/app.js",
+        "inspect-page/style.css",
+      ]),
+    );
 
     // Unpack as npm would into node_modules/hookgate, and link the dependencies this
     // checkout already has, so the check needs no network.
@@ -94,5 +102,36 @@ describe("a packed tarball installed into another project", () => {
 
     const version = await run(process.execPath, [join(installed, pkg.bin.hookgate ?? ""), "-v"]);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+
+    // hookgate inspect, installed, finds and serves its page.
+    const inspector = spawn(
+      process.execPath,
+      [
+        join(installed, pkg.bin.hookgate ?? ""),
+        "inspect",
+        "--no-open",
+        "--",
+        "--log-level",
+        "error",
+      ],
+      { cwd: project, stdio: ["pipe", "pipe", "inherit"] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        inspector.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          const found = /hookgate inspect: (\S+)/.exec(chunk);
+          if (found?.[1]) resolve(found[1]);
+        });
+        inspector.once("exit", (code) => reject(new Error(`inspect exited with ${code}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<title>hookgate inspect</title>");
+      const token = new URL(url).searchParams.get("token") ?? "";
+      const script = await fetch(new URL(`/t/${token}/conversation.js`, url));
+      expect(script.status).toBe(200);
+    } finally {
+      inspector.kill("SIGTERM");
+    }
   }, 60_000);
 });

@@ -1,0 +1,145 @@
+// The hookgate inspect page: plain DOM modules, no library. This one wires the controls and
+// the live channel (server-sent events) to the parts of the page.
+import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
+import {
+  addText,
+  append,
+  cards,
+  onUpdate,
+  setAnswer,
+  setToolName,
+  toolNames,
+} from "./conversation.js";
+import { $, el, post, token } from "./dom.js";
+import { events, logEvent, logFrame } from "./log.js";
+
+let currentSession = undefined;
+
+// ---- session controls ------------------------------------------------------------------------
+
+$("new-session").addEventListener("click", () => void post({ type: "newSession" }));
+$("cancel").addEventListener("click", () => void post({ type: "cancel" }));
+$("prompt-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("prompt").value;
+  if (text.trim() === "") return;
+  $("prompt").value = "";
+  void post({ type: "prompt", text });
+});
+$("list-sessions").addEventListener("click", async () => {
+  const result = await post({ type: "listSessions" });
+  const list = $("sessions");
+  list.replaceChildren();
+  for (const session of result?.sessions ?? []) {
+    const name = session.title ?? session.sessionId;
+    list.append(
+      el(
+        "li",
+        {},
+        `${name} `,
+        el(
+          "button",
+          {
+            type: "button",
+            "aria-label": `Load ${name}`,
+            onclick: () => void post({ type: "loadSession", sessionId: session.sessionId }),
+          },
+          "Load",
+        ),
+      ),
+    );
+  }
+  if (list.children.length === 0) list.append(el("li", {}, "no sessions"));
+});
+
+// ---- rules --------------------------------------------------------------------------------
+
+$("rule-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  void post({
+    type: "addRule",
+    rule: {
+      event: $("rule-event").value,
+      matcher: $("rule-matcher").value,
+      contains: $("rule-contains").value,
+    },
+  });
+});
+
+function showRules(rules) {
+  $("rules").replaceChildren(
+    ...rules.map((rule) => {
+      const text = `${rule.event} ${rule.matcher || "*"}${rule.contains ? ` containing “${rule.contains}”` : ""}`;
+      return el(
+        "li",
+        {},
+        `ask me before ${text} `,
+        el(
+          "button",
+          {
+            type: "button",
+            "aria-label": `Remove rule ${text}`,
+            onclick: () => void post({ type: "removeRule", id: rule.id }),
+          },
+          "Remove",
+        ),
+      );
+    }),
+  );
+}
+
+/** The current session's hook record: each tool call with its hooks, and the events. */
+$("export").addEventListener("click", () => {
+  const sessionId = currentSession;
+  const record = {
+    sessionId,
+    toolCalls: [...cards.values()]
+      .filter((entry) => entry.sessionId === sessionId)
+      .map(({ call }) => ({
+        toolCallId: call.toolCallId,
+        toolName: toolNames.get(call.toolCallId),
+        title: call.title,
+        kind: call.kind,
+        status: call.status,
+        rawInput: call.rawInput,
+        hooks: call._meta?.hooks ?? [],
+        hooksGateMs: call._meta?.hooksGateMs,
+      })),
+    events: events.filter((e) => e.input.session_id === sessionId),
+  };
+  const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+  const link = el("a", {
+    href: URL.createObjectURL(blob),
+    download: `hookgate-${sessionId ?? "no-session"}.json`,
+  });
+  link.click();
+  URL.revokeObjectURL(link.href);
+});
+
+// ---- the live channel --------------------------------------------------------------------------
+
+const source = new EventSource(`/events?token=${encodeURIComponent(token)}`);
+const on = (type, handler) =>
+  source.addEventListener(type, (message) => handler(JSON.parse(message.data)));
+source.addEventListener("open", () => ($("status").textContent = "connected"));
+source.addEventListener("error", () => ($("status").textContent = "disconnected"));
+on("update", onUpdate);
+on("hookEvent", logEvent);
+on("frame", logFrame);
+on("rules", showRules);
+on("gate", showGate);
+on("gateClosed", ({ id }) => closeGate(id));
+on("permission", showPermission);
+on("permissionClosed", ({ id }) => closePermission(id));
+on("toolName", setToolName);
+on("gateAnswered", setAnswer);
+on("session", ({ sessionId, loaded }) => {
+  currentSession = sessionId;
+  $("current").textContent = sessionId;
+  append(el("h3", { class: "session-mark" }, `${loaded ? "Loaded" : "New"} session ${sessionId}`));
+});
+on("user", ({ text }) => addText("user", text));
+on("turnEnded", ({ stopReason }) =>
+  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`)),
+);
+on("failure", ({ message }) => ($("error").textContent = message));

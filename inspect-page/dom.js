@@ -1,0 +1,39 @@
+// DOM helpers and the page's requests. Everything the agent sends is shown as text (text
+// nodes and textContent), never parsed as HTML.
+
+export const token = new URLSearchParams(location.search).get("token") ?? "";
+export const $ = (id) => document.getElementById(id);
+
+/** An element with attributes and children; strings become text nodes. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null) continue;
+    if (name === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+export const pretty = (value) =>
+  typeof value === "string" ? value : JSON.stringify(value, null, 2);
+
+export async function post(action) {
+  $("error").textContent = "";
+  const res = await fetch("/api", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-hookgate-token": token },
+    body: JSON.stringify(action),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    $("error").textContent =
+      `${res.status}: ${new DOMParser().parseFromString(text, "text/html").body.textContent ?? ""}`.trim();
+    return undefined;
+  }
+  return JSON.parse(text);
+}

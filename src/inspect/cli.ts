@@ -1,0 +1,109 @@
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import { usageError } from "../usage-error.js";
+import { errorMessage } from "../values.js";
+import { startInspector } from "./server.js";
+
+export const INSPECT_HELP = `Usage: hookgate inspect [options] [-- <hookgate flags>]
+
+A local web page that is the ACP client of a hookgate agent: watch every hook decide, and
+answer gates yourself. Prints the page's address (with its token) and opens a browser.
+
+Options:
+  --port <n>           port to listen on (default 0: a free port)
+  --host <host>        interface to bind (default 127.0.0.1)
+  --gate-timeout <s>   seconds the page has to answer a gate before it is timed_out
+                       (default 60)
+  --no-open            print the address, do not open a browser
+  -h, --help           show this help
+
+Flags after -- go to the agent (--model, --setting-sources, --data-dir, --config, ...).
+`;
+
+/** `hookgate inspect`: runs until SIGINT, SIGTERM, the end of stdin or the agent's exit. */
+export async function runInspect(argv: string[]): Promise<number> {
+  const split = argv.indexOf("--");
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const agentArgs = split === -1 ? [] : argv.slice(split + 1);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: own,
+      options: {
+        port: { type: "string", default: "0" },
+        host: { type: "string", default: "127.0.0.1" },
+        "gate-timeout": { type: "string", default: "60" },
+        "no-open": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    return usage(usageError(error));
+  }
+  if (values.help) {
+    process.stdout.write(INSPECT_HELP);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return usage("--port must be an integer from 0 to 65535");
+  }
+  const gateTimeout = Number(values["gate-timeout"]);
+  if (!Number.isFinite(gateTimeout) || gateTimeout <= 0 || gateTimeout > 300) {
+    return usage("--gate-timeout must be a number of seconds, 0 < s <= 300");
+  }
+
+  const warn = (message: string) => process.stderr.write(`${message}\n`);
+  let inspector;
+  try {
+    inspector = await startInspector({
+      host: values.host,
+      port,
+      gateTimeout,
+      agentArgs,
+      cwd: process.cwd(),
+      warn,
+    });
+  } catch (error) {
+    warn(`hookgate inspect: ${errorMessage(error)}`);
+    return 1;
+  }
+  process.stdout.write(`hookgate inspect: ${inspector.url}\n`);
+  if (!values["no-open"]) openBrowser(inspector.url);
+
+  const reason = await new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    // A parent that closes the pipe stops it too; a terminal's stdin is left alone (reading
+    // it from a background job would stop the process).
+    if (!process.stdin.isTTY) {
+      process.stdin.once("end", () => resolve("stdin ended"));
+      process.stdin.resume();
+    }
+    void inspector.agentExited.then(() => resolve("the agent exited"));
+  });
+  await inspector.close();
+  process.stdin.pause();
+  if (reason === "the agent exited") {
+    warn("hookgate inspect: the agent exited");
+    return 1;
+  }
+  return 0;
+}
+
+function usage(message: string): number {
+  process.stderr.write(`hookgate inspect: ${message}; see hookgate inspect --help\n`);
+  return 2;
+}
+
+/** Best effort: a missing opener never fails the inspector (the address is printed). */
+function openBrowser(url: string): void {
+  const command = process.platform === "darwin" ? "open" : "xdg-open";
+  try {
+    const child = spawn(command, [url], { detached: true, stdio: "ignore" });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // No opener on this machine.
+  }
+}
