@@ -80,7 +80,8 @@ export async function runInspect(argv: string[]): Promise<number> {
       process.stdin.once("end", () => resolve("stdin ended"));
       process.stdin.resume();
     }
-    void inspector.agentExited.then(() => resolve("the agent exited"));
+    const exited = () => resolve("the agent exited");
+    inspector.agentExited.then(exited, exited);
   });
   await inspector.close();
   process.stdin.pause();
