@@ -188,6 +188,14 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
   ) {
     return { name: "hook reply", check: replyCheck };
   }
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Object.keys(value).length > 0 &&
+    Object.keys(value).every(isHookEventName)
+  ) {
+    return { name: "session/new _meta.hooks", check: zodCheck(hookRegistrationSchema) };
+  }
   return undefined;
 }
 

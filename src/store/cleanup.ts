@@ -5,10 +5,12 @@ import { sessionsDir } from "./data-dir.js";
 import { acquireLock, releaseLock } from "./lock.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const FILE = /^(.+)\.(jsonl|json|lock)$/;
+// Session ids hold no dot, so a session's files are the names `<id>.<anything>`.
+const FILE = /^([A-Za-z0-9_-]+)\.[^/]+$/;
 
 /**
- * Deletes the persisted sessions in `dataDir` whose transcript and record were last changed
+ * Deletes the persisted sessions in `dataDir` (every `<id>.*` file: transcript, record, hook
+ * snapshot...) whose files were last changed
  * more than `days` days before `now` (Claude Code's `cleanupPeriodDays`); `0` deletes every
  * session no running hookgate holds open. A session is taken under its lock first, so one
  * that another process has open is never touched. Returns how many sessions went.
@@ -26,18 +28,24 @@ export function pruneSessions(
   } catch {
     return 0; // no sessions yet
   }
-  const ids = new Set(names.flatMap((name) => FILE.exec(name)?.[1] ?? []));
+  const files = new Map<string, string[]>();
+  for (const name of names) {
+    const id = FILE.exec(name)?.[1];
+    if (id === undefined) continue;
+    // The lock, and a rival's lock claim being written aside, belong to the lock's owner.
+    const lockFile = name.endsWith(".lock") || name.includes(".lock.");
+    files.set(id, [...(files.get(id) ?? []), ...(lockFile ? [] : [name])]);
+  }
   const cutoff = now - days * DAY_MS;
   let removed = 0;
-  for (const id of ids) {
-    const lastChange = Math.max(mtime(join(dir, `${id}.jsonl`)), mtime(join(dir, `${id}.json`)));
+  for (const [id, own] of files) {
     // A lock alone (a session that never finished a turn) counts as old: it is stale or held.
+    const lastChange = Math.max(-Infinity, ...own.map((name) => mtime(join(dir, name))));
     if (lastChange > cutoff) continue;
     const lock = join(dir, `${id}.lock`);
     if (!acquireLock(lock, id).ok) continue;
     try {
-      rmSync(join(dir, `${id}.jsonl`), { force: true });
-      rmSync(join(dir, `${id}.json`), { force: true });
+      for (const name of own) rmSync(join(dir, name), { force: true });
       removed++;
     } catch (error) {
       log.warn({ err: error, sessionId: id }, "expired session not deleted");

@@ -216,6 +216,14 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       toolCalls: recorder.toolCalls,
       errors: recorder.errors,
     };
+  } catch (error) {
+    // An agent that refused to start (a broken --settings file) says why on stderr.
+    const exitCode = await agent.close();
+    const said = agent.stderr().trim().split("\n").at(-1);
+    if (exitCode !== 0 && said && error instanceof Error && !error.message.includes(said)) {
+      error.message = `${error.message}; the agent exited with ${exitCode}: ${said}`;
+    }
+    throw error;
   } finally {
     clearTimeout(timer);
     await agent.close();
