@@ -9,7 +9,14 @@ import { z } from "zod";
 
 const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
 const TINY = ["--calls", "16", "--rounds", "2", "--warm", "4", "--samples", "2"];
-const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10"];
+const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10", "--turns", "20"];
+const TINY_STARTS = ["--starts", "1"];
+
+const window = z.object({
+  turns: z.tuple([z.number().int(), z.number().int()]),
+  wall_p50_ms: z.number().positive(),
+  cpu_ms_per_turn: z.number().nonnegative(),
+});
 
 const percentiles = z
   .strictObject({ p50_us: z.number().int().positive(), p99_us: z.number().int().positive() })
@@ -39,17 +46,32 @@ const results = z.object({
   session_new_p50_us: z.number().positive(),
   // RSS moves in pages and heap chunks: with ten sessions only its presence is checked.
   rss_per_session_kib: z.number(),
+  extra_callback_client_us: z.number(),
+  events_per_s_client: z.number().positive(),
+  long_session: z.object({
+    current: z.object({ first: window, middle: window, last: window }),
+  }),
+  cold_start: z.object({
+    bare_node_ms: z.number().positive(),
+    current: z.object({
+      initialize_ms: z.number().positive(),
+      first_session_ms: z.number().positive(),
+      rss_after_first_session_mib: z.number().positive(),
+    }),
+  }),
+  load_avg: z.object({ min: z.number(), max: z.number() }),
 });
 
 describe("npm run bench, with tiny counts", () => {
+  // The long session and the cold starts run too, so the run takes a few seconds more.
   it("runs every scenario against the built agent and writes every figure as JSON", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hookgate-bench-smoke-"));
     try {
       const json = join(dir, "results.json");
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [RUN, ...TINY, ...TINY_TURNS, "--json", json],
-        { timeout: 60_000 },
+        [RUN, ...TINY, ...TINY_TURNS, ...TINY_STARTS, "--json", json],
+        { timeout: 80_000 },
       );
       expect(stdout).toMatch(/\| floor: plain request/);
       expect(stdout).toMatch(/\| floor_turn: the same, between a turn's/);
@@ -59,5 +81,5 @@ describe("npm run bench, with tiny counts", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
