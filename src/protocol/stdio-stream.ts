@@ -71,7 +71,12 @@ function refuseOversize(
       message: `reply of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit`,
       ...("result" in reply ? { data: { truncatedResult: reply.result } } : {}),
     };
-    return new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: reply.id, error })}\n`);
+    const encode = (e: object) =>
+      new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: reply.id, error: e })}\n`);
+    const full = encode(error);
+    // The stand-in must itself fit the limit, or the SDK would end the connection over it.
+    if (full.byteLength <= maxFrameBytes) return full;
+    return encode({ code: error.code, message: error.message });
   }
   const { id, method } = readFrameHead(new TextDecoder().decode(frame.head));
   const request = id !== undefined && id !== null && method !== undefined;
