@@ -1,19 +1,14 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { SessionHooks } from "../hooks/session-hooks.js";
-import type { Logger } from "../log.js";
 import { describeIssue } from "../zod-issues.js";
-import { ToolError, type AnyTool, type ToolContext } from "../tools/types.js";
+import { ToolError, type AnyTool } from "../tools/types.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
 import { CallReport, type ToolCallResult } from "./call-report.js";
 import { executeCleared } from "./execute.js";
-import type { ModeId } from "./modes.js";
 import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
-import type { PermissionMemory } from "./permission.js";
 import { locate } from "./locations.js";
-import { permit, type ClearedCall } from "./permission-step.js";
-import type { ClientPort } from "../port.js";
+import { permit, type ClearedCall, type PermissionEnv } from "./permission-step.js";
 import { errorMessage, isRecord } from "../values.js";
 import { tooDeep } from "../json-depth.js";
 
@@ -27,17 +22,9 @@ export interface ModelToolCall {
 }
 
 /** The session state a tool call needs. */
-export interface ToolCallEnv {
-  readonly client: ClientPort;
+export interface ToolCallEnv extends PermissionEnv {
   /** Where the call's tool is looked up: built-ins and the session's MCP tools. */
   readonly catalog: ToolCatalog;
-  readonly hooks: SessionHooks;
-  readonly permissions: PermissionMemory;
-  readonly mode: () => ModeId;
-  readonly toolContext: ToolContext;
-  readonly log: Logger;
-  /** Files hooks are configured in: a tool's write to one asks in every mode but bypass. */
-  readonly hookConfigFiles: readonly string[];
 }
 
 function parseArguments(
