@@ -10,7 +10,7 @@ import { setImmediate, setTimeout } from "node:timers";
 import { agent } from "@agentclientprotocol/sdk";
 import { releaseAbandoned } from "../dist/protocol/abandoned-requests.js";
 import { AcpHookTransport } from "../dist/protocol/hook-transport.js";
-import { silentLogger } from "../dist/log.js";
+import { silentLogger } from "../dist/shared/log.js";
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10_000);

@@ -11,8 +11,8 @@ import console from "node:console";
 import process from "node:process";
 import { setTimeout } from "node:timers/promises";
 import { fileURLToPath, URL } from "node:url";
-import { ProcessGroups } from "../dist/commands/process-group.js";
-import { silentLogger } from "../dist/log.js";
+import { ProcessGroups } from "../dist/process/process-group.js";
+import { silentLogger } from "../dist/shared/log.js";
 import { SessionMcp } from "../dist/mcp/session-servers.js";
 
 const N = Number(process.argv[2] ?? 300);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { runCommand } from "../dist/commands/runner.js";
+import { runCommand } from "../dist/process/runner.js";
 import { CLI, connectAgent, initialize, openSession, prompt } from "./client.mjs";
 import { percentilesUs } from "./stats.mjs";
 

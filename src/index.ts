@@ -16,12 +16,12 @@ export type {
   SessionPage,
   SessionSummary,
 } from "./protocol/host.js";
-export { Agent, type AgentOptions } from "./agent.js";
-export { connectHookgate, serveStdio } from "./serve.js";
+export { Agent, type AgentOptions } from "./agent/agent.js";
+export { connectHookgate, serveStdio } from "./agent/serve.js";
 export { defaultDataDir } from "./store/data-dir.js";
-export { createLogger, silentLogger, type Logger } from "./log.js";
+export { createLogger, silentLogger, type Logger } from "./shared/log.js";
 export { createScriptedModel } from "./model/scripted.js";
-export { HOOK_EVENTS, type HookEventName } from "./hooks/events.js";
+export { HOOK_EVENTS, type HookEventName } from "./wire/events.js";
 export {
   interpretReply,
   type HookResult,
@@ -54,4 +54,4 @@ export {
   type OutcomeReport,
 } from "./wire/hooks.js";
 export { builtinTools } from "./tools/index.js";
-export { VERSION } from "./version.js";
+export { VERSION } from "./shared/version.js";

@@ -66,6 +66,62 @@ function findCycles(graph: Graph): string[][] {
   return cycles;
 }
 
+/**
+ * The folders of src/ and which others each may import, bottom up: the folder list is the
+ * architecture (docs/architecture.md says what each holds). A folder not listed here fails the
+ * test, so a new one is placed on purpose. The package entry points (`index.ts`, `cli.ts`) sit
+ * at the root and may import anything.
+ */
+const FOLDERS: Readonly<Record<string, readonly string[]>> = {
+  wire: [],
+  shared: [],
+  process: ["shared"],
+  hooks: ["shared", "wire"],
+  protocol: ["hooks", "shared", "wire"],
+  tools: ["process", "shared"],
+  store: ["process", "shared"],
+  slash: ["process", "shared"],
+  model: ["process", "shared", "tools"],
+  mcp: ["process", "shared", "tools", "wire"],
+  "command-hooks": ["hooks", "process", "shared", "wire"],
+  session: [
+    ...["command-hooks", "hooks", "mcp", "model", "process", "shared", "slash", "store"],
+    ...["tools", "wire"],
+  ],
+  agent: [
+    ...["command-hooks", "hooks", "mcp", "model", "process", "protocol", "session", "shared"],
+    ...["slash", "store", "tools", "wire"],
+  ],
+  client: ["hooks", "process", "shared", "store", "wire"],
+  examples: ["client", "shared"],
+  "policy-test": ["client", "model", "shared", "wire"],
+  inspect: ["client", "shared", "wire"],
+  cli: [
+    ...["agent", "command-hooks", "examples", "hooks", "inspect", "model", "policy-test"],
+    ...["process", "protocol", "session", "shared", "slash", "store"],
+  ],
+};
+
+/** The top folder of a src/ path, or undefined for the entry points at the root. */
+function folderOf(path: string): string | undefined {
+  const parts = path.split(/[\\/]/);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+/** Each import that crosses folders against {@link FOLDERS}, as `from → to (file: specifier)`. */
+function wrongWays(edges: readonly (readonly [string, string])[]): string[] {
+  return edges.flatMap(([from, to]) => {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (a === undefined || a === b) return [];
+    const allowed = FOLDERS[a];
+    if (allowed === undefined) return [`${a}/ is not a known folder (${from})`];
+    return b !== undefined && allowed.includes(b)
+      ? []
+      : [`${a} → ${b ?? "(root)"} (${from} imports ${to})`];
+  });
+}
+
 describe("module structure", () => {
   it("the cycle finder names a cycle made by a type-only back-edge, and passes a one-way graph", () => {
     const cyclic = new Map([
@@ -99,5 +155,32 @@ describe("module structure", () => {
     expect(unresolved).toEqual([]);
     expect(graph.get(join("hooks", "gate.ts"))).toContain(join("hooks", "gate-merge.ts"));
     expect(findCycles(graph).map((cycle) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("the folder check names an import against the direction and a folder nobody placed", () => {
+    expect(wrongWays([["wire/hooks.ts", "hooks/events.ts"]])).toEqual([
+      "wire → hooks (wire/hooks.ts imports hooks/events.ts)",
+    ]);
+    expect(wrongWays([["widgets/a.ts", "shared/log.ts"]])).toEqual([
+      "widgets/ is not a known folder (widgets/a.ts)",
+    ]);
+    expect(
+      wrongWays([
+        ["hooks/gate.ts", "wire/hooks.ts"],
+        ["cli.ts", "agent/agent.ts"],
+      ]),
+    ).toEqual([]);
+  });
+
+  it("folders import one way, bottom up: wire/ and shared/ import nothing of hookgate", () => {
+    const edges = sourceFiles(SRC).flatMap((file) =>
+      relativeSpecifiers(readFileSync(file, "utf8")).flatMap((spec) => {
+        const target = resolveSpecifier(file, spec);
+        return target === undefined ? [] : [[relative(SRC, file), relative(SRC, target)] as const];
+      }),
+    );
+    const folders = new Set(edges.flatMap(([from]) => folderOf(from) ?? []));
+    expect(folders.has("wire")).toBe(true);
+    expect(wrongWays(edges)).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { claudeSettingsSchema } from "../src/commands/settings-schema.js";
-import { configFileSchema } from "../src/config.js";
-import { isHookEventName } from "../src/hooks/events.js";
+import { claudeSettingsSchema } from "../src/command-hooks/settings-schema.js";
+import { configFileSchema } from "../src/cli/config.js";
+import { isHookEventName } from "../src/wire/events.js";
 import { interpretReply } from "../src/hooks/result.js";
 import { sessionMetaSchema } from "../src/store/metadata.js";
 import {
@@ -18,7 +18,7 @@ import {
   settingsReportSchema,
 } from "../src/wire/hooks.js";
 import { defValidator, methodDef } from "./helpers/schema.js";
-import { describeIssue } from "../src/zod-issues.js";
+import { describeIssue } from "../src/shared/zod-issues.js";
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
 const pages = [

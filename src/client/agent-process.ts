@@ -9,7 +9,7 @@ import {
   type ClientConnection,
   type Stream,
 } from "@agentclientprotocol/sdk";
-import { terminateGroup } from "../commands/process-group.js";
+import { terminateGroup } from "../process/process-group.js";
 import { hookFastPath, installedOn } from "./fast-path.js";
 
 /** How to start the agent process. */

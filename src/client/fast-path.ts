@@ -5,7 +5,7 @@ import {
   type JsonRpcId,
   type Stream,
 } from "@agentclientprotocol/sdk";
-import { errorMessage, isRecord } from "../values.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 import { LazyCancellation, type Cancellation } from "./cancellation.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 

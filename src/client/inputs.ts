@@ -1,6 +1,6 @@
-import type { HookEventName } from "../hooks/events.js";
+import type { HookEventName } from "../wire/events.js";
 import { hookInputSchemas, type HookInput, type HookInputFor } from "../wire/hooks.js";
-import { firstIssue } from "../zod-issues.js";
+import { firstIssue } from "../shared/zod-issues.js";
 
 /** Parses an agent-sent input as event E's; the error names the first bad field. */
 export function parseHookInput<E extends HookEventName>(

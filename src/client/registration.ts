@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, isHookEventName, type HookEventName } from "../hooks/events.js";
+import { HOOK_EVENTS, isHookEventName, type HookEventName } from "../wire/events.js";
 import { hookGroupSchema, hookRegistrationSchema, type HookGroup } from "../wire/hooks.js";
 import { asAnyInput, parseHookInput } from "./inputs.js";
 import type {

@@ -11,8 +11,8 @@ import {
   hookRunParamsSchema,
 } from "../wire/hooks.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
-import { firstIssue } from "../zod-issues.js";
-import { errorMessage } from "../values.js";
+import { firstIssue } from "../shared/zod-issues.js";
+import { errorMessage } from "../shared/values.js";
 import { cancellationOf, type Cancellation } from "./cancellation.js";
 import { hookFastPath, rememberInstalled } from "./fast-path.js";
 import { checkResult, idsOf, rejectOnCancel } from "./run.js";

@@ -1,6 +1,6 @@
 import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
 import type { Cancellation } from "./cancellation.js";
-import { firstIssue } from "../zod-issues.js";
+import { firstIssue } from "../shared/zod-issues.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
 export class HookResultError extends Error {

@@ -1,5 +1,5 @@
 import type { JsonRpcId } from "@agentclientprotocol/sdk";
-import type { HookEventName } from "../hooks/events.js";
+import type { HookEventName } from "../wire/events.js";
 import type { HookInput, HookInputFor } from "../hooks/input.js";
 import type { OutcomeLabel } from "../hooks/outcome.js";
 import type {

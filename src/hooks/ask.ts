@@ -1,6 +1,6 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import type { CommandHookRunner, CommandVerdict } from "./command.js";
-import type { HookEventName } from "./events.js";
+import type { HookEventName } from "../wire/events.js";
 import { classifyError, classifyResult, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type Interpretation } from "./result.js";

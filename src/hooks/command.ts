@@ -1,4 +1,4 @@
-import type { HookEventName } from "./events.js";
+import type { HookEventName } from "../wire/events.js";
 import type { Interpretation } from "./result.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
@@ -11,7 +11,7 @@ export type CommandExec =
 
 /**
  * A command hook from a settings file, as the gate races it beside client callbacks. The
- * settings loader (commands/) makes these; a `CommandHookRunner` runs them.
+ * settings loader (command-hooks/) makes these; a `CommandHookRunner` runs them.
  */
 export interface CommandHandler {
   readonly kind: "command";
@@ -52,7 +52,7 @@ export type CommandVerdict = (
   readonly truncated?: boolean;
 };
 
-/** Runs command hooks for one session; commands/ implements it, the agent wires it in. */
+/** Runs command hooks for one session; command-hooks/ implements it, the agent wires it in. */
 export interface CommandHookRunner {
   /** Never rejects; `signal` aborts with a HookAbort (timeout, cancel, decided elsewhere). */
   run(handler: CommandHandler, input: AnyHookInput, signal: AbortSignal): Promise<CommandVerdict>;

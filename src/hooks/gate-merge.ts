@@ -1,8 +1,8 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import type { GateCall } from "./gate-call.js";
 import { denyReason, reportsOf, roundMs, textOf, type HookText, type Outcome } from "./outcome.js";
 import type { HookResult } from "./result.js";
-import { isRecord } from "../values.js";
+import { isRecord } from "../shared/values.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
 /** A blocked tool call: the deciding hook, its reason, and what every hook did. */

@@ -1,4 +1,4 @@
-import type { HookEventName } from "./events.js";
+import type { HookEventName } from "../wire/events.js";
 import type { CommonInput, EventFields, HookInputFor } from "../wire/hooks.js";
 import { capValue } from "./truncate.js";
 

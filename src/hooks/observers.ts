@@ -1,4 +1,4 @@
-import { TOOL_EVENTS, type HookEventName } from "./events.js";
+import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
@@ -7,7 +7,7 @@ import { applicable, type Handler } from "./registry.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { isSteerEvent } from "./steering.js";
 import type { AnyHookInput } from "../wire/hooks.js";
-import { detach } from "../values.js";
+import { detach } from "../shared/values.js";
 
 /**
  * A session's observe-only side: `_hooks/event` notifications (never awaited) and the event

@@ -1,7 +1,7 @@
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import { HookAbort } from "./transport.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
 
 export type { OutcomeLabel } from "../wire/hooks.js";

@@ -1,7 +1,7 @@
 import { blocks, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import { HookAbort } from "./transport.js";
-import { detach, errorMessage, timerDelay, type FailureLog } from "../values.js";
+import { detach, errorMessage, timerDelay, type FailureLog } from "../shared/values.js";
 
 /** How a race ended: the first blocking outcome, every callback answered, or the turn was cancelled. */
 export type RaceEnd = Outcome | "cancelled" | undefined;

@@ -1,6 +1,6 @@
-import { HOOK_EVENTS, hasMatcher, type HookEventName } from "./events.js";
+import { HOOK_EVENTS, hasMatcher, type HookEventName } from "../wire/events.js";
 import type { CommandHandler } from "./command.js";
-import { compileMatcher, type ToolMatcher } from "./matcher.js";
+import { compileMatcher, type ToolMatcher } from "../wire/matcher.js";
 import type { HookGroup } from "../wire/hooks.js";
 
 /** Default group timeout, as in Claude Code. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { HookEventName } from "./events.js";
+import type { HookEventName } from "../wire/events.js";
 import { hookReplySchema, type HookReply } from "../wire/hooks.js";
-import { firstIssue } from "../zod-issues.js";
+import { firstIssue } from "../shared/zod-issues.js";
 
 /**
  * What a hook decided, most restrictive first. On the PreToolUse gate: `deny` blocks the

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { TOOL_EVENTS, type HookEventName } from "./events.js";
+import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
 import { isFailure, reportsOf, textOf, type Outcome } from "./outcome.js";
@@ -21,7 +21,7 @@ import {
   type Steering,
   type ToolOutputEvent,
 } from "./steering.js";
-import { unlessAborted } from "../values.js";
+import { unlessAborted } from "../shared/values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import type { CommandHookRunner } from "./command.js";
 import { askHandler } from "./ask.js";
 import { reportsOf, roundMs, type Outcome } from "./outcome.js";

@@ -1,5 +1,5 @@
-import { HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from "./events.js";
-import { exactNames } from "./matcher.js";
+import { HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from "../wire/events.js";
+import { exactNames } from "../wire/matcher.js";
 
 /** Prefix of MCP tool names, which arrive with their servers and are not second-guessed. */
 const MCP_PREFIX = "mcp__";

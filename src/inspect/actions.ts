@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HookInputFor } from "../client/index.js";
-import { compileMatcher, isValidMatcher } from "../hooks/matcher.js";
+import { compileMatcher, isValidMatcher } from "../wire/matcher.js";
 
 /** Events a page rule can stop at: the gate is the only event whose callbacks answer. */
 const GATE_EVENTS = ["PreToolUse"] as const;

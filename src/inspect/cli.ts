@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
-import { usageError } from "../usage-error.js";
-import { errorMessage } from "../values.js";
+import { usageError } from "../shared/usage-error.js";
+import { errorMessage } from "../shared/values.js";
 import { startInspector } from "./server.js";
 
 export const INSPECT_HELP = `Usage: hookgate inspect [options] [-- <hookgate flags>]

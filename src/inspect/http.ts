@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname } from "node:path";
-import { firstIssue } from "../zod-issues.js";
-import { errorMessage } from "../values.js";
+import { firstIssue } from "../shared/zod-issues.js";
+import { errorMessage } from "../shared/values.js";
 import { actionSchema, type Action } from "./actions.js";
 
 /** What the page server needs from the inspector behind it. */

@@ -16,8 +16,8 @@ import {
   type HooksConfig,
   type PreToolUseResult,
 } from "../client/index.js";
-import { HOOK_EVENTS } from "../hooks/events.js";
-import { errorMessage } from "../values.js";
+import { HOOK_EVENTS } from "../wire/events.js";
+import { errorMessage } from "../shared/values.js";
 import { ruleMatches, type Action, type Rule } from "./actions.js";
 import { HttpError, servePage, type PageServer } from "./http.js";
 

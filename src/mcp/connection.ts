@@ -7,18 +7,18 @@ import {
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import pTimeout from "p-timeout";
-import { childEnv } from "../commands/child-env.js";
-import type { ProcessGroups } from "../commands/process-group.js";
-import type { Logger } from "../log.js";
-import { errorMessage } from "../values.js";
-import { describeIssue } from "../zod-issues.js";
-import { VERSION } from "../version.js";
+import { childEnv } from "../process/child-env.js";
+import type { ProcessGroups } from "../process/process-group.js";
+import type { Logger } from "../shared/log.js";
+import { errorMessage } from "../shared/values.js";
+import { describeIssue } from "../shared/zod-issues.js";
+import { VERSION } from "../shared/version.js";
 import { CoalescedTask } from "./coalesce.js";
 import { yieldingFetch } from "./http-fetch.js";
 import { InputSchemas, type McpInputSchema } from "./input-schema.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
 import type { ToolCaller } from "./tool.js";
-import { listedToolSchema, toolsPageSchema, type ListedTool } from "./wire.js";
+import { listedToolSchema, toolsPageSchema, type ListedTool } from "./listed-tool.js";
 
 /** Pages of `tools/list` read before giving up on a server whose cursor never ends. */
 const MAX_PAGES = 64;

@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject } from "ajv/dist/ajv.js";
 import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import { errorMessage, isRecord } from "../values.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 import { schemaPatterns } from "./schema-patterns.js";
 
 // Every `pattern` and `patternProperties` key runs on RE2's linear-time engine: a server's

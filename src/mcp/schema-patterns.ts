@@ -1,4 +1,4 @@
-import { isRecord } from "../values.js";
+import { isRecord } from "../shared/values.js";
 
 /** Keywords whose value is one subschema. */
 const ONE = [

@@ -1,8 +1,8 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
-import type { ProcessGroups } from "../commands/process-group.js";
-import type { Logger } from "../log.js";
+import type { ProcessGroups } from "../process/process-group.js";
+import type { Logger } from "../shared/log.js";
 import type { AnyTool } from "../tools/types.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 import type { McpServerReport } from "../wire/mcp.js";
 import type { McpConnection } from "./connection.js";
 import { assignNames } from "./names.js";

@@ -10,9 +10,9 @@ import {
   type RequestId,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { killGroupsOnExit, terminateGroup, type ProcessGroups } from "../commands/process-group.js";
-import type { Logger } from "../log.js";
-import { detach, isRecord } from "../values.js";
+import { killGroupsOnExit, terminateGroup, type ProcessGroups } from "../process/process-group.js";
+import type { Logger } from "../shared/log.js";
+import { detach, isRecord } from "../shared/values.js";
 import { LineReader, type Line, type OversizedLine } from "./line-reader.js";
 
 /**

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { ToolError, type AnyTool } from "../tools/types.js";
 import { mapResult } from "./content.js";
 import type { McpInputSchema } from "./input-schema.js";
-import type { ListedTool } from "./wire.js";
+import type { ListedTool } from "./listed-tool.js";
 
 /** What an MCP tool needs from its server connection. */
 export interface ToolCaller {

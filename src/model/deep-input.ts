@@ -1,5 +1,5 @@
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { jsonTextDepth, MAX_TOOL_INPUT_DEPTH } from "../json-depth.js";
+import { jsonTextDepth, MAX_TOOL_INPUT_DEPTH } from "../shared/json-depth.js";
 
 /** Where a too-deep tool call's own text travels past the model SDK, untouched. */
 export const DEEP_INPUT_KEY = "hookgate";

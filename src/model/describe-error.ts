@@ -4,7 +4,7 @@ import { KeyHelperError } from "./key-helper.js";
 import { MissingApiKeyError } from "./missing-key.js";
 import type { ModelTarget } from "./providers.js";
 import { StreamCutError } from "./stream-cut.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 
 const DETAIL_CHARS = 300;
 

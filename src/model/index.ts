@@ -1,8 +1,8 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import { describeModelError, describePlainError } from "./describe-error.js";
 import { KeyHelper } from "./key-helper.js";
-import { silentLogger } from "../log.js";
+import { silentLogger } from "../shared/log.js";
 import { withProfile, type ProviderOptions } from "./profile.js";
 import { ModelConfigError, PROVIDERS, providerModel, type ProviderId } from "./providers.js";
 import { createScriptedModel } from "./scripted.js";

@@ -1,7 +1,7 @@
-import { childEnv } from "../commands/child-env.js";
-import { ProcessGroups } from "../commands/process-group.js";
-import { runCommand } from "../commands/runner.js";
-import type { Logger } from "../log.js";
+import { childEnv } from "../process/child-env.js";
+import { ProcessGroups } from "../process/process-group.js";
+import { runCommand } from "../process/runner.js";
+import type { Logger } from "../shared/log.js";
 
 /** How long the helper may take; a password manager may wait for an unlock. */
 export const KEY_HELPER_TIMEOUT_MS = 30_000;

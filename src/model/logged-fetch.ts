@@ -1,5 +1,5 @@
-import type { Logger } from "../log.js";
-import { errorMessage } from "../values.js";
+import type { Logger } from "../shared/log.js";
+import { errorMessage } from "../shared/values.js";
 
 /** Statuses the AI SDK retries (besides network errors). */
 const RETRIED = (status: number) =>

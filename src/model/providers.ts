@@ -5,7 +5,7 @@ import { LazyModel } from "./lazy-model.js";
 import { MissingKeyModel } from "./missing-key.js";
 import { RekeyedModel } from "./rekeyed-model.js";
 import { loggedFetch } from "./logged-fetch.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 
 /** The real providers `--model provider:model-id` can name. */
 export const PROVIDERS = ["openai-compatible", "openai", "anthropic"] as const;

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import { glob } from "tinyglobby";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 import {
   caseLine,
   count,

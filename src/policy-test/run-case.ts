@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { spawnAgent, type Timeline } from "../client/kit/spawn-agent.js";
 import { makeWorkspace, removeWorkspace } from "../client/kit/workspace.js";
 import type { HookEventName, HooksConfig } from "../client/types.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 import { checkExpectations } from "./expect.js";
 import { promptText, type HookStub, type PolicyCase } from "./spec.js";
 

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { HOOK_EVENTS } from "../hooks/events.js";
+import { HOOK_EVENTS } from "../wire/events.js";
 import { hookRunResultSchema } from "../wire/hooks.js";
-import { describeIssue } from "../zod-issues.js";
-import { errorMessage } from "../values.js";
+import { describeIssue } from "../shared/zod-issues.js";
+import { errorMessage } from "../shared/values.js";
 
 /** What a policy test can say happened to one tool call (docs/policy-tests.md). */
 export const CALL_DECISIONS = ["denied", "allowed", "asked", "rewritten"] as const;

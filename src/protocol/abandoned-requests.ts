@@ -1,5 +1,5 @@
 import type { AnyMessage, JsonRpcId, Stream } from "@agentclientprotocol/sdk";
-import { isRecord } from "../values.js";
+import { isRecord } from "../shared/values.js";
 
 const CANCEL_REQUEST_METHOD = "$/cancel_request";
 const REQUEST_CANCELLED = -32800;

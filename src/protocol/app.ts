@@ -9,9 +9,9 @@ import {
   type InitializeResponse,
   type McpServer,
 } from "@agentclientprotocol/sdk";
-import { HOOK_EVENTS, isHookEventName } from "../hooks/events.js";
-import type { ClientAbilities } from "../port.js";
-import { VERSION } from "../version.js";
+import { HOOK_EVENTS, isHookEventName } from "../wire/events.js";
+import type { ClientAbilities } from "../shared/port.js";
+import { VERSION } from "../shared/version.js";
 import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";
 import { AcpHookTransport } from "./hook-transport.js";

@@ -1,6 +1,6 @@
 import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
-import type { Logger } from "../log.js";
-import type { ClientAbilities, ClientPort, ClientTerminal } from "../port.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientAbilities, ClientPort, ClientTerminal } from "../shared/port.js";
 import {
   parseReply,
   permissionReplySchema,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { firstIssue } from "../zod-issues.js";
+import { firstIssue } from "../shared/zod-issues.js";
 
 /**
  * The client's replies the agent acts on. The SDK types them but does not check them, so

@@ -1,6 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import { describeIssue } from "../zod-issues.js";
+import { describeIssue } from "../shared/zod-issues.js";
 
 /** A -32602 error whose message names the first offending field. */
 export function invalidParams(prefix: string, error: z.ZodError): RequestError {

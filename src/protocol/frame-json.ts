@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
-import { capDepth } from "../json-depth.js";
-import { errorMessage, isRecord } from "../values.js";
+import { capDepth } from "../shared/json-depth.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
 const shared = new WeakMap<object, string | undefined>();

@@ -1,6 +1,6 @@
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
 import { HookTransportError, type HookTransport } from "../hooks/transport.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import { shareInFrames } from "./frame-json.js";
 import {
   HOOK_EVENT_METHOD,
@@ -8,7 +8,7 @@ import {
   type HookEventParams,
   type HookRunParams,
 } from "../wire/hooks.js";
-import { errorMessage, isRecord } from "../values.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 
 /** `_hooks/run` and `_hooks/event` over one ACP connection. */
 export class AcpHookTransport implements HookTransport {

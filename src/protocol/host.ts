@@ -6,14 +6,14 @@ import type {
   StopReason,
 } from "@agentclientprotocol/sdk";
 import type { HookTransport } from "../hooks/transport.js";
-import type { Logger } from "../log.js";
-import type { ClientPort } from "../port.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientPort } from "../shared/port.js";
 import type { HookRegistration, SettingsReport } from "../wire/hooks.js";
 import type { McpServerReport } from "../wire/mcp.js";
 
 /**
  * What the ACP app needs from the agent behind it. `protocol/` defines it and calls it;
- * the agent implements it (src/agent.ts) and `serve.ts` wires the two together, so this layer
+ * the agent implements it (src/agent/agent.ts) and `agent/serve.ts` wires the two together, so this layer
  * knows sessions only through these shapes.
  */
 export interface AgentHost {

@@ -1,11 +1,11 @@
 import { Readable, type Writable } from "node:stream";
 import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
 import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, limitFrames, type OversizeFrame } from "./frame-limit.js";
-import { isRecord } from "../values.js";
+import { isRecord } from "../shared/values.js";
 
 /** Limits on the incoming side of a stdio stream. */
 export interface StdioLimits {

@@ -1,21 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ProcessGroups } from "../commands/process-group.js";
-import { availableCommandsUpdate } from "../commands/slash.js";
-import type { SlashCommand } from "../commands/slash-config.js";
+import type { ProcessGroups } from "../process/process-group.js";
+import { availableCommandsUpdate } from "../slash/slash.js";
+import type { SlashCommand } from "../slash/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import type { ToolCatalog } from "./catalog.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
-import { detach, errorMessage } from "../values.js";
+import { detach, errorMessage } from "../shared/values.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}

@@ -1,6 +1,6 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { OutcomeReport, Verdict } from "../hooks/gate.js";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { HookReminder } from "./hook-context.js";

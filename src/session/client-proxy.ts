@@ -1,5 +1,5 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 
 /**
  * A ClientPort that passes everything through to another; a subclass overrides `update` to

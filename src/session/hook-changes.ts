@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 
 /**
  * Asks the user whether a session opening again applies hook configuration changed since it

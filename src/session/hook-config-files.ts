@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { SETTING_SOURCES, settingsFiles } from "../commands/settings.js";
+import { SETTING_SOURCES, settingsFiles } from "../command-hooks/settings.js";
 
 /** Where a session's hook configuration can come from. */
 export interface HookConfigPlaces {

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { isNoteEvent, type HookText, type NoteEvent } from "../hooks/steering.js";
-import { isRecord } from "../values.js";
+import { isRecord } from "../shared/values.js";
 
 export type { NoteEvent } from "../hooks/steering.js";
 

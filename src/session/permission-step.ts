@@ -1,11 +1,11 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
-import type { Logger } from "../log.js";
-import type { ClientPort } from "../port.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
-import { errorMessage, isRecord } from "../values.js";
-import { describeIssue } from "../zod-issues.js";
+import { errorMessage, isRecord } from "../shared/values.js";
+import { describeIssue } from "../shared/zod-issues.js";
 import type { CallReport, ToolCallResult } from "./call-report.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";

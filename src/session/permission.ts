@@ -1,5 +1,5 @@
 import type { PermissionOption, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 
 const OPTIONS: PermissionOption[] = [
   { optionId: "allow_once", name: "Allow", kind: "allow_once" },

@@ -1,7 +1,7 @@
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { OutputJudge } from "../hooks/steer.js";
 import type { Steering } from "../hooks/steering.js";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 import { OUTPUT_SHAPES } from "../tools/output-shapes.js";
 import type { AnyTool } from "../tools/types.js";
 import type { OutcomeReport } from "../wire/hooks.js";

@@ -4,8 +4,8 @@ import {
   runSlashCommand,
   type SlashContext,
   type SlashInvocation,
-} from "../commands/slash.js";
-import type { ClientPort } from "../port.js";
+} from "../slash/slash.js";
+import type { ClientPort } from "../shared/port.js";
 import type { Transcript } from "./transcript.js";
 
 /** What a slash-command turn needs from its session. */

@@ -1,5 +1,5 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { describeIssue } from "../zod-issues.js";
+import { describeIssue } from "../shared/zod-issues.js";
 import { ToolError, type AnyTool } from "../tools/types.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
@@ -9,8 +9,8 @@ import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
 import { locate } from "./locations.js";
 import { permit, type ClearedCall, type PermissionEnv } from "./permission-step.js";
-import { errorMessage, isRecord } from "../values.js";
-import { tooDeep } from "../json-depth.js";
+import { errorMessage, isRecord } from "../shared/values.js";
+import { tooDeep } from "../shared/json-depth.js";
 
 export type { ToolCallResult } from "./call-report.js";
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ModelMessage } from "ai";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { makeDirectory, retryTransient } from "../store/files.js";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";

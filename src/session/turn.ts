@@ -3,15 +3,15 @@ import type { LanguageModel, ModelMessage } from "ai";
 import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
-import type { ClientPort } from "../port.js";
-import { matchSlashCommand } from "../commands/slash.js";
-import type { SlashCommand } from "../commands/slash-config.js";
+import type { ClientPort } from "../shared/port.js";
+import { matchSlashCommand } from "../slash/slash.js";
+import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import { hookMessages, type HookReminder } from "./hook-context.js";
 import type { Transcript } from "./transcript.js";
-import { detach } from "../values.js";
+import { detach } from "../shared/values.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
 /** What one prompt turn needs from its session. */

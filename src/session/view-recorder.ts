@@ -1,5 +1,5 @@
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ClientPort } from "../port.js";
+import type { ClientPort } from "../shared/port.js";
 import { ClientProxy } from "./client-proxy.js";
 import type { Transcript } from "./transcript.js";
 

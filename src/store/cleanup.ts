@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import { sessionsDir } from "./data-dir.js";
 import { acquireLock, releaseLock } from "./lock.js";
 

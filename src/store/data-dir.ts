@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 import { makeDirectory } from "./files.js";
 
 /** The data directory cannot hold sessions; the message names it and why. */

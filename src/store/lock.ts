@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { linkSync, rmSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import { processAlive } from "../commands/process-group.js";
+import { processAlive } from "../process/process-group.js";
 import { codeOf, NotRegularFileError, readRegularFileSync } from "./files.js";
 import { processStart } from "./process-start.js";
 

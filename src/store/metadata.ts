@@ -1,7 +1,7 @@
 import { rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
-import { errorMessage } from "../values.js";
-import { describeIssue } from "../zod-issues.js";
+import { errorMessage } from "../shared/values.js";
+import { describeIssue } from "../shared/zod-issues.js";
 import { readRegularFile, retryTransient } from "./files.js";
 
 /** A record is a few hundred bytes; a larger file was not written by hookgate. */

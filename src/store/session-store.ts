@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "../log.js";
+import type { Logger } from "../shared/log.js";
 import { mapBounded } from "./bounded.js";
 import { sessionsDir } from "./data-dir.js";
 import { makeDirectory, retryTransient } from "./files.js";

@@ -1,9 +1,9 @@
 import { open } from "node:fs/promises";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
-import { MAX_TOOL_INPUT_DEPTH, jsonTextDepth } from "../json-depth.js";
-import type { Logger } from "../log.js";
-import { errorMessage, isRecord } from "../values.js";
+import { MAX_TOOL_INPUT_DEPTH, jsonTextDepth } from "../shared/json-depth.js";
+import type { Logger } from "../shared/log.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 import { readRegularFile, retryTransient } from "./files.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
 import {

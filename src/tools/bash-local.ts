@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { childEnv } from "../commands/child-env.js";
-import { groupAlive, signalGroup, type ProcessGroups } from "../commands/process-group.js";
+import { childEnv } from "../process/child-env.js";
+import { groupAlive, signalGroup, type ProcessGroups } from "../process/process-group.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
 import { ToolError } from "./types.js";

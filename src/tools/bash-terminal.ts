@@ -1,6 +1,6 @@
 import type { WaitForTerminalExitResponse } from "@agentclientprotocol/sdk";
 import pTimeout from "p-timeout";
-import type { ClientTerminal } from "../port.js";
+import type { ClientTerminal } from "../shared/port.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
 import { ToolError, type ToolContext } from "./types.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { assertOpenedInside, openForWriting } from "./contained-open.js";
 import { errnoCode, realRoots } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 
 const SPECIAL_KINDS = ["FIFO", "socket", "character device", "block device"] as const;
 

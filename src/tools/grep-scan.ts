@@ -9,7 +9,7 @@ import {
 } from "./grep-worker.js";
 import { BINARY_SNIFF_BYTES } from "./text.js";
 import { ToolError } from "./types.js";
-import { errorMessage } from "../values.js";
+import { errorMessage } from "../shared/values.js";
 
 export type { FileScan, LineMatch, ScanDepth } from "./grep-worker.js";
 

@@ -1,8 +1,8 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import type { ProcessGroups } from "../commands/process-group.js";
-import type { Logger } from "../log.js";
-import type { ClientPort } from "../port.js";
+import type { ProcessGroups } from "../process/process-group.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientPort } from "../shared/port.js";
 
 /** Everything a tool may touch while it runs. */
 export interface ToolContext {

@@ -5,8 +5,8 @@
  * command runner parse with the same schema.
  */
 import { z } from "zod";
-import { HOOK_EVENTS, type HookEventName } from "../hooks/events.js";
-import { isValidMatcher } from "../hooks/matcher.js";
+import { HOOK_EVENTS, type HookEventName } from "./events.js";
+import { isValidMatcher } from "./matcher.js";
 
 /** Wire names of the hook extension (ACP reserves `_`-prefixed methods for extensions). */
 export const HOOK_RUN_METHOD = "_hooks/run";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { startInProcess, startStdio, toolLine, type Session } from "./setup.js";
 
 /** Generous: the machine running the suite may be busy. */

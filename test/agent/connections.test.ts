@@ -1,11 +1,11 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentOptions } from "../../src/agent.js";
-import { silentLogger } from "../../src/log.js";
+import type { AgentOptions } from "../../src/agent/agent.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import { Agent } from "../../src/agent.js";
+import { Agent } from "../../src/agent/agent.js";
 import { createAgentApp, ONE_CONNECTION } from "../../src/protocol/app.js";
-import { connectHookgate, createHookgateApp } from "../../src/serve.js";
+import { connectHookgate, createHookgateApp } from "../../src/agent/serve.js";
 import { connectInProcess, initialize, type Harness } from "../helpers/harness.js";
 import {
   finishedCalls,

@@ -7,8 +7,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import { createHookgateApp } from "../../src/serve.js";
-import { silentLogger } from "../../src/log.js";
+import { createHookgateApp } from "../../src/agent/serve.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { connectInProcess } from "../helpers/harness.js";
 import {
   finishedCalls,

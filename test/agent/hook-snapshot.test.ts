@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentOptions } from "../../src/agent.js";
+import type { AgentOptions } from "../../src/agent/agent.js";
 import { eventually } from "../helpers/eventually.js";
 import { chunks } from "../model/providers/setup.js";
 import { startInProcess, workspace, type Session } from "./setup.js";

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { INTERRUPTED_RESULT } from "../../src/store/history-repair.js";
 import { eventually } from "../helpers/eventually.js";
 import { BUILT_CLI } from "../helpers/harness.js";

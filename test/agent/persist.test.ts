@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type AnyMessage, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
 import { chunks, eventually, stream } from "../model/providers/setup.js";
 import { finishedCalls, startStdio, toolLine, rpcError, type Session } from "./setup.js";

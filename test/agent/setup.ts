@@ -15,8 +15,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { createScriptedModel } from "../../src/model/scripted.js";
-import type { AgentOptions } from "../../src/agent.js";
-import { createHookgateApp } from "../../src/serve.js";
+import type { AgentOptions } from "../../src/agent/agent.js";
+import { createHookgateApp } from "../../src/agent/serve.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
@@ -26,7 +26,7 @@ import {
   type HookEventParams,
   type HookRunParams,
 } from "../../src/wire/hooks.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import {
   connectInProcess,
   connectStdio,

@@ -9,7 +9,7 @@ import {
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentOptions } from "../../src/agent.js";
+import type { AgentOptions } from "../../src/agent/agent.js";
 import {
   allGone,
   commands,
@@ -19,7 +19,7 @@ import {
   said,
   tempDir,
   until,
-} from "../commands/slash-helpers.js";
+} from "../slash/slash-helpers.js";
 import { startInProcess, toolLine, type ClientScript, type Session } from "./setup.js";
 
 let s: Session | undefined;

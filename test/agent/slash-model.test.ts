@@ -1,7 +1,7 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../../src/model/index.js";
-import { commands, removeTempDirs, said, tempDir, until } from "../commands/slash-helpers.js";
+import { commands, removeTempDirs, said, tempDir, until } from "../slash/slash-helpers.js";
 import { fixture, ReplayServer } from "../model/providers/replay-server.js";
 import { startInProcess, type Session } from "./setup.js";
 

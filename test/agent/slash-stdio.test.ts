@@ -12,7 +12,7 @@ import {
   said,
   tempDir,
   until,
-} from "../commands/slash-helpers.js";
+} from "../slash/slash-helpers.js";
 import { startStdio, type Session } from "./setup.js";
 
 let s: Session | undefined;

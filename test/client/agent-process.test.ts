@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { client } from "@agentclientprotocol/sdk";
 import { expect, it } from "vitest";
 import { spawnHookgate } from "../../src/client/agent-process.js";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 
 it("close() ends a stuck agent together with what it started in its group", async () => {
   const dir = mkdtempSync(join(tmpdir(), "hookgate-stuck-"));

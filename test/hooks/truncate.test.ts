@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { SessionHooks } from "../../src/hooks/session-hooks.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { buildHookInput } from "../../src/hooks/input.js";
 import { capValue, cutUtf8 } from "../../src/hooks/truncate.js";
 

@@ -11,7 +11,7 @@ import {
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { afterEach, expect } from "vitest";
-import type { AgentOptions } from "../../src/agent.js";
+import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { methods, type McpServer } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { RELIST_INTERVAL_MS } from "../../src/mcp/connection.js";
 import { finishedCalls, textOf, toolLine, type Session } from "../agent/setup.js";
 import { openWithMcp, perTest, waitFor, type Fixture } from "./helpers.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpReportSchema } from "../../src/wire/mcp.js";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
 import { expectCalls, openWithMcp, perTest, setMode, waitFor } from "./helpers.js";
 

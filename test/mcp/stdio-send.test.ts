@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { ProcessGroups, processAlive } from "../../src/commands/process-group.js";
-import { silentLogger } from "../../src/log.js";
+import { ProcessGroups, processAlive } from "../../src/process/process-group.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { GroupStdioTransport } from "../../src/mcp/stdio-transport.js";
 
 const transports: GroupStdioTransport[] = [];

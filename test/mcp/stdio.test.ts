@@ -1,6 +1,6 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
 import { expectCalls, openWithMcp, perTest, waitFor } from "./helpers.js";
 

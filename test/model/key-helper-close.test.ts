@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
-import { silentLogger } from "../../src/log.js";
+import { processAlive } from "../../src/process/process-group.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { KeyHelper } from "../../src/model/key-helper.js";
 
 let dir: string;

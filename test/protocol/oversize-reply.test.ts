@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { textOf } from "../agent/setup.js";
-import { attempt, openPolicySession, type PolicySession } from "../commands/policy-session.js";
+import { attempt, openPolicySession, type PolicySession } from "../command-hooks/policy-session.js";
 
 let o: PolicySession | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { Transcript } from "../../src/session/transcript.js";
 
 const meta = { sessionId: "s1", cwd: "/w" };

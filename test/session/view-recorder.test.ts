@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/log.js";
-import type { ClientPort } from "../../src/port.js";
+import { silentLogger } from "../../src/shared/log.js";
+import type { ClientPort } from "../../src/shared/port.js";
 import { Transcript } from "../../src/session/transcript.js";
 import { ViewRecorder } from "../../src/session/view-recorder.js";
 

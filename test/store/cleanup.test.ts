@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../../src/client/kit/index.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { pruneSessions } from "../../src/store/cleanup.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -11,8 +11,8 @@ import { eventually } from "../helpers/eventually.js";
 /** Runs between a taker's look at the lock and its next step, as another process would. */
 const meddle = vi.hoisted(() => ({ onAliveCheck: undefined as (() => void) | undefined }));
 
-vi.mock("../../src/commands/process-group.js", async (actual) => {
-  const real = await actual<typeof import("../../src/commands/process-group.js")>();
+vi.mock("../../src/process/process-group.js", async (actual) => {
+  const real = await actual<typeof import("../../src/process/process-group.js")>();
   return {
     ...real,
     processAlive: (pid: number) => {

@@ -9,7 +9,7 @@ import type { SessionMeta } from "../../src/store/metadata.js";
 import { CursorError, page } from "../../src/store/paging.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { readTranscript } from "../../src/store/transcript-reader.js";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import { prepareDataDir, DataDirError } from "../../src/store/data-dir.js";
 
 let dir: string;

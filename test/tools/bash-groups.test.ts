@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ProcessGroups, processAlive } from "../../src/commands/process-group.js";
+import { ProcessGroups, processAlive } from "../../src/process/process-group.js";
 import { runLocal } from "../../src/tools/bash-local.js";
 import { tempDir } from "./helpers.js";
 

@@ -7,7 +7,7 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/port.js";
+import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/shared/port.js";
 
 /** One recorded call to the fake client. */
 export type FakeCall =

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
-import { silentLogger } from "../../src/log.js";
+import { silentLogger } from "../../src/shared/log.js";
 import type { z } from "zod";
 import type { Tool, ToolContext, ToolResult } from "../../src/tools/types.js";
 import { FakeClient } from "./fake-client.js";

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/commands/process-group.js";
+import { processAlive } from "../../src/process/process-group.js";
 import { editTool } from "../../src/tools/edit.js";
 import { readTool } from "../../src/tools/read.js";
 import { writeTool } from "../../src/tools/write.js";

@@ -10,7 +10,7 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { errorMessage } from "../../values.js";
+import { errorMessage } from "../../shared/values.js";
 import { outcomeReportSchema, type OutcomeReport } from "../../wire/hooks.js";
 import type {
   HookErrorInfo,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "../../../src/config.js";
+import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "../../../src/cli/config.js";
 import { ModelConfigError, parseModelSpec, resolveModel } from "../../../src/model/index.js";
 
 function configFile(content: unknown): string {

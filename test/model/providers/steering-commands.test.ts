@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
 import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
-import { processAlive } from "../../../src/commands/process-group.js";
+import { processAlive } from "../../../src/process/process-group.js";
 import { reportedHooks, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");

@@ -5,7 +5,7 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import { resolveModel } from "../../../src/model/index.js";
-import type { AgentOptions } from "../../../src/agent.js";
+import type { AgentOptions } from "../../../src/agent/agent.js";
 import { outcomeReportSchema, type HookRunParams } from "../../../src/wire/hooks.js";
 import { startInProcess, type ClientScript } from "../../agent/setup.js";
 import type { ReplayServer } from "./replay-server.js";

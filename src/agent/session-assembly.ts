@@ -1,0 +1,270 @@
+import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { AgentOptions } from "./options.js";
+import { SessionCommandRunner } from "../command-hooks/command-hook.js";
+import { SessionEnvFiles } from "../command-hooks/session-env.js";
+import { ProcessGroups } from "../process/process-group.js";
+import {
+  loadCommandHooks,
+  settingsFiles,
+  type SettingsRequest,
+} from "../command-hooks/settings.js";
+import {
+  changedFiles,
+  keepStarting,
+  readStoredSnapshot,
+  snapshotReader,
+  takeSnapshot,
+  writeStoredSnapshot,
+  type HookFilesSnapshot,
+} from "../command-hooks/settings-snapshot.js";
+import { HookRegistry } from "../hooks/registry.js";
+import { SessionHooks } from "../hooks/session-hooks.js";
+import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
+import { registrationWarnings } from "../hooks/warnings.js";
+import type { Logger } from "../shared/log.js";
+import { describePlainError } from "../model/describe-error.js";
+import { SessionMcp } from "../mcp/session-servers.js";
+import type { ClientPort } from "../shared/port.js";
+import type { OpenRequest } from "../protocol/host.js";
+import { SessionActor } from "../session/actor.js";
+import { ToolCatalog } from "../session/catalog.js";
+import { isModeId } from "../session/modes.js";
+import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
+import { hookConfigFiles } from "../session/hook-config-files.js";
+import { Transcript } from "../session/transcript.js";
+import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "../session/limits.js";
+import { metaOf } from "./session-handle.js";
+import type { SessionStore, StoredSession } from "../store/session-store.js";
+import { builtinTools } from "../tools/index.js";
+import { detach, errorMessage } from "../shared/values.js";
+
+/** A session being started, new or restored; the one path every session is put together by. */
+export interface Start {
+  readonly id: string;
+  readonly request: OpenRequest;
+  readonly log: Logger;
+  readonly stored?: StoredSession | undefined;
+}
+
+/** A session put together, with what its opening response reports. */
+export type Assembled = Awaited<ReturnType<SessionAssembly["assemble"]>>;
+
+/**
+ * How a session is put together: its settings files' command hooks, its one set of process
+ * groups, its MCP servers, hooks, transcript and actor. New, loaded and resumed sessions all
+ * come through `assemble`.
+ */
+export class SessionAssembly {
+  /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
+  readonly toolNames = builtinTools.map((tool) => tool.name);
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly store: SessionStore | undefined,
+    /** True once the connection has gone: a session still opening is given up. */
+    private readonly closed: () => boolean,
+  ) {}
+
+  /**
+   * Puts a session together: its MCP servers, hooks, transcript, actor. New, loaded and
+   * resumed alike, so every way a session opens connects the servers of its own request.
+   */
+  async assemble({ id, request, log, stored }: Start) {
+    const { options, store } = this;
+    const places = {
+      cwd: request.cwd,
+      home: options.home ?? homedir(),
+      explicit: options.settingsFiles ?? [],
+      configFile: options.configFile,
+    };
+    const client = request.client(id, log);
+    const settingsRequest = { ...places, sources: options.settingSources ?? [] };
+    const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
+    const loaded = loadCommandHooks({
+      ...settingsRequest,
+      readText: snapshotReader(hookFiles.snapshot),
+    });
+    for (const r of loaded.reports) {
+      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
+      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
+    }
+    // The session's one set of process groups: tools, command hooks, slash commands, MCP.
+    const groups = new ProcessGroups();
+    const envFiles = new SessionEnvFiles();
+    const commands = new SessionCommandRunner({
+      cwd: request.cwd,
+      sessionId: id,
+      groups,
+      envFiles,
+    });
+    const mcp = await this.connectMcp(id, request, log, groups);
+    const registry = new HookRegistry(request.hooks, loaded.commands);
+    const transport = request.transport(log);
+    const transcript =
+      store &&
+      new Transcript(
+        store.transcriptPath(id),
+        { sessionId: id, cwd: request.cwd },
+        log,
+        stored?.conversation.lastUuid ?? null,
+      );
+    const interrupted = stored?.conversation.interrupted;
+    if (transcript && interrupted) {
+      // Calls a crash left open are closed on disk too, so the next load reads them closed.
+      detach(transcript.record(interrupted.message), log, "recording interrupted calls");
+      detach(transcript.view(...interrupted.views), log, "recording interrupted calls");
+    }
+    const meta = stored?.meta;
+    const actor = new SessionActor({
+      id,
+      cwd: request.cwd,
+      roots: request.roots,
+      client,
+      model: options.model,
+      catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
+      release: async () => {
+        envFiles.dispose();
+        await mcp.close();
+      },
+      shellPrelude: (command) => envFiles.wrap(command),
+      groups,
+      system: options.system ?? (() => undefined),
+      describeError: options.describeError ?? describePlainError,
+      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
+      ...(options.permissionMode && { mode: options.permissionMode }),
+      log,
+      createdAt: meta ? new Date(meta.createdAt) : new Date(),
+      transcript,
+      restored: stored && {
+        history: stored.conversation.history,
+        mode: meta && isModeId(meta.mode) ? meta.mode : "default",
+        title: meta?.title ?? undefined,
+      },
+      persist: store && ((session) => this.persist(store, session)),
+      commands: options.commands ?? [],
+      hookConfigFiles: hookConfigFiles(places),
+      hooks: (self) =>
+        new SessionHooks({
+          sessionId: id,
+          registry,
+          transport,
+          commands,
+          common: () => ({
+            session_id: id,
+            transcript_path: transcript?.path ?? "",
+            cwd: request.cwd,
+            permission_mode: self.mode,
+            ...(self.promptId !== undefined && { prompt_id: self.promptId }),
+          }),
+          maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
+          log,
+        }),
+    });
+    if (meta) actor.updatedAt = new Date(meta.updatedAt);
+    log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    const warnings = registrationWarnings(request.hooks, this.toolNames);
+    for (const warning of warnings) log.warn(`hook registration: ${warning}`);
+    if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);
+    // A settings file that could not be loaded means hooks the user expects are off: say so
+    // where the user looks (an agent message), not only where a client may look.
+    const notices = loaded.reports.flatMap((r) =>
+      r.error === undefined
+        ? []
+        : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
+    );
+    warnings.push(...notices);
+    return {
+      actor,
+      client,
+      registered: registry.counts(),
+      warnings,
+      notices,
+      mcp: mcp.report,
+      settings: loaded.reports,
+      hookNotice: hookFiles.notice,
+    };
+  }
+
+  /**
+   * The hook configuration a session runs with, stored beside its transcript: for a new
+   * session the files as they are; for one opening again, the files as they were when it
+   * started, unless the user accepts what changed since (a hook file the model wrote must
+   * not run unseen on the next load).
+   */
+  private async hookFiles(
+    id: string,
+    req: SettingsRequest,
+    restoring: boolean,
+    client: ClientPort,
+    log: Logger,
+  ): Promise<{ snapshot: HookFilesSnapshot; notice?: string }> {
+    const now = takeSnapshot(settingsFiles(req).map((f) => f.path));
+    if (!this.store) return { snapshot: now };
+    const path = join(this.store.dir, `${id}.hooks`);
+    let snapshot = now;
+    let notice: string | undefined;
+    const stored = restoring ? await readStoredSnapshot(path) : undefined;
+    if (stored && !stored.ok) log.warn({ error: stored.error }, "hook snapshot unreadable");
+    const start = stored?.ok ? stored.snapshot : undefined;
+    const changed = start ? changedFiles(start, now) : [];
+    if (start && changed.length > 0) {
+      let applied = false;
+      try {
+        applied = await askToApplyHookChanges(client, changed);
+      } catch (error) {
+        log.warn({ error: errorMessage(error) }, "asking to apply changed hooks failed");
+      }
+      snapshot = applied ? now : keepStarting(start, now, changed);
+      notice = hookChangeNotice(changed, applied);
+      log.warn({ changed, applied }, notice);
+    }
+    try {
+      await mkdir(this.store.dir, { recursive: true });
+      await writeStoredSnapshot(path, snapshot);
+    } catch (error) {
+      log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
+    }
+    return { snapshot, ...(notice !== undefined && { notice }) };
+  }
+
+  /**
+   * Connects a session's MCP servers, each bounded; one that fails is reported, never fatal.
+   * Servers still connecting when the connection closes are closed again, and the session
+   * (and its lock) is given up.
+   */
+  private async connectMcp(
+    id: string,
+    request: OpenRequest,
+    log: Logger,
+    groups: ProcessGroups,
+  ): Promise<SessionMcp> {
+    const mcp = await SessionMcp.connect(request.mcpServers, {
+      cwd: request.cwd,
+      log,
+      groups,
+      reserved: this.toolNames,
+      ...(this.options.mcpConnectTimeoutMs !== undefined && {
+        connectTimeoutMs: this.options.mcpConnectTimeoutMs,
+      }),
+    });
+    if (this.closed()) {
+      await mcp.close();
+      this.store?.unlock(id);
+      throw new Error("the connection closed while the session was opening");
+    }
+    return mcp;
+  }
+
+  /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */
+  private async persist(store: SessionStore, session: SessionActor): Promise<void> {
+    if (!session.started) return;
+    try {
+      await store.save(metaOf(session));
+    } catch (error) {
+      session.settings.log.warn({ error: errorMessage(error) }, "session record not saved");
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { SessionHandle, SessionSummary } from "../protocol/host.js";
+import { SessionBusyError, SessionClosedError, type SessionActor } from "../session/actor.js";
+import { isModeId } from "../session/modes.js";
+import type { SessionMeta } from "../store/metadata.js";
+
+/** The session actor as the ACP app drives it: refusals as results, not exceptions. */
+export function handleOf(actor: SessionActor): SessionHandle {
+  return {
+    id: actor.id,
+    async prompt(prompt) {
+      try {
+        return { stopReason: await actor.prompt(prompt) };
+      } catch (error) {
+        if (error instanceof SessionBusyError) return { refused: "busy" };
+        if (error instanceof SessionClosedError) return { refused: "closed" };
+        throw error;
+      }
+    },
+    cancel: () => actor.cancel(),
+    async setMode(modeId) {
+      if (!isModeId(modeId)) return false;
+      await actor.setMode(modeId);
+      return true;
+    },
+    modes: () => actor.modes(),
+  };
+}
+
+/** A live session's record, as it is (or will be) persisted. */
+export function metaOf(actor: SessionActor): SessionMeta {
+  const { settings } = actor;
+  return {
+    version: 1,
+    sessionId: actor.id,
+    cwd: settings.cwd,
+    additionalDirectories: settings.roots.slice(1),
+    title: actor.title ?? null,
+    mode: actor.mode,
+    createdAt: settings.createdAt.toISOString(),
+    updatedAt: actor.updatedAt.toISOString(),
+  };
+}
+
+/** A record as `session/list` shows it. */
+export function summaryOf(meta: SessionMeta): SessionSummary {
+  return {
+    id: meta.sessionId,
+    cwd: meta.cwd,
+    additionalDirectories: meta.additionalDirectories,
+    title: meta.title,
+    updatedAt: meta.updatedAt,
+  };
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { isValidMatcher } from "../wire/matcher.js";
+
+/** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
+export const SKIPPED_HANDLER_TYPES = ["http", "prompt", "agent", "mcp_tool"] as const;
+
+const seconds = z.number().gt(0, "must be greater than 0 seconds");
+
+/** A `type: "command"` handler as Claude Code's settings files write it. */
+const claudeCommandSchema = z.looseObject({
+  type: z.literal("command"),
+  command: z.string().min(1, "must not be empty"),
+  args: z.array(z.string()).optional(),
+  shell: z.enum(["sh", "bash"]).optional(),
+  timeout: seconds.optional(),
+  onFailure: z.enum(["continue", "block", "allow", "deny"]).optional(),
+  statusMessage: z.string().optional(),
+  async: z.boolean().optional(),
+  if: z.string().optional(),
+});
+
+/** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
+const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.optional() });
+
+const skippedSchema = z.looseObject({ type: z.enum(SKIPPED_HANDLER_TYPES) });
+
+function fileSchema<H extends z.ZodType>(handler: H) {
+  const group = z.looseObject({
+    matcher: z.string().refine(isValidMatcher, "invalid regular expression").optional(),
+    hooks: z.array(handler),
+  });
+  // Other settings (permissions, env, ...) live beside `hooks`: they are not hookgate's to check.
+  return z.looseObject({
+    hooks: z.record(z.string(), z.array(group)).optional(),
+    disableAllHooks: z.boolean().optional(),
+  });
+}
+
+/** Claude Code's `settings.json` / `settings.local.json`, the parts hookgate reads. */
+export const claudeSettingsSchema = fileSchema(
+  z.discriminatedUnion("type", [claudeCommandSchema, skippedSchema]),
+);
+
+/** Codex's `hooks.json`. */
+export const codexHooksSchema = fileSchema(
+  z.discriminatedUnion("type", [codexCommandSchema, skippedSchema]),
+);
+
+export type SettingsFile = z.infer<typeof codexHooksSchema>;
+export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;

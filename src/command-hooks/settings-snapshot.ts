@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { errorMessage } from "../shared/values.js";
+
+/**
+ * What a session's hook configuration files held when it started: each file's text, or
+ * `null` when it did not exist. A session runs the hooks of its snapshot; a change made
+ * since (by the model, a checkout, anyone) applies only once the user accepts it.
+ */
+export type HookFilesSnapshot = Readonly<Record<string, string | null>>;
+
+const storedSnapshotSchema = z.object({
+  version: z.literal(1),
+  files: z.record(z.string(), z.string().nullable()),
+});
+
+/** Reads each file once; one that cannot be read for another reason than absence is left out. */
+export function takeSnapshot(paths: readonly string[]): HookFilesSnapshot {
+  const files: Record<string, string | null> = {};
+  for (const path of paths) {
+    try {
+      files[path] = readFileSync(path, "utf8");
+    } catch (error) {
+      if (isMissing(error)) files[path] = null;
+    }
+  }
+  return files;
+}
+
+/**
+ * The files whose text differs from the snapshot's. A file the snapshot does not name (a
+ * source or `--settings` file the operator turned on since) is not a change.
+ */
+export function changedFiles(start: HookFilesSnapshot, now: HookFilesSnapshot): string[] {
+  return Object.keys(now).filter((path) => path in start && start[path] !== now[path]);
+}
+
+/** `now`, with the files in `keep` as `start` had them. */
+export function keepStarting(
+  start: HookFilesSnapshot,
+  now: HookFilesSnapshot,
+  keep: readonly string[],
+): HookFilesSnapshot {
+  const files = { ...now };
+  for (const path of keep) files[path] = start[path] ?? null;
+  return files;
+}
+
+/**
+ * Reads files as the snapshot has them (`loadCommandHooks`' `readText`): a file it holds as
+ * absent throws ENOENT; one it does not hold is read from disk (and fails as it did).
+ */
+export function snapshotReader(snapshot: HookFilesSnapshot): (path: string) => string {
+  return (path) => {
+    const text = snapshot[path];
+    if (typeof text === "string") return text;
+    if (text === null) {
+      throw Object.assign(new Error(`ENOENT: no such file, ${path}`), { code: "ENOENT" });
+    }
+    return readFileSync(path, "utf8");
+  };
+}
+
+/** The snapshot a session stored, or undefined when there is none (or it is unreadable). */
+export async function readStoredSnapshot(
+  path: string,
+): Promise<{ ok: true; snapshot: HookFilesSnapshot | undefined } | { ok: false; error: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (isMissing(error)) return { ok: true, snapshot: undefined };
+    return { ok: false, error: errorMessage(error) };
+  }
+  try {
+    const parsed = storedSnapshotSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return { ok: true, snapshot: parsed.data.files };
+    return { ok: false, error: `not a hook snapshot: ${parsed.error.issues[0]?.message ?? ""}` };
+  } catch (error) {
+    return { ok: false, error: `not valid JSON: ${errorMessage(error)}` };
+  }
+}
+
+/** Stores a session's snapshot (written whole, then renamed into place). */
+export async function writeStoredSnapshot(path: string, snapshot: HookFilesSnapshot) {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify({ version: 1, files: snapshot }), "utf8");
+  await rename(temp, path);
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "ENOENT";
+}

@@ -1,0 +1,102 @@
+import { execFile } from "node:child_process";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { spawnAgent, toolLine } from "../../src/client/kit/index.js";
+import { BUILT_CLI } from "../helpers/harness.js";
+
+/** A localhost port nothing listens on: bound, then closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+const jsonLines = (stderr: string) =>
+  stderr
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+const deny = {
+  PreToolUse: [{ hooks: [() => ({ decision: "deny" as const, reason: "no rm -rf here" })] }],
+};
+const prompt = toolLine("Bash", { command: "rm -rf build" });
+
+describe("--log-format", { timeout: 30_000 }, () => {
+  it("json: one JSON object per line, and a deny's line carries the hook id, the tool and the reason", async () => {
+    const run = await spawnAgent({
+      hooks: deny,
+      prompt,
+      logLevel: "info",
+      args: ["--log-format", "json"],
+    });
+    const denial = jsonLines(run.stderr).find((l) => l.msg === "hook denied tool call");
+    expect(denial).toMatchObject({
+      hookCallbackId: "r1/PreToolUse:0:0",
+      tool: "Bash",
+      reason: "no rm -rf here",
+      sessionId: run.sessionId,
+    });
+  });
+
+  it("pretty: readable lines, the deny's hook id, tool and reason among them", async () => {
+    const run = await spawnAgent({
+      hooks: deny,
+      prompt,
+      logLevel: "info",
+      args: ["--log-format", "pretty"],
+    });
+    expect(run.stderr).not.toMatch(/^\{/m);
+    const line = run.stderr.slice(run.stderr.indexOf("hook denied tool call"));
+    expect(line).toMatch(/hookCallbackId: "r1\/PreToolUse:0:0"/);
+    expect(line).toMatch(/tool: "Bash"/);
+    expect(line).toMatch(/reason: "no rm -rf here"/);
+  });
+
+  it("a value other than pretty or json is a one-line error naming the flag", async () => {
+    const failed = await promisify(execFile)(process.execPath, [
+      BUILT_CLI,
+      "--log-format",
+      "xml",
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^hookgate: --log-format: /),
+    });
+  });
+});
+
+describe("a wrong --base-url", { timeout: 60_000 }, () => {
+  it("logs each failed attempt as it happens, then answers with one line", async () => {
+    const port = await closedPort();
+    const run = await spawnAgent({
+      model: "openai-compatible:some-model",
+      args: [
+        "--base-url",
+        `http://127.0.0.1:${port}/v1`,
+        "--max-retries",
+        "1",
+        "--log-format",
+        "json",
+      ],
+      prompt: "hi",
+    });
+    expect(run.stopReason).toBe("end_turn");
+    expect(run.agentText).toMatch(
+      /Cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 .*after 2 attempts/,
+    );
+    const attempts = jsonLines(run.stderr).filter((l) =>
+      String(l.msg).startsWith("model request failed"),
+    );
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]).toMatchObject({
+      level: 40,
+      host: `127.0.0.1:${port}`,
+      error: "ECONNREFUSED",
+    });
+  });
+});
