@@ -145,3 +145,51 @@ describe("writes to hook configuration files", () => {
     expect(existsSync(settings)).toBe(true);
   });
 });
+
+describe("PermissionRequest hooks beside a write to a hook file", () => {
+  /** A blocking PermissionRequest group whose callback would allow anything it is asked. */
+  async function allowingHook(reply: unknown) {
+    const asked: string[] = [];
+    s = await startInProcess(
+      {
+        hooks: {
+          pr: (p) => {
+            asked.push(
+              "tool_name" in p.input ? String(p.input.tool_name) : p.input.hook_event_name,
+            );
+            return reply;
+          },
+        },
+        permission: rejectOnce,
+      },
+      { home: mkdtempSync(join(tmpdir(), "home-")) },
+    );
+    const { sessionId } = await s.newSession({
+      hooks: { PermissionRequest: [{ hookCallbackIds: ["pr"], blocking: true }] },
+    });
+    return { s, sessionId, asked };
+  }
+  const allow = {
+    hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+  };
+
+  it("a hook's allow does not answer for a hook file: the user is asked, and the rejected write does not happen", async () => {
+    const { s, sessionId, asked } = await allowingHook(allow);
+    const settings = join(s.cwd, ".claude", "settings.json");
+    await s.prompt(sessionId, toolLine("Write", { file_path: settings, content: HOOK }));
+    expect(s.seen.permissions).toHaveLength(1);
+    expect(s.seen.permissions[0]?.toolCall.locations?.[0]?.path).toBe(settings);
+    expect(existsSync(settings)).toBe(false);
+    expect(asked).toEqual([]);
+    expect(finishedCalls(s.h.sessionUpdates(sessionId)).map((c) => c.status)).toEqual(["failed"]);
+  });
+
+  it("the same hook still answers for an ordinary file, so it was the hook file that set it aside", async () => {
+    const { s, sessionId, asked } = await allowingHook(allow);
+    const notes = join(s.cwd, "notes.txt");
+    await s.prompt(sessionId, toolLine("Write", { file_path: notes, content: "x" }));
+    expect(asked).toEqual(["Write"]);
+    expect(s.seen.permissions).toHaveLength(0);
+    expect(readFileSync(notes, "utf8")).toBe("x");
+  });
+});
