@@ -9,7 +9,7 @@ const RECORDER = pathToFileURL(join(import.meta.dirname, "../helpers/fixtures/re
 
 // Modules a connection does not need until it opens a session, or calls a real model.
 const NOT_BEFORE_A_SESSION = [
-  /\/dist\/agent\.js$/,
+  /\/dist\/agent\/agent\.js$/,
   /\/dist\/session\/turn\.js$/,
   /\/dist\/tools\/index\.js$/,
   /\/dist\/hooks\/session-hooks\.js$/,
