@@ -1,5 +1,4 @@
 import type { HookEventName } from "../wire/events.js";
-import type { Interpretation } from "./result.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 /** How a command hook's program is started. */
@@ -37,23 +36,26 @@ export interface CommandHandler {
 }
 
 /**
- * What running a command hook found: its stdout read as a reply (or the reply its exit code
- * stands for), or a failure label with a message.
+ * What a command hook's process did, as the runner reports it (process/'s `RunResult` has this
+ * shape); the classifier reads it with Claude Code's exit-code and stdout rules.
  */
-export type CommandVerdict = (
-  | Interpretation
-  | {
-      readonly ok: false;
-      readonly label: "hook_error" | "timed_out" | "cancelled";
-      readonly message: string;
-    }
-) & {
-  /** The command wrote more than the cap: the verdict was read from the head of its output. */
-  readonly truncated?: boolean;
-};
+export interface CommandRun {
+  readonly status: "exited" | "timed_out" | "cancelled" | "output_overflow" | "spawn_error";
+  /** The exit code; null unless the process exited before the result was decided. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, when it ended before the result was decided. */
+  readonly signal: string | null;
+  /** What was read, up to the cap. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The streams that went past the cap (the rest was discarded); empty if none. */
+  readonly truncated: readonly string[];
+  /** Why it did not simply exit, e.g. "timed out after 5000 ms". */
+  readonly error?: string;
+}
 
 /** Runs command hooks for one session; command-hooks/ implements it, the agent wires it in. */
 export interface CommandHookRunner {
   /** Never rejects; `signal` aborts with a HookAbort (timeout, cancel, decided elsewhere). */
-  run(handler: CommandHandler, input: AnyHookInput, signal: AbortSignal): Promise<CommandVerdict>;
+  run(handler: CommandHandler, input: AnyHookInput, signal: AbortSignal): Promise<CommandRun>;
 }

@@ -10,7 +10,8 @@ export interface GateCall {
   readonly input: Record<string, unknown>;
   /** The tool's input schema, to re-validate `updatedInput`. */
   readonly schema: z.ZodType;
-  readonly callbacks: readonly Handler[];
-  /** Builds the HookInput; called at most once, and only when there are callbacks. */
+  /** The hooks to ask: client callbacks and command hooks, in registration order. */
+  readonly handlers: readonly Handler[];
+  /** Builds the HookInput; called at most once, and only when there are handlers. */
   readonly buildInput: () => HookInputFor<"PreToolUse">;
 }

@@ -1,6 +1,9 @@
 import type { Logger } from "../shared/log.js";
+import { malformed } from "./classify.js";
 import type { GateCall } from "./gate-call.js";
 import { denyReason, reportsOf, roundMs, textOf, type HookText, type Outcome } from "./outcome.js";
+import { logOutcome } from "./outcome-log.js";
+import { blocks } from "./policy.js";
 import type { HookResult } from "./result.js";
 import { isRecord } from "../shared/values.js";
 import type { OutcomeReport } from "../wire/hooks.js";
@@ -61,7 +64,7 @@ export function denied(
   const stop = first.result?.stop;
   log.info(
     {
-      hookCallbackId: first.callback.id,
+      hookCallbackId: first.handler.id,
       tool: call.toolName,
       reason,
       durationMs: roundMs(first.durationMs),
@@ -71,7 +74,7 @@ export function denied(
   );
   return {
     kind: "denied",
-    callbackId: first.callback.id,
+    callbackId: first.handler.id,
     reason,
     ...(stop && { stop: { reason } }),
     reports,
@@ -82,7 +85,7 @@ export function denied(
 /**
  * With no deny: a `defer` ends it (deny > defer > ask > allow, as in Claude Code); else
  * applies each `updatedInput` in registration order (re-validating each step, an invalid one
- * making its callback malformed), then ask > allow > continue.
+ * making its hook's outcome malformed), then ask > allow > continue.
  */
 export function merge(
   call: GateCall,
@@ -94,8 +97,8 @@ export function merge(
   const systemMessages = systemMessagesOf(outcomes);
   const deferring = outcomes.find((o) => o?.label === "proceeded" && o.result?.deferred);
   if (deferring) {
-    const reports = reportsOf(call.callbacks, outcomes, elapsed);
-    return { kind: "deferred", callbackId: deferring.callback.id, reports, systemMessages };
+    const reports = reportsOf(call.handlers, outcomes, elapsed);
+    return { kind: "deferred", callbackId: deferring.handler.id, reports, systemMessages };
   }
   let input = call.input;
   for (const [i, o] of outcomes.entries()) {
@@ -109,16 +112,11 @@ export function merge(
     const why = candidate.success
       ? "not an object"
       : (candidate.error.issues[0]?.message ?? "invalid");
-    const bad: Outcome = {
-      callback: o.callback,
-      label: "malformed",
-      durationMs: o.durationMs,
-      failure: `updatedInput does not fit ${call.toolName}'s input: ${why}`,
-    };
+    const bad = malformed(o, `updatedInput does not fit ${call.toolName}'s input: ${why}`);
     outcomes[i] = bad;
-    logGateOutcome(log, call, bad);
-    if (bad.callback.failClosed) {
-      const reports = reportsOf(call.callbacks, outcomes, elapsed);
+    logOutcome(log, { event: "PreToolUse", tool: call.toolName }, bad);
+    if (blocks(bad, "PreToolUse")) {
+      const reports = reportsOf(call.handlers, outcomes, elapsed);
       return denied(call, bad, reports, systemMessages, log);
     }
   }
@@ -146,28 +144,7 @@ export function merge(
     permission,
     ...(asking && askReason && { askReason: textOf(asking, askReason) }),
     context,
-    reports: reportsOf(call.callbacks, outcomes, elapsed),
+    reports: reportsOf(call.handlers, outcomes, elapsed),
     systemMessages,
   };
-}
-
-/** Logs a deferral, and every outcome but `proceeded` and `denied` (at warn). */
-export function logGateOutcome(log: Logger, call: GateCall, o: Outcome): void {
-  if (o.result?.deferred) {
-    log.info(
-      { hookCallbackId: o.callback.id, tool: call.toolName, durationMs: roundMs(o.durationMs) },
-      `hook ${o.callback.id} deferred ${call.toolName}: the call does not run and the turn ends`,
-    );
-  }
-  if (o.label === "proceeded" || o.label === "denied") return;
-  log.warn(
-    {
-      hookCallbackId: o.callback.id,
-      tool: call.toolName,
-      durationMs: roundMs(o.durationMs),
-      outcome: o.label,
-      failure: o.failure,
-    },
-    `hook ${o.callback.id} ${o.label} on ${call.toolName}`,
-  );
 }

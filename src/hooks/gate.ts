@@ -1,15 +1,9 @@
 import { askHandler, type AskOptions } from "./ask.js";
 import type { GateCall } from "./gate-call.js";
-import {
-  denied,
-  logGateOutcome,
-  merge,
-  systemMessagesOf,
-  type Deferral,
-  type Denial,
-} from "./gate-merge.js";
+import { denied, merge, systemMessagesOf, type Deferral, type Denial } from "./gate-merge.js";
 import { reportsOf, roundMs, type HookText } from "./outcome.js";
-import { raceCallbacks } from "./race.js";
+import { logOutcome } from "./outcome-log.js";
+import { raceHandlers } from "./race.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
 export type { GateCall } from "./gate-call.js";
@@ -69,14 +63,14 @@ export type Verdict = (
   | Deferral
   | { kind: "cancelled"; reports: OutcomeReport[] }
 ) & {
-  /** Gate start to decision, in milliseconds (fractional); 0 when no callback matched. */
+  /** Gate start to decision, in milliseconds (fractional); 0 when no hook matched. */
   gateMs?: number;
 };
 
 export type GateOptions = AskOptions;
 
 /**
- * Runs the PreToolUse gate: every matching callback at once, each bounded by its own
+ * Runs the PreToolUse gate: every matching handler at once, each bounded by its own
  * timeout; the first blocking outcome decides at once and cancels the rest.
  */
 export async function runGate(
@@ -85,7 +79,7 @@ export async function runGate(
   opts: GateOptions,
 ): Promise<Verdict> {
   if (signal.aborted) return { kind: "cancelled", reports: [] };
-  if (call.callbacks.length === 0) {
+  if (call.handlers.length === 0) {
     return {
       kind: "pass",
       clearance: issue(call.toolUseId, call.toolName, call.input, "default", []),
@@ -106,15 +100,16 @@ async function decide(
 ): Promise<Verdict> {
   const input = call.buildInput();
   const { log } = opts;
-  const { end, outcomes } = await raceCallbacks(call.callbacks, signal, {
+  const { end, outcomes } = await raceHandlers(call.handlers, signal, {
+    event: "PreToolUse",
     log,
-    onSettle: (o) => logGateOutcome(log, call, o),
+    onSettle: (o) => logOutcome(log, { event: "PreToolUse", tool: call.toolName }, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,
     ask: askHandler(opts, "PreToolUse", input, call.toolUseId),
   });
 
   const elapsed = roundMs(performance.now() - started);
-  const reports = () => reportsOf(call.callbacks, outcomes, elapsed);
+  const reports = () => reportsOf(call.handlers, outcomes, elapsed);
   if (end === "cancelled") return { kind: "cancelled", reports: reports() };
   if (end) return denied(call, end, reports(), systemMessagesOf(outcomes), log);
   const decided = merge(call, outcomes, elapsed, log);

@@ -2,10 +2,11 @@ import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
-import { raceCallbacks } from "./race.js";
+import { logOutcome } from "./outcome-log.js";
+import { policyOf } from "./policy.js";
+import { raceHandlers } from "./race.js";
 import { applicable, type Handler } from "./registry.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
-import { isSteerEvent } from "./steering.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import { detach } from "../shared/values.js";
 
@@ -40,9 +41,10 @@ export class Observers {
   ): void {
     const { opts } = this;
     const all = opts.registry.callbacksFor(event, toolName);
-    const handlers = isSteerEvent(event)
-      ? all.filter((h) => h.kind !== "command" && !h.blocking)
-      : all;
+    const handlers =
+      policyOf(event).awaited === "none"
+        ? all
+        : all.filter((h) => h.kind !== "command" && !h.blocking);
     if (handlers.length === 0) return;
     const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
     const commands: Handler[] = [];
@@ -75,9 +77,9 @@ export class Observers {
   }
 
   /**
-   * Runs `handlers` for a non-gate event through the same race as the gate (concurrent, the
-   * first blocking outcome ends it) and returns their outcomes, in registration order, each
-   * logged: on an observed event nothing else is done with what they decided.
+   * Runs `handlers` for an observed event through the same race as the gate (concurrent, each
+   * within its timeout; nothing they answer ends it early) and returns their outcomes, in
+   * registration order, each logged: nothing else is done with what they decided.
    */
   private async run(
     event: Exclude<HookEventName, "PreToolUse">,
@@ -86,22 +88,10 @@ export class Observers {
     signal: AbortSignal,
   ): Promise<readonly (Outcome | undefined)[]> {
     const { log } = this.opts;
-    const { outcomes } = await raceCallbacks(handlers, signal, {
+    const { outcomes } = await raceHandlers(handlers, signal, {
+      event,
       log,
-      onSettle: (o) => {
-        const fields = { hookId: o.callback.id, event, outcome: o.label, durationMs: o.durationMs };
-        if (o.label === "proceeded" || o.label === "denied") {
-          log.info(
-            { ...fields, decision: o.result?.decision },
-            `hook ${o.callback.id} on ${event}`,
-          );
-        } else {
-          log.warn(
-            { ...fields, failure: o.failure },
-            `hook ${o.callback.id} ${o.label} on ${event}`,
-          );
-        }
-      },
+      onSettle: (o) => logOutcome(log, { event }, o),
       timeoutMessage: (h) => `hook ${h.id} timed out after ${h.timeoutMs} ms on ${event}`,
       ask: askHandler(this.opts, event, input, ""),
     });

@@ -1,14 +1,12 @@
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
-import { HookAbort } from "./transport.js";
-import { errorMessage } from "../shared/values.js";
 import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
 
 export type { OutcomeLabel } from "../wire/hooks.js";
 
-/** What one callback contributed to a gate decision. */
+/** What one handler's answer came to: exactly one label (classify.ts decides it). */
 export interface Outcome {
-  readonly callback: Handler;
+  readonly handler: Handler;
   readonly label: OutcomeLabel;
   readonly durationMs: number;
   /** For `denied` and `proceeded`: the reply, read. */
@@ -19,22 +17,6 @@ export interface Outcome {
   readonly truncated?: boolean;
 }
 
-/** Failure labels fail open unless the group set `onFailure: "deny"`. */
-export function isFailure(label: OutcomeLabel): boolean {
-  return (
-    label === "timed_out" ||
-    label === "transport_error" ||
-    label === "malformed" ||
-    label === "unknown_decision" ||
-    label === "hook_error"
-  );
-}
-
-/** True when this outcome blocks the call: a deny, or a failure in a fail-closed group. */
-export function blocks(outcome: Outcome): boolean {
-  return outcome.label === "denied" || (isFailure(outcome.label) && outcome.callback.failClosed);
-}
-
 /** The reason a blocking outcome gives the user and the model. */
 export function denyReason(outcome: Outcome): string {
   if (outcome.label === "denied") {
@@ -42,40 +24,10 @@ export function denyReason(outcome: Outcome): string {
     const why = result?.stop ? (result.stop.reason ?? result.reason) : result?.reason;
     if (why !== undefined && why !== "") return why;
     return result?.stop
-      ? `hook ${outcome.callback.id} ended the turn`
-      : `denied by hook ${outcome.callback.id}`;
+      ? `hook ${outcome.handler.id} ended the turn`
+      : `denied by hook ${outcome.handler.id}`;
   }
-  return `hook ${outcome.callback.id} failed (${outcome.label}: ${outcome.failure ?? "no detail"}) and its group fails closed`;
-}
-
-/** Labels a read reply: a deny or `continue: false` blocks, anything else proceeds. */
-export function classifyResult(
-  callback: Handler,
-  result: HookResult,
-  durationMs: number,
-  truncated?: boolean,
-): Outcome {
-  const label = result.decision === "deny" || result.stop ? "denied" : "proceeded";
-  return { callback, label, durationMs, result, ...(truncated === true && { truncated }) };
-}
-
-/** Classifies a rejected `_hooks/run` request. */
-export function classifyError(
-  callback: Handler,
-  error: unknown,
-  signal: AbortSignal,
-  durationMs: number,
-): Outcome {
-  const abort = signal.aborted && signal.reason instanceof HookAbort ? signal.reason : undefined;
-  if (abort) {
-    return {
-      callback,
-      label: abort.kind === "timeout" ? "timed_out" : "cancelled",
-      durationMs,
-      failure: abort.message,
-    };
-  }
-  return { callback, label: "transport_error", durationMs, failure: errorMessage(error) };
+  return `hook ${outcome.handler.id} failed (${outcome.label}: ${outcome.failure ?? "no detail"}) and its group fails closed`;
 }
 
 /** Text one hook gave for the model or the user, with the hook that gave it. */
@@ -93,7 +45,7 @@ export interface HookText {
 
 /** `text`, as given by the outcome's hook. */
 export function textOf(outcome: Outcome, text: string, plain = false): HookText {
-  const h = outcome.callback;
+  const h = outcome.handler;
   const from =
     h.kind === "command"
       ? {

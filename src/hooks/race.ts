@@ -1,49 +1,54 @@
-import { blocks, type Outcome } from "./outcome.js";
+import type { HookEventName } from "../wire/events.js";
+import { classify } from "./classify.js";
+import type { Outcome } from "./outcome.js";
+import { blocks } from "./policy.js";
 import type { Handler } from "./registry.js";
 import { HookAbort } from "./transport.js";
 import { detach, errorMessage, timerDelay, type FailureLog } from "../shared/values.js";
 
-/** How a race ended: the first blocking outcome, every callback answered, or the turn was cancelled. */
+/** How a race ended: the first blocking outcome, every handler answered, or the turn was cancelled. */
 export type RaceEnd = Outcome | "cancelled" | undefined;
 
-/** What a race found: how it ended, and each callback's outcome by index (`undefined`: none yet). */
+/** What a race found: how it ended, and each handler's outcome by index (`undefined`: none yet). */
 export interface RaceResult {
   readonly end: RaceEnd;
   readonly outcomes: readonly (Outcome | undefined)[];
 }
 
 export interface RaceOptions {
-  /** Asks one callback; a rejection is read as a `transport_error` outcome. */
-  readonly ask: (callback: Handler, signal: AbortSignal) => Promise<Outcome>;
+  /** The event asked about: its policy says which outcomes decide it at once. */
+  readonly event: HookEventName;
+  /** Asks one handler; a rejection is classified like a failed request. */
+  readonly ask: (handler: Handler, signal: AbortSignal) => Promise<Outcome>;
   /**
    * Sees every outcome as it settles, including those that arrive after the end. It cannot
    * change the race: if it throws, the error goes to `log` and the race goes on.
    */
   readonly onSettle: (outcome: Outcome) => void;
   readonly log: FailureLog;
-  /** The message for a callback's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
-  readonly timeoutMessage: (callback: Handler) => string;
+  /** The message for a handler's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
+  readonly timeoutMessage: (handler: Handler) => string;
 }
 
 /**
- * Asks every callback at once, each bounded by its own timeout, and ends at the first
+ * Asks every handler at once, each bounded by its own timeout, and ends at the first
  * blocking outcome (aborting the rest), once all have answered, or when `turn` aborts. The
  * outcomes are those known at the end, a snapshot later settlements do not change.
  *
- * One promise per callback, but one abort listener on the turn and one timer per distinct
- * timeout whatever the count: per-callback listeners on a shared signal cost O(n) each to add
+ * One promise per handler, but one abort listener on the turn and one timer per distinct
+ * timeout whatever the count: per-handler listeners on a shared signal cost O(n) each to add
  * and trip Node's listener-leak warning past ten.
  */
-export function raceCallbacks(
-  callbacks: readonly Handler[],
+export function raceHandlers(
+  handlers: readonly Handler[],
   turn: AbortSignal,
   opts: RaceOptions,
 ): Promise<RaceResult> {
   return new Promise((resolve) => {
-    const outcomes: (Outcome | undefined)[] = callbacks.map(() => undefined);
-    const controllers = callbacks.map(() => new AbortController());
+    const outcomes: (Outcome | undefined)[] = handlers.map(() => undefined);
+    const controllers = handlers.map(() => new AbortController());
     const timers: ReturnType<typeof setTimeout>[] = [];
-    let pending = callbacks.length;
+    let pending = handlers.length;
     let over = false;
 
     const end = (result: RaceEnd, abortReason?: () => HookAbort) => {
@@ -66,7 +71,7 @@ export function raceCallbacks(
       outcomes[i] = outcome;
       if (!over) {
         // First deny wins: waiting for the rest would let a hung hook delay a block.
-        if (blocks(outcome))
+        if (blocks(outcome, opts.event))
           end(outcome, () => new HookAbort("decided", "the gate was already decided"));
         else if (--pending === 0) end(undefined);
       }
@@ -74,7 +79,7 @@ export function raceCallbacks(
         opts.onSettle(outcome);
       } catch (error) {
         opts.log.warn(
-          { error: errorMessage(error), hookCallbackId: outcome.callback.id },
+          { error: errorMessage(error), hookCallbackId: outcome.handler.id },
           "reporting a hook outcome failed",
         );
       }
@@ -83,11 +88,11 @@ export function raceCallbacks(
     turn.addEventListener("abort", onTurn, { once: true });
     if (turn.aborted) return onTurn();
     // Nothing to ask: nothing would ever settle, so end here rather than hang the caller.
-    if (callbacks.length === 0) return end(undefined);
+    if (handlers.length === 0) return end(undefined);
 
-    // Callbacks with the same timeout share one timer.
+    // Handlers with the same timeout share one timer.
     const byTimeout = new Map<number, number[]>();
-    callbacks.forEach((cb, i) => {
+    handlers.forEach((cb, i) => {
       const same = byTimeout.get(cb.timeoutMs);
       if (same) same.push(i);
       else byTimeout.set(cb.timeoutMs, [i]);
@@ -95,7 +100,7 @@ export function raceCallbacks(
     for (const [ms, indexes] of byTimeout) {
       const onTimeout = () => {
         for (const i of indexes) {
-          const cb = callbacks[i];
+          const cb = handlers[i];
           if (cb && outcomes[i] === undefined) {
             controllers[i]?.abort(new HookAbort("timeout", opts.timeoutMessage(cb)));
           }
@@ -104,17 +109,22 @@ export function raceCallbacks(
       // A timeout past setTimeout's range must not fire at once: it is clamped, not wrapped.
       timers.push(setTimeout(onTimeout, timerDelay(ms)));
     }
-    callbacks.forEach((cb, i) => {
+    handlers.forEach((cb, i) => {
       const controller = controllers[i] ?? new AbortController();
       const asked = performance.now();
       const settled = opts
         .ask(cb, controller.signal)
-        .catch((error: unknown): Outcome => ({
-          callback: cb,
-          label: "transport_error",
-          durationMs: performance.now() - asked,
-          failure: `the request could not be made: ${errorMessage(error)}`,
-        }))
+        .catch((error: unknown) =>
+          classify(
+            { kind: "rejected", error },
+            {
+              handler: cb,
+              event: opts.event,
+              signal: controller.signal,
+              durationMs: performance.now() - asked,
+            },
+          ),
+        )
         .then((o) => settle(i, o));
       detach(settled, opts.log, `settling hook ${cb.id}`);
     });

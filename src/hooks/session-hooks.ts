@@ -2,8 +2,10 @@ import type { z } from "zod";
 import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
-import { isFailure, reportsOf, textOf, type Outcome } from "./outcome.js";
-import { raceCallbacks } from "./race.js";
+import { reportsOf, textOf, type Outcome } from "./outcome.js";
+import { logOutcome } from "./outcome-log.js";
+import { isFailure } from "./policy.js";
+import { raceHandlers } from "./race.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
@@ -185,16 +187,18 @@ export class SessionHooks {
     handlers: readonly Handler[],
     input: AnyHookInput,
     toolUseId: string,
+    toolName: string,
   ): void {
     const { transport, commands, log } = this.opts;
     const ask = askHandler({ transport, commands, log }, "PreToolUse", input, toolUseId);
     const started = performance.now();
+    const place = { event: "PreToolUse", tool: toolName, background: true } as const;
     const runs = handlers.map((h) =>
-      raceCallbacks([{ ...h, failClosed: false }], this.lifetime.signal, {
+      raceHandlers([h], this.lifetime.signal, {
+        event: "PreToolUse",
         ask,
         log,
-        onSettle: (o) =>
-          log.info({ hookId: h.id, outcome: o.label }, `async hook ${h.id} on PreToolUse`),
+        onSettle: (o) => logOutcome(log, place, o),
         timeoutMessage: () => `hook ${h.id} timed out after ${h.timeoutMs} ms on PreToolUse`,
       }),
     );
@@ -276,7 +280,7 @@ export class SessionHooks {
     // `async` hooks never hold the call, so they cannot block or decide it (as in Claude Code).
     const background = all.filter((h) => h.kind === "command" && h.async === true);
     const handlers = background.length === 0 ? all : all.filter((h) => !background.includes(h));
-    if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId);
+    if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId, toolName);
     const status = handlers.flatMap((h) =>
       h.kind === "command" && h.statusMessage ? [h.statusMessage] : [],
     );
@@ -288,7 +292,7 @@ export class SessionHooks {
         toolName,
         input,
         schema,
-        callbacks: handlers,
+        handlers,
         buildInput,
       },
       signal,

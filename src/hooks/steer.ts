@@ -1,12 +1,13 @@
 import type { Logger } from "../shared/log.js";
 import type { CommandHookRunner } from "./command.js";
 import { askHandler } from "./ask.js";
-import { reportsOf, roundMs, type Outcome } from "./outcome.js";
-import { raceCallbacks } from "./race.js";
+import { malformed } from "./classify.js";
+import { reportsOf, type Outcome } from "./outcome.js";
+import { logOutcome, type OutcomePlace } from "./outcome-log.js";
+import { blocks } from "./policy.js";
+import { raceHandlers } from "./race.js";
 import type { Handler } from "./registry.js";
 import {
-  canFailClosed,
-  classifySteer,
   foldConcurrent,
   noSteering,
   ToolOutputFold,
@@ -15,6 +16,7 @@ import {
   type Steering,
 } from "./steering.js";
 import type { HookTransport } from "./transport.js";
+import { TOOL_EVENTS } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 /** Where a steering event's hooks are asked from, and what names it in logs. */
@@ -40,23 +42,19 @@ export interface SteerContext {
  */
 export async function steerConcurrently(
   ctx: SteerContext,
-  callbacks: readonly Handler[],
+  handlers: readonly Handler[],
   input: AnyHookInput,
   signal: AbortSignal,
 ): Promise<Steering> {
-  if (callbacks.length === 0) return noSteering(ctx.event);
-  // Where a failure cannot block, it must not end the race and cancel the others.
-  const asked = canFailClosed(ctx.event)
-    ? callbacks
-    : callbacks.map((cb) => ({ ...cb, failClosed: false }));
+  if (handlers.length === 0) return noSteering(ctx.event);
   const started = performance.now();
-  const { end, outcomes } = await race(ctx, asked, input, signal);
+  const { end, outcomes } = await race(ctx, handlers, input, signal);
   const decided = end === "cancelled" ? undefined : end;
   const steering = foldConcurrent(
     ctx.event,
     outcomes,
     decided,
-    reportsOf(asked, outcomes, performance.now() - started),
+    reportsOf(handlers, outcomes, performance.now() - started),
   );
   logSteering(ctx, steering);
   return steering;
@@ -77,23 +75,23 @@ export type OutputJudge = (
  */
 export async function steerToolOutput(
   ctx: SteerContext & { readonly event: ToolOutputEvent },
-  callbacks: readonly Handler[],
+  handlers: readonly Handler[],
   response: unknown,
   input: (view: unknown) => AnyHookInput,
   signal: AbortSignal,
   judge?: OutputJudge,
 ): Promise<Steering> {
   const fold = new ToolOutputFold(ctx.event, response);
-  for (const cb of callbacks) {
+  for (const handler of handlers) {
     const started = performance.now();
     const view = fold.view;
-    const { outcomes } = await race(ctx, [cb], input(view), signal);
+    const { outcomes } = await race(ctx, [handler], input(view), signal);
     const outcome = judged(
       ctx,
-      outcomes[0] ?? { callback: cb, label: "cancelled", durationMs: performance.now() - started },
+      outcomes[0] ?? { handler, label: "cancelled", durationMs: performance.now() - started },
       judge,
     );
-    const [report] = reportsOf([cb], [outcome], performance.now() - started);
+    const [report] = reportsOf([handler], [outcome], performance.now() - started);
     if (report) fold.add(outcome, report);
   }
   const steering = fold.done();
@@ -112,15 +110,14 @@ function judged(ctx: SteerContext, outcome: Outcome, judge: OutputJudge | undefi
   const field = result.updatedToolOutputField ?? "updatedToolOutput";
   const refused = judge(result.updatedToolOutput, field);
   if (refused === undefined) return outcome;
-  if (outcome.callback.failClosed) {
-    const failure = `hookSpecificOutput.${field}: ${refused}`;
-    const { callback, durationMs } = outcome;
-    logOutcome(ctx, { callback, durationMs, label: "malformed", failure });
-    return { callback, durationMs, label: "malformed", failure };
+  const bad = malformed(outcome, `hookSpecificOutput.${field}: ${refused}`);
+  if (blocks(bad, ctx.event)) {
+    logOutcome(ctx.log, place(ctx), bad);
+    return bad;
   }
   ctx.log.warn(
-    { hookCallbackId: outcome.callback.id, event: ctx.event, subject: ctx.subject },
-    `hook ${outcome.callback.id}: ${field} ${refused}; the tool's own output is kept`,
+    { hookCallbackId: outcome.handler.id, event: ctx.event, tool: ctx.subject },
+    `hook ${outcome.handler.id}: ${field} ${refused}; the tool's own output is kept`,
   );
   const rest = { ...result };
   delete rest.updatedToolOutput;
@@ -141,33 +138,19 @@ function race(
     input,
     ctx.toolUseId,
   );
-  return raceCallbacks(handlers, signal, {
+  return raceHandlers(handlers, signal, {
+    event: ctx.event,
     log: ctx.log,
-    onSettle: (o) => logOutcome(ctx, o),
+    onSettle: (o) => logOutcome(ctx.log, place(ctx), o),
     timeoutMessage: (h) =>
       `hook ${h.id} timed out after ${h.timeoutMs} ms on ${ctx.event} (${ctx.subject})`,
-    // The one dispatch reads every reply; what a reply means differs per event.
-    ask: async (h, hSignal) => {
-      const o = await ask(h, hSignal);
-      const read = o.label === "proceeded" || o.label === "denied" ? o.result : undefined;
-      return read ? classifySteer(ctx.event, o.callback, read, o.durationMs) : o;
-    },
+    ask,
   });
 }
 
-function logOutcome(ctx: SteerContext, o: Outcome): void {
-  if (o.label === "proceeded" || o.label === "denied" || o.label === "cancelled") return;
-  ctx.log.warn(
-    {
-      hookCallbackId: o.callback.id,
-      event: ctx.event,
-      subject: ctx.subject,
-      durationMs: roundMs(o.durationMs),
-      outcome: o.label,
-      failure: o.failure,
-    },
-    `hook ${o.callback.id} ${o.label} on ${ctx.event}`,
-  );
+/** Where a steering event's outcomes are logged: its tool, on tool events. */
+function place(ctx: SteerContext): OutcomePlace {
+  return { event: ctx.event, ...(TOOL_EVENTS.has(ctx.event) && { tool: ctx.subject }) };
 }
 
 /** Every steering decision is logged: what was decided, by whom, and each hook's outcome. */

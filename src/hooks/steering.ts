@@ -1,15 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
-import {
-  blocks,
-  classifyResult,
-  denyReason,
-  isFailure,
-  textOf,
-  type HookText,
-  type Outcome,
-} from "./outcome.js";
-import type { Handler } from "./registry.js";
-import type { HookResult } from "./result.js";
+import { denyReason, textOf, type HookText, type Outcome } from "./outcome.js";
+import { blocks, isFailure } from "./policy.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
 /** Events whose asked hooks can steer the turn (DESIGN §5), besides the PreToolUse gate. */
@@ -94,57 +85,6 @@ export function noSteering(event: SteerEvent): Steering {
   return { event, reports: [], systemMessages: [], context: [], feedback: [] };
 }
 
-/**
- * Labels a read reply for a steering event. A block means something only on
- * UserPromptSubmit, PostToolUse and Stop; a Stop block needs a reason (the model is told
- * it), else it is a `hook_error`; an `updatedToolOutput` must be a string or JSON
- * object/array, else the reply is `malformed`.
- */
-export function classifySteer(
-  event: SteerEvent,
-  callback: Handler,
-  result: HookResult,
-  durationMs: number,
-): Outcome {
-  if (event === "Stop" && result.decision === "deny" && !result.stop && !result.reason) {
-    return {
-      callback,
-      label: "hook_error",
-      durationMs,
-      failure: "blocked Stop without a reason; the model would not know what to do",
-    };
-  }
-  if (isToolOutputEvent(event) && result.updatedToolOutput !== undefined) {
-    const out = result.updatedToolOutput;
-    if (out === null || (typeof out !== "string" && typeof out !== "object")) {
-      return {
-        callback,
-        label: "malformed",
-        durationMs,
-        failure: `hookSpecificOutput.${result.updatedToolOutputField ?? "updatedToolOutput"}: must be a string or a JSON object or array, got ${JSON.stringify(out)}`,
-      };
-    }
-  }
-  if (event === "SessionStart" || event === "PostToolUseFailure") {
-    // Nothing to block here: only `continue: false` ends anything.
-    return { callback, label: result.stop ? "denied" : "proceeded", durationMs, result };
-  }
-  return classifyResult(callback, result, durationMs);
-}
-
-/**
- * Failures can block only where a block means something; on PostToolUseFailure a fail-closed
- * failure withholds the error text, which can carry the tool's output.
- */
-export function canFailClosed(event: SteerEvent): boolean {
-  return (
-    event === "UserPromptSubmit" ||
-    isToolOutputEvent(event) ||
-    event === "Stop" ||
-    event === "PermissionRequest"
-  );
-}
-
 /** The events whose hooks see what a tool gave back and may rewrite what the model reads. */
 export type ToolOutputEvent = "PostToolUse" | "PostToolUseFailure";
 
@@ -172,7 +112,7 @@ export function foldConcurrent(
       o.result?.systemMessage ? [o.result.systemMessage] : [],
     ),
     ...(stopper && { stop: textOf(stopper, denyReason(stopper)) }),
-    ...(blocker && blocks(blocker) && { block: textOf(blocker, denyReason(blocker)) }),
+    ...(blocker && blocks(blocker, event) && { block: textOf(blocker, denyReason(blocker)) }),
     context: blocker ? [] : contextOf(settled),
     feedback: [],
     ...(event === "PermissionRequest" && permissionOf(settled, blocker)),
@@ -187,11 +127,11 @@ function permissionOf(
   settled: readonly Outcome[],
   blocker: Outcome | undefined,
 ): { permission: PermissionVerdict } | undefined {
-  if (blocker && blocks(blocker)) {
+  if (blocker && blocks(blocker, "PermissionRequest")) {
     const answer = blocker.result?.permissionRequest;
     return {
       permission: {
-        hookCallbackId: blocker.callback.id,
+        hookCallbackId: blocker.handler.id,
         behavior: "deny",
         message: answer?.message ?? denyReason(blocker),
         ...(answer?.interrupt === true && { interrupt: true }),
@@ -205,7 +145,7 @@ function permissionOf(
   return (
     allowing && {
       permission: {
-        hookCallbackId: allowing.callback.id,
+        hookCallbackId: allowing.handler.id,
         behavior: "allow",
         ...(updatedInput && { updatedInput }),
       },
@@ -240,7 +180,7 @@ export class ToolOutputFold {
     const { result } = outcome;
     if (result?.systemMessage) this.systemMessages.push(result.systemMessage);
     if (isFailure(outcome.label)) {
-      if (outcome.callback.failClosed) this.withheld ??= textOf(outcome, denyReason(outcome));
+      if (blocks(outcome, this.event)) this.withheld ??= textOf(outcome, denyReason(outcome));
       return;
     }
     if (!result || outcome.label === "cancelled") return;

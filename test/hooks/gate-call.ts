@@ -22,7 +22,7 @@ export function gateCall(
     toolName: "Bash",
     input,
     schema: bashSchema,
-    callbacks,
+    handlers: callbacks,
     buildInput: () =>
       buildHookInput(
         { session_id: "s1", transcript_path: "", cwd: "/w", permission_mode: "default" },

@@ -1,26 +1,27 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Outcome } from "../../src/hooks/outcome.js";
-import { raceCallbacks, type RaceOptions } from "../../src/hooks/race.js";
+import { raceHandlers, type RaceOptions } from "../../src/hooks/race.js";
 import type { Handler } from "../../src/hooks/registry.js";
 import { cb } from "./gate-call.js";
 
 const base: Omit<RaceOptions, "ask"> = {
+  event: "PreToolUse",
   log: { warn: () => {} },
   onSettle: () => {},
   timeoutMessage: (c) => `hook ${c.id} timed out`,
 };
 
-const proceeded = (callback: Handler = cb("x")): Outcome => ({
-  callback,
+const proceeded = (handler: Handler = cb("x")): Outcome => ({
+  handler,
   label: "proceeded",
   durationMs: 1,
   result: { decision: "continue" },
 });
 
-describe("raceCallbacks", () => {
+describe("raceHandlers", () => {
   it("ends at once with no outcomes when there is nothing to ask", async () => {
     const turn = new AbortController().signal;
-    const { end, outcomes } = await raceCallbacks([], turn, { ...base, ask: vi.fn() });
+    const { end, outcomes } = await raceHandlers([], turn, { ...base, ask: vi.fn() });
     expect(end).toBeUndefined();
     expect(outcomes).toEqual([]);
   });
@@ -28,13 +29,12 @@ describe("raceCallbacks", () => {
   it("returns every outcome in registration order, not finish order", async () => {
     const ask: RaceOptions["ask"] = (c) =>
       new Promise((r) => setTimeout(() => r(proceeded(c)), c.id === "a" ? 30 : 1));
-    const { end, outcomes } = await raceCallbacks(
-      [cb("a"), cb("b")],
-      new AbortController().signal,
-      { ...base, ask },
-    );
+    const { end, outcomes } = await raceHandlers([cb("a"), cb("b")], new AbortController().signal, {
+      ...base,
+      ask,
+    });
     expect(end).toBeUndefined();
-    expect(outcomes.map((o) => o?.callback.id)).toEqual(["a", "b"]);
+    expect(outcomes.map((o) => o?.handler.id)).toEqual(["a", "b"]);
   });
 
   it("an outcome that settles after the end does not change what the race returned", async () => {
@@ -42,9 +42,9 @@ describe("raceCallbacks", () => {
     const settled: string[] = [];
     const ask: RaceOptions["ask"] = (c) =>
       c.id === "deny"
-        ? Promise.resolve({ callback: c, label: "denied", durationMs: 1 })
+        ? Promise.resolve({ handler: c, label: "denied", durationMs: 1 })
         : new Promise((r) => (late = r));
-    const { end, outcomes } = await raceCallbacks(
+    const { end, outcomes } = await raceHandlers(
       [cb("slow"), cb("deny")],
       new AbortController().signal,
       { ...base, ask, onSettle: (o) => settled.push(o.label) },
@@ -64,10 +64,10 @@ describe("raceCallbacks", () => {
         const timer = setTimeout(() => resolve(proceeded(c)), 50);
         signal.addEventListener("abort", () => {
           clearTimeout(timer);
-          resolve({ callback: c, label: "timed_out", durationMs: 1 });
+          resolve({ handler: c, label: "timed_out", durationMs: 1 });
         });
       });
-    const { outcomes } = await raceCallbacks([huge], new AbortController().signal, {
+    const { outcomes } = await raceHandlers([huge], new AbortController().signal, {
       ...base,
       ask,
     });
@@ -78,7 +78,7 @@ describe("raceCallbacks", () => {
     vi.useFakeTimers();
     try {
       const ask: RaceOptions["ask"] = () => Promise.reject(new Error("socket gone"));
-      const race = raceCallbacks([cb("x", 60_000)], new AbortController().signal, {
+      const race = raceHandlers([cb("x", 60_000)], new AbortController().signal, {
         ...base,
         ask,
       });
@@ -96,7 +96,7 @@ describe("raceCallbacks", () => {
 
   it("a rejecting ask in a fail-closed group blocks", async () => {
     const ask: RaceOptions["ask"] = () => Promise.reject(new Error("boom"));
-    const { end } = await raceCallbacks([cb("x", 1000, true)], new AbortController().signal, {
+    const { end } = await raceHandlers([cb("x", 1000, true)], new AbortController().signal, {
       ...base,
       ask,
     });
@@ -104,10 +104,10 @@ describe("raceCallbacks", () => {
   });
 });
 
-describe("raceCallbacks when the outcome reporter throws", () => {
+describe("raceHandlers when the outcome reporter throws", () => {
   it("still ends with the outcome, and the reporter's error is logged", async () => {
     const warn = vi.fn();
-    const result = await raceCallbacks([cb("a")], new AbortController().signal, {
+    const result = await raceHandlers([cb("a")], new AbortController().signal, {
       ...base,
       log: { warn },
       onSettle: () => {

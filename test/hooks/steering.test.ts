@@ -1,23 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { classify } from "../../src/hooks/classify.js";
 import type { Outcome } from "../../src/hooks/outcome.js";
-import { interpretReply } from "../../src/hooks/result.js";
-import {
-  classifySteer,
-  foldConcurrent,
-  ToolOutputFold,
-  type SteerEvent,
-} from "../../src/hooks/steering.js";
+import { foldConcurrent, ToolOutputFold, type SteerEvent } from "../../src/hooks/steering.js";
 import type { OutcomeReport } from "../../src/wire/hooks.js";
 import { cb } from "./gate-call.js";
 
 function read(event: SteerEvent, id: string, reply: unknown, failClosed = false): Outcome {
-  const r = interpretReply(reply, event);
-  if (!r.ok) return { callback: cb(id, 1000, failClosed), label: r.label, durationMs: 1 };
-  return classifySteer(event, cb(id, 1000, failClosed), r.result, 1);
+  const handler = cb(id, 1000, failClosed);
+  const signal = new AbortController().signal;
+  return classify({ kind: "reply", raw: reply }, { handler, event, signal, durationMs: 1 });
 }
 
 const report = (o: Outcome): OutcomeReport => ({
-  hookCallbackId: o.callback.id,
+  hookCallbackId: o.handler.id,
   kind: "callback",
   outcome: o.label,
   durationMs: o.durationMs,
@@ -76,7 +71,7 @@ describe("folding concurrent answers", () => {
 
   it("a fail-closed failure blocks, naming the hook and the failure", () => {
     const failed: Outcome = {
-      callback: cb("policy", 1000, true),
+      handler: cb("policy", 1000, true),
       label: "timed_out",
       durationMs: 1000,
       failure: "hook policy timed out after 1000 ms",
@@ -124,14 +119,14 @@ describe("folding PostToolUse answers in order", () => {
 
   it("a fail-closed failure withholds the output; a fail-open one changes nothing", () => {
     const open = new ToolOutputFold("PostToolUse", "real");
-    const soft: Outcome = { callback: cb("a"), label: "timed_out", durationMs: 5 };
+    const soft: Outcome = { handler: cb("a"), label: "timed_out", durationMs: 5 };
     open.add(soft, report(soft));
     expect(open.done().withheld).toBeUndefined();
     expect(open.done().output).toBeUndefined();
 
     const closed = new ToolOutputFold("PostToolUse", "real");
     const hard: Outcome = {
-      callback: cb("redact", 1000, true),
+      handler: cb("redact", 1000, true),
       label: "transport_error",
       durationMs: 5,
       failure: "closed",

@@ -1,0 +1,216 @@
+import type { HookEventName } from "../wire/events.js";
+import type { CommandRun } from "./command.js";
+import type { Outcome } from "./outcome.js";
+import { policyOf } from "./policy.js";
+import type { Handler } from "./registry.js";
+import { interpretReply, type HookResult, type Interpretation } from "./result.js";
+import { HookAbort, HookTransportError } from "./transport.js";
+import { errorMessage } from "../shared/values.js";
+
+/** Longest exit-2 reason kept; stderr past it is cut. */
+export const MAX_REASON_CHARS = 4096;
+
+/** What asking one handler gave, before it is judged. */
+export type Answer =
+  /** A client callback's `_hooks/run` result, as it came. */
+  | { readonly kind: "reply"; readonly raw: unknown }
+  /**
+   * The ask failed: a JSON-RPC error reply or a closed connection (HookTransportError), the
+   * handler's signal firing (timeout, cancel, decided elsewhere), or any other error.
+   */
+  | { readonly kind: "rejected"; readonly error: unknown }
+  /** A command hook's process, as the runner reports it. */
+  | { readonly kind: "process"; readonly run: CommandRun }
+  /** Nothing can run this handler (no command runner was configured): a configuration error. */
+  | { readonly kind: "unrunnable"; readonly why: string };
+
+/** Who was asked, for what, and how it went. */
+export interface Asked {
+  readonly handler: Handler;
+  readonly event: HookEventName;
+  /** The handler's own signal: its reason (a HookAbort) tells a timeout from a cancel. */
+  readonly signal: AbortSignal;
+  readonly durationMs: number;
+}
+
+/**
+ * The one classifier: turns what asking a handler gave into its outcome, with exactly one
+ * label, the reply read (for `denied` and `proceeded`) or what went wrong (for the others).
+ * What a reply means depends on the event (EVENT_POLICY); whether an outcome blocks is
+ * `blocks` (policy.ts).
+ */
+export function classify(answer: Answer, asked: Asked): Outcome {
+  switch (answer.kind) {
+    case "reply":
+      return fromInterpretation(asked, interpretReply(answer.raw, asked.event));
+    case "rejected":
+      return fromRejection(asked, answer.error);
+    case "process":
+      return fromProcess(asked, answer.run);
+    case "unrunnable":
+      return failed(asked, "hook_error", answer.why);
+  }
+}
+
+/**
+ * An outcome whose reply was read but cannot be used after all (an `updatedInput` the tool's
+ * schema rejects, a replacement output of the wrong shape): `malformed`, failing as its
+ * group says.
+ */
+export function malformed(outcome: Outcome, failure: string): Outcome {
+  const { handler, durationMs, truncated } = outcome;
+  return { handler, label: "malformed", durationMs, failure, ...(truncated && { truncated }) };
+}
+
+function fromInterpretation(asked: Asked, read: Interpretation, truncated = false): Outcome {
+  if (!read.ok) return failed(asked, read.label, read.message, truncated);
+  return fromResult(asked, read.result, truncated);
+}
+
+/**
+ * A read reply, judged for its event: a block the event has no use for reads as proceeded,
+ * a Stop block needs a reason, a replacement output must be a string or JSON object/array.
+ */
+function fromResult(asked: Asked, result: HookResult, truncated: boolean): Outcome {
+  const policy = policyOf(asked.event);
+  const block = result.decision === "deny" && !result.stop;
+  if (block && policy.blockNeedsReason && !result.reason) {
+    return failed(
+      asked,
+      "hook_error",
+      `blocked ${asked.event} without a reason; the model would not know what to do`,
+      truncated,
+    );
+  }
+  const out = result.updatedToolOutput;
+  if (policy.rewritesOutput && out !== undefined) {
+    if (out === null || (typeof out !== "string" && typeof out !== "object")) {
+      const field = result.updatedToolOutputField ?? "updatedToolOutput";
+      return failed(
+        asked,
+        "malformed",
+        `hookSpecificOutput.${field}: must be a string or a JSON object or array, got ${JSON.stringify(out)}`,
+        truncated,
+      );
+    }
+  }
+  const denied = result.stop ? policy.stop : block && policy.block !== null;
+  return {
+    handler: asked.handler,
+    label: denied ? "denied" : "proceeded",
+    durationMs: asked.durationMs,
+    result,
+    ...(truncated && { truncated }),
+  };
+}
+
+function fromRejection(asked: Asked, error: unknown): Outcome {
+  if (error instanceof HookTransportError && error.truncatedReply !== undefined) {
+    return truncatedReply(asked, error);
+  }
+  const abort = abortOf(asked.signal);
+  if (abort)
+    return failed(asked, abort.kind === "timeout" ? "timed_out" : "cancelled", abort.message);
+  return failed(asked, "transport_error", errorMessage(error));
+}
+
+/**
+ * A reply too large to read whole (a callback that quoted a padded tool input): its size is
+ * the model's doing, so a deny (or `continue: false`) read from its skeleton still denies;
+ * anything else in it cannot be trusted whole (a cut `updatedInput`), so it is a
+ * `transport_error`, failing as the group says.
+ */
+function truncatedReply(asked: Asked, error: HookTransportError): Outcome {
+  const read = interpretReply(error.truncatedReply, asked.event);
+  if (read.ok && (read.result.decision === "deny" || read.result.stop)) {
+    const { decision, reason, stop } = read.result;
+    const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
+    return fromResult(asked, result, true);
+  }
+  const failure = `${error.message}; only a deny is read from a reply that size`;
+  return failed(asked, "transport_error", failure, true);
+}
+
+/**
+ * Claude Code's rules: exit 0 reads `{`-prefixed stdout as the reply (else plain text,
+ * context on UserPromptSubmit/SessionStart); exit 2 blocks with stderr as the reason;
+ * anything else is `hook_error` unless stdout is valid JSON, which then decides. Output past
+ * the cap was discarded: stdout cut there is no valid JSON, stderr cut there still blocks.
+ */
+function fromProcess(asked: Asked, run: CommandRun): Outcome {
+  const truncated = run.truncated.length > 0;
+  const { handler } = asked;
+  if (run.status === "cancelled" || run.status === "timed_out") {
+    // The race's deadline and cancel reach the process through the signal; the runner's own
+    // timeout is only a backstop.
+    const abort = abortOf(asked.signal);
+    if (run.status === "timed_out" || abort?.kind === "timeout") {
+      const message = abort?.message ?? `hook ${handler.id} ${run.error ?? "timed out"}`;
+      return failed(asked, "timed_out", message, truncated);
+    }
+    return failed(asked, "cancelled", abort?.message ?? "cancelled", truncated);
+  }
+  if (run.status === "exited" && run.exitCode === 2) {
+    const reason = run.stderr.trim().slice(0, MAX_REASON_CHARS);
+    // A block that must tell the model what to do needs a reason; Codex requires one everywhere.
+    const codex = handler.kind === "command" && handler.dialect === "codex";
+    if (reason === "" && (codex || policyOf(asked.event).blockNeedsReason)) {
+      return failed(asked, "hook_error", "exit 2 without a reason on stderr", truncated);
+    }
+    const why = reason === "" ? `blocked by hook ${handler.id}` : reason;
+    return fromResult(asked, { decision: "deny", reason: why }, truncated);
+  }
+  const reply = jsonReply(run.stdout);
+  if (run.status === "exited" && run.exitCode === 0) {
+    if (reply !== undefined) {
+      return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+    }
+    const text = run.stdout.trim();
+    if (text !== "" && (asked.event === "UserPromptSubmit" || asked.event === "SessionStart")) {
+      const result = { decision: "continue", additionalContext: text, plainOutput: true } as const;
+      return fromResult(asked, result, truncated);
+    }
+    return fromResult(asked, { decision: "continue" }, truncated);
+  }
+  if (reply !== undefined && run.status === "exited") {
+    return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+  }
+  return failed(asked, "hook_error", processFailure(run), truncated);
+}
+
+function failed(
+  asked: Asked,
+  label: Exclude<Outcome["label"], "denied" | "proceeded">,
+  failure: string,
+  truncated = false,
+): Outcome {
+  const { handler, durationMs } = asked;
+  return { handler, label, durationMs, failure, ...(truncated && { truncated }) };
+}
+
+/** Why the handler's signal fired, when it did so with a HookAbort. */
+function abortOf(signal: AbortSignal): HookAbort | undefined {
+  return signal.aborted && signal.reason instanceof HookAbort ? signal.reason : undefined;
+}
+
+/** The parsed stdout when it is a JSON value starting with `{`; undefined otherwise. */
+function jsonReply(stdout: string): unknown {
+  if (!stdout.trimStart().startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(stdout);
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+function processFailure(run: CommandRun): string {
+  const stderr = run.stderr.trim().slice(0, 500);
+  const why =
+    run.status === "exited"
+      ? run.exitCode === null
+        ? `killed by ${run.signal ?? "a signal"}`
+        : `exit ${run.exitCode}`
+      : (run.error ?? run.status);
+  return stderr === "" ? why : `${why}: ${stderr}`;
+}

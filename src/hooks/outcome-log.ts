@@ -1,0 +1,46 @@
+import type { Logger } from "../shared/log.js";
+import type { HookEventName } from "../wire/events.js";
+import { roundMs, type Outcome } from "./outcome.js";
+import { isFailure, policyOf } from "./policy.js";
+
+/** Where an outcome happened, for its log line. */
+export interface OutcomePlace {
+  readonly event: HookEventName;
+  /** The tool the event is about, on tool events. */
+  readonly tool?: string;
+  /** An `async` hook: it runs beside the turn and decides nothing. */
+  readonly background?: boolean;
+}
+
+/**
+ * The one outcome logger: one line per handler's outcome, in one shape (`hookCallbackId`,
+ * the same field as in `_meta.hooks` reports, whatever the handler's kind). Failures and
+ * cancels go at warn; a deferral, an observed event's outcome or an `async` hook's at info
+ * (nothing else records them); the rest at debug, since the gate and the steering log what
+ * they decided.
+ */
+export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
+  const { handler, label } = o;
+  const fields = {
+    hookCallbackId: handler.id,
+    kind: handler.kind ?? "callback",
+    event: place.event,
+    ...(place.tool !== undefined && place.tool !== "" && { tool: place.tool }),
+    ...(place.background === true && { background: true }),
+    outcome: label,
+    durationMs: roundMs(o.durationMs),
+    ...(o.result && { decision: o.result.deferred ? "defer" : o.result.decision }),
+    ...(o.failure !== undefined && { failure: o.failure }),
+    ...(o.truncated === true && { truncated: true }),
+  };
+  const on = place.tool || place.event;
+  if (label === "cancelled" || isFailure(label)) {
+    log.warn(fields, `hook ${handler.id} ${label} on ${on}`);
+  } else if (o.result?.deferred && place.event === "PreToolUse" && place.background !== true) {
+    log.info(fields, `hook ${handler.id} deferred ${on}: the call does not run and the turn ends`);
+  } else if (policyOf(place.event).awaited === "none" || place.background === true) {
+    log.info(fields, `hook ${handler.id} ${label} on ${on}`);
+  } else {
+    log.debug(fields, `hook ${handler.id} ${label} on ${on}`);
+  }
+}
