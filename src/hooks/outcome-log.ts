@@ -33,14 +33,18 @@ export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
     ...(o.failure !== undefined && { failure: o.failure }),
     ...(o.truncated === true && { truncated: true }),
   };
-  const on = place.tool || place.event;
+  const said = `hook ${handler.id} ${label} on ${place.event}${place.tool ? ` (${place.tool})` : ""}`;
   if (label === "cancelled" || isFailure(label)) {
-    log.warn(fields, `hook ${handler.id} ${label} on ${on}`);
+    log.warn(fields, said);
   } else if (o.result?.deferred && place.event === "PreToolUse" && place.background !== true) {
-    log.info(fields, `hook ${handler.id} deferred ${on}: the call does not run and the turn ends`);
+    const tool = place.tool ?? "the call";
+    log.info(
+      fields,
+      `hook ${handler.id} deferred ${tool}: the call does not run and the turn ends`,
+    );
   } else if (policyOf(place.event).awaited === "none" || place.background === true) {
-    log.info(fields, `hook ${handler.id} ${label} on ${on}`);
+    log.info(fields, said);
   } else {
-    log.debug(fields, `hook ${handler.id} ${label} on ${on}`);
+    log.debug(fields, said);
   }
 }
