@@ -62,6 +62,11 @@ export function malformed(outcome: Outcome, failure: string): Outcome {
   return { handler, label: "malformed", durationMs, failure, ...(truncated && { truncated }) };
 }
 
+/** A handler that had not answered when its race ended (the turn was cancelled). */
+export function unanswered(handler: Handler, durationMs: number): Outcome {
+  return { handler, label: "cancelled", durationMs };
+}
+
 function fromInterpretation(asked: Asked, read: Interpretation, truncated = false): Outcome {
   if (!read.ok) return failed(asked, read.label, read.message, truncated);
   return fromResult(asked, read.result, truncated);

@@ -35,17 +35,20 @@ export interface EventPolicy {
   readonly rewritesOutput: boolean;
 }
 
-const OBSERVED: EventPolicy = {
+const OBSERVED = {
   awaited: "none",
   block: null,
   blockNeedsReason: false,
   stop: false,
   failClosed: null,
   rewritesOutput: false,
-};
+} as const satisfies EventPolicy;
 
-/** The one table of what each event honours; the classifier, the race and the folds read it. */
-export const EVENT_POLICY: Readonly<Record<HookEventName, EventPolicy>> = {
+/**
+ * The one table of what each event honours; the classifier, the race, the folds and the
+ * steering event list read it.
+ */
+export const EVENT_POLICY = {
   PreToolUse: {
     awaited: "all",
     block: "denies-call",
@@ -107,7 +110,7 @@ export const EVENT_POLICY: Readonly<Record<HookEventName, EventPolicy>> = {
   Notification: OBSERVED,
   SessionEnd: OBSERVED,
   PreCompact: OBSERVED,
-};
+} as const satisfies Record<HookEventName, EventPolicy>;
 
 export function policyOf(event: HookEventName): EventPolicy {
   return EVENT_POLICY[event];

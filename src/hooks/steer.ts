@@ -1,7 +1,7 @@
 import type { Logger } from "../shared/log.js";
 import type { CommandHookRunner } from "./command.js";
 import { askHandler } from "./ask.js";
-import { malformed } from "./classify.js";
+import { malformed, unanswered } from "./classify.js";
 import { reportsOf, type Outcome } from "./outcome.js";
 import { logOutcome, type OutcomePlace } from "./outcome-log.js";
 import { blocks } from "./policy.js";
@@ -88,7 +88,7 @@ export async function steerToolOutput(
     const { outcomes } = await race(ctx, [handler], input(view), signal);
     const outcome = judged(
       ctx,
-      outcomes[0] ?? { handler, label: "cancelled", durationMs: performance.now() - started },
+      outcomes[0] ?? unanswered(handler, performance.now() - started),
       judge,
     );
     const [report] = reportsOf([handler], [outcome], performance.now() - started);

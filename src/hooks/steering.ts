@@ -1,22 +1,20 @@
-import type { HookEventName } from "../wire/events.js";
+import { isHookEventName, type HookEventName } from "../wire/events.js";
 import { denyReason, textOf, type HookText, type Outcome } from "./outcome.js";
-import { blocks, isFailure } from "./policy.js";
+import { blocks, isFailure, policyOf, type EVENT_POLICY } from "./policy.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
-/** Events whose asked hooks can steer the turn (DESIGN §5), besides the PreToolUse gate. */
-export const STEER_EVENTS = [
-  "UserPromptSubmit",
-  "SessionStart",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "PermissionRequest",
-] as const satisfies readonly HookEventName[];
-
-export type SteerEvent = (typeof STEER_EVENTS)[number];
+/**
+ * Events whose asked hooks can steer the turn (DESIGN §5), besides the PreToolUse gate: those
+ * whose EVENT_POLICY awaits command hooks and blocking groups.
+ */
+export type SteerEvent = {
+  [E in HookEventName]: (typeof EVENT_POLICY)[E]["awaited"] extends "command-and-blocking"
+    ? E
+    : never;
+}[HookEventName];
 
 export function isSteerEvent(event: string): event is SteerEvent {
-  return (STEER_EVENTS as readonly string[]).includes(event);
+  return isHookEventName(event) && policyOf(event).awaited === "command-and-blocking";
 }
 
 export type { HookText } from "./outcome.js";
@@ -87,10 +85,6 @@ export function noSteering(event: SteerEvent): Steering {
 
 /** The events whose hooks see what a tool gave back and may rewrite what the model reads. */
 export type ToolOutputEvent = "PostToolUse" | "PostToolUseFailure";
-
-export function isToolOutputEvent(event: string): event is ToolOutputEvent {
-  return event === "PostToolUse" || event === "PostToolUseFailure";
-}
 
 /**
  * Folds the outcomes of hooks asked at once (every steering event but PostToolUse) into

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Outcome, OutcomeLabel } from "../../src/hooks/outcome.js";
 import { blocks, EVENT_POLICY, isFailure, policyOf } from "../../src/hooks/policy.js";
 import { raceHandlers, type RaceOptions } from "../../src/hooks/race.js";
-import { STEER_EVENTS } from "../../src/hooks/steering.js";
+import { isSteerEvent, type SteerEvent } from "../../src/hooks/steering.js";
 import { HOOK_EVENTS, type HookEventName } from "../../src/wire/events.js";
 import { OUTCOME_LABELS } from "../../src/wire/hooks.js";
 import { cb } from "./gate-call.js";
@@ -19,9 +19,28 @@ const outcome = (label: OutcomeLabel, failClosed: boolean): Outcome => ({
 describe("the per-event policy table", () => {
   it("has one entry per event, and awaits handlers exactly on the gate and the steering events", () => {
     expect(Object.keys(EVENT_POLICY).sort()).toEqual([...HOOK_EVENTS].sort());
-    const awaited = HOOK_EVENTS.filter((e) => policyOf(e).awaited !== "none");
-    expect(awaited.sort()).toEqual(["PreToolUse", ...STEER_EVENTS].sort());
+    expect(HOOK_EVENTS.filter(isSteerEvent)).toEqual([
+      "PostToolUse",
+      "PostToolUseFailure",
+      "UserPromptSubmit",
+      "PermissionRequest",
+      "Stop",
+      "SessionStart",
+    ]);
+    expectTypeOf<SteerEvent>().toEqualTypeOf<
+      | "PostToolUse"
+      | "PostToolUseFailure"
+      | "UserPromptSubmit"
+      | "PermissionRequest"
+      | "Stop"
+      | "SessionStart"
+    >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
+    expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
+      "Notification",
+      "SessionEnd",
+      "PreCompact",
+    ]);
   });
 
   it.each<[HookEventName, string | null]>([
