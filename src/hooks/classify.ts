@@ -8,7 +8,7 @@ import { HookAbort, HookTransportError } from "./transport.js";
 import { errorMessage } from "../shared/values.js";
 
 /** Longest exit-2 reason kept; stderr past it is cut. */
-export const MAX_REASON_CHARS = 4096;
+const MAX_REASON_CHARS = 4096;
 
 /** What asking one handler gave, before it is judged. */
 export type Answer =
