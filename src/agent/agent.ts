@@ -13,6 +13,7 @@ import type {
 import type { SessionActor } from "../session/actor.js";
 import { handleOf, metaOf, summaryOf } from "./session-handle.js";
 import { SessionAssembly, type Start } from "./session-assembly.js";
+import { AgentRuntime } from "./runtime.js";
 import { MetaError, type SessionMeta } from "../store/metadata.js";
 import { CursorError, page } from "../store/paging.js";
 import { LockUnusableError } from "../store/lock.js";
@@ -31,13 +32,18 @@ export class Agent implements AgentHost {
   private readonly sessions = new Map<string, SessionActor>();
   private readonly store: SessionStore | undefined;
   private readonly assembly: SessionAssembly;
+  /** The runtime this agent's processes and locks belong to: given, or its own. */
+  readonly runtime: AgentRuntime;
   /** Set once the connection has gone: a session still opening is closed again. */
   private closed = false;
 
   constructor(private readonly options: AgentOptions) {
+    this.runtime = options.runtime ?? new AgentRuntime({ log: options.log });
     this.store =
-      options.dataDir === undefined ? undefined : new SessionStore(options.dataDir, options.log);
-    this.assembly = new SessionAssembly(options, this.store, () => this.closed);
+      options.dataDir === undefined
+        ? undefined
+        : new SessionStore(options.dataDir, options.log, this.runtime.locks);
+    this.assembly = new SessionAssembly(options, this.runtime, this.store, () => this.closed);
   }
 
   /** Puts a session together and puts it in the table. */

@@ -4,6 +4,7 @@ import type { SlashCommand } from "../slash/slash-config.js";
 import type { Logger } from "../shared/log.js";
 import type { SessionActor } from "../session/actor.js";
 import type { ModeId } from "../session/modes.js";
+import type { AgentRuntime } from "./runtime.js";
 
 /** How the agent behaves; the CLI builds this from flags and config. */
 export interface AgentOptions {
@@ -39,4 +40,10 @@ export interface AgentOptions {
   readonly configFile?: string;
   /** Slash commands every session offers (config `commands`). */
   readonly commands?: readonly SlashCommand[];
+  /**
+   * What the agent's processes, child environment and session locks belong to (see
+   * `AgentRuntime`). Agents given one runtime share it; without one, the agent makes its own,
+   * so nothing it starts or holds is visible to another agent in the same process.
+   */
+  readonly runtime?: AgentRuntime;
 }

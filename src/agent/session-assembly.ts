@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { AgentOptions } from "./options.js";
 import { SessionCommandRunner } from "../command-hooks/command-hook.js";
 import { SessionEnvFiles } from "../command-hooks/session-env.js";
-import { ProcessGroups } from "../process/process-group.js";
+import type { ProcessGroups } from "../process/process-group.js";
+import type { AgentRuntime } from "./runtime.js";
 import {
   loadCommandHooks,
   settingsFiles,
@@ -62,6 +63,7 @@ export class SessionAssembly {
 
   constructor(
     private readonly options: AgentOptions,
+    private readonly runtime: AgentRuntime,
     private readonly store: SessionStore | undefined,
     /** True once the connection has gone: a session still opening is given up. */
     private readonly closed: () => boolean,
@@ -91,12 +93,14 @@ export class SessionAssembly {
       for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
     }
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
-    const groups = new ProcessGroups();
+    const groups = this.runtime.sessionGroups();
+    const { childEnv } = this.runtime;
     const envFiles = new SessionEnvFiles();
     const commands = new SessionCommandRunner({
       cwd: request.cwd,
       sessionId: id,
       groups,
+      childEnv,
       envFiles,
     });
     const mcp = await this.connectMcp(id, request, log, groups);
@@ -130,6 +134,7 @@ export class SessionAssembly {
       },
       shellPrelude: (command) => envFiles.wrap(command),
       groups,
+      childEnv,
       system: options.system ?? (() => undefined),
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -245,6 +250,7 @@ export class SessionAssembly {
       cwd: request.cwd,
       log,
       groups,
+      childEnv: this.runtime.childEnv,
       reserved: this.toolNames,
       ...(this.options.mcpConnectTimeoutMs !== undefined && {
         connectTimeoutMs: this.options.mcpConnectTimeoutMs,

@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { withholdVariable } from "../process/child-env.js";
-import { killGroupsOnExit } from "../process/process-group.js";
 import { explicitSettingsProblem } from "../command-hooks/settings.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
-import { createLogger, LOG_LEVELS, routeConsoleErrors } from "../shared/log.js";
+import { createLogger, LOG_LEVELS } from "../shared/log.js";
+import { routeConsoleErrors } from "./console-errors.js";
+import { endRuntimeWithProcess } from "./process-exit.js";
+import { AgentRuntime } from "../agent/runtime.js";
 import { ModelConfigError, resolveModel } from "../model/index.js";
 import { serveStdio } from "../agent/serve.js";
 import { DataDirError, prepareDataDir } from "../store/data-dir.js";
@@ -134,6 +135,7 @@ export async function main(argv: string[]): Promise<void> {
   let settings;
   let log;
   let model;
+  let runtime;
   try {
     const file = values.config === undefined ? {} : loadConfigFile(values.config);
     const flags = flagLayer({
@@ -162,9 +164,12 @@ export async function main(argv: string[]): Promise<void> {
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel, settings.logFormat);
     routeConsoleErrors(log);
-    model = resolveModel(settings, { log });
-    // Every process the agent starts gets childEnv(), which leaves this one out too.
-    if (settings.apiKeyEnv !== undefined) withholdVariable(settings.apiKeyEnv);
+    // The key variable the config names is kept from every process the agent starts.
+    runtime = new AgentRuntime({
+      log,
+      withhold: settings.apiKeyEnv === undefined ? [] : [settings.apiKeyEnv],
+    });
+    model = resolveModel(settings, { log, runtime });
   } catch (error) {
     if (
       error instanceof ConfigError ||
@@ -176,11 +181,12 @@ export async function main(argv: string[]): Promise<void> {
     throw error;
   }
   // Transcripts are not kept forever: sessions past cleanupPeriodDays go before any opens.
-  pruneSessions(settings.dataDir, settings.cleanupPeriodDays, log);
+  pruneSessions(settings.dataDir, settings.cleanupPeriodDays, log, runtime.locks);
   // Background jobs a session left running die with the agent, however it ends.
-  killGroupsOnExit();
+  endRuntimeWithProcess(runtime);
   const connection = serveStdio({
     log,
+    runtime,
     model: model.model,
     describeError: model.describeError,
     ...(model.system && { system: model.system }),
@@ -200,12 +206,12 @@ export async function main(argv: string[]): Promise<void> {
   // The key is fetched while the client initializes; the first model request joins the run.
   model.keyHelper?.prefetch();
   const { keyHelper } = model;
-  // SIGTERM exits through killGroupsOnExit, which kills the helper's groups with the rest.
+  // SIGTERM exits through endRuntimeWithProcess, which kills the helper's groups with the rest.
   await connection.closed;
   log.info("client disconnected; exiting");
   // A helper still running (a password manager waiting for an unlock) must not hold the exit.
   await keyHelper?.close();
   // 0 keeps nothing once the sessions end: this run's go too, now that they are closed.
-  if (settings.cleanupPeriodDays === 0) pruneSessions(settings.dataDir, 0, log);
+  if (settings.cleanupPeriodDays === 0) pruneSessions(settings.dataDir, 0, log, runtime.locks);
   log.flush();
 }

@@ -1,6 +1,6 @@
 import type { CommandHandler, CommandHookRunner, CommandRun } from "../hooks/command.js";
 import type { AnyHookInput } from "../wire/hooks.js";
-import { childEnv } from "../process/child-env.js";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
@@ -17,6 +17,8 @@ export interface CommandHookContext {
   readonly sessionId: string;
   /** The session's process groups: closing the session kills what still runs. */
   readonly groups: ProcessGroups;
+  /** Which of the agent's variables the hooks never see (the runtime's policy). */
+  readonly childEnv: ChildEnvPolicy;
   /** Where SessionStart hooks write `CLAUDE_ENV_FILE`s for the session's Bash calls. */
   readonly envFiles?: SessionEnvFiles;
 }
@@ -36,7 +38,7 @@ export class SessionCommandRunner implements CommandHookRunner {
       file: exec.form === "exec" ? exec.file : exec.shell,
       args: exec.form === "exec" ? exec.args : ["-c", exec.command],
       cwd: ctx.cwd,
-      env: childEnv({
+      env: ctx.childEnv.env({
         CLAUDE_PROJECT_DIR: ctx.cwd,
         HOOKGATE_SESSION_ID: ctx.sessionId,
         // Only SessionStart hooks get one, as in Claude Code.

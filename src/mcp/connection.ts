@@ -7,7 +7,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import pTimeout from "p-timeout";
-import { childEnv } from "../process/child-env.js";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import { errorMessage } from "../shared/values.js";
@@ -43,6 +43,8 @@ export interface UsableTool {
 export interface ConnectOptions {
   readonly cwd: string;
   readonly groups: ProcessGroups;
+  /** Which of the agent's variables a stdio server never sees (the runtime's policy). */
+  readonly childEnv: ChildEnvPolicy;
   readonly log: Logger;
   /** Bound on starting, `initialize` and the first `tools/list`. */
   readonly timeoutMs: number;
@@ -280,7 +282,7 @@ function transportFor(spec: McpServer, opts: ConnectOptions, log: Logger): Trans
       command: spec.command,
       args: spec.args,
       // The SDK's safe defaults (PATH, HOME...) and what the client passed; nothing else.
-      env: childEnv(passed, getDefaultEnvironment()),
+      env: opts.childEnv.env(passed, getDefaultEnvironment()),
       cwd: opts.cwd,
     },
     opts.groups,

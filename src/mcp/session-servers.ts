@@ -1,4 +1,5 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import type { AnyTool } from "../tools/types.js";
@@ -25,6 +26,8 @@ export interface McpSessionOptions {
   readonly callTimeoutMs?: number;
   /** The session's process groups: each stdio server's group is tracked there. */
   readonly groups: ProcessGroups;
+  /** Which of the agent's variables a stdio server never sees (the runtime's policy). */
+  readonly childEnv: ChildEnvPolicy;
 }
 
 /**
@@ -58,6 +61,7 @@ export class SessionMcp {
           const connection = await McpConnection.open(spec, {
             cwd: opts.cwd,
             groups: opts.groups,
+            childEnv: opts.childEnv,
             log: opts.log,
             timeoutMs: opts.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS,
             callTimeoutMs: opts.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS,

@@ -10,7 +10,7 @@ import {
   type RequestId,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { killGroupsOnExit, terminateGroup, type ProcessGroups } from "../process/process-group.js";
+import { terminateGroup, type ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import { detach, isRecord } from "../shared/values.js";
 import { LineReader, type Line, type OversizedLine } from "./line-reader.js";
@@ -73,7 +73,6 @@ export class GroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error("the MCP server is already started");
-    killGroupsOnExit();
     const { spec } = this;
     return new Promise((resolve, reject) => {
       const child = spawn(spec.command, [...spec.args], {

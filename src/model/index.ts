@@ -2,6 +2,8 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Logger } from "../shared/log.js";
 import { describeModelError, describePlainError } from "./describe-error.js";
 import { KeyHelper } from "./key-helper.js";
+import type { ChildEnvPolicy } from "../process/child-env.js";
+import type { ProcessGroups } from "../process/process-group.js";
 import { silentLogger } from "../shared/log.js";
 import { withProfile, type ProviderOptions } from "./profile.js";
 import { ModelConfigError, PROVIDERS, providerModel, type ProviderId } from "./providers.js";
@@ -84,7 +86,12 @@ function isProvider(name: string): name is ProviderId {
  */
 export function resolveModel(
   settings: ModelSettings,
-  deps: { env?: NodeJS.ProcessEnv; log?: Logger } = {},
+  deps: {
+    env?: NodeJS.ProcessEnv;
+    log?: Logger;
+    /** Where an `apiKeyHelper` runs: the runtime's process groups and child environment. */
+    runtime?: { readonly groups?: ProcessGroups; readonly childEnv?: ChildEnvPolicy };
+  } = {},
 ): ModelOptions {
   if (deps.log) routeSdkWarnings(deps.log);
   const spec = parseModelSpec(settings.model);
@@ -110,7 +117,7 @@ export function resolveModel(
   const keyHelper =
     settings.apiKeyHelper === undefined
       ? undefined
-      : new KeyHelper(settings.apiKeyHelper, deps.log ?? silentLogger());
+      : new KeyHelper(settings.apiKeyHelper, deps.log ?? silentLogger(), deps.runtime);
   const resolved = providerModel(
     { ...spec, baseUrl: settings.baseUrl, apiKeyEnv: settings.apiKeyEnv, keyHelper, log: deps.log },
     deps.env,

@@ -1,4 +1,4 @@
-import { childEnv } from "../process/child-env.js";
+import { ChildEnvPolicy } from "../process/child-env.js";
 import { ProcessGroups } from "../process/process-group.js";
 import { runCommand } from "../process/runner.js";
 import type { Logger } from "../shared/log.js";
@@ -32,14 +32,20 @@ export class KeyHelper {
   private running: Run | undefined;
   private readonly produced: string[] = [];
   /** The helper's process groups, background jobs included: ended by `close`. */
-  private readonly groups = new ProcessGroups();
+  private readonly groups: ProcessGroups;
+  private readonly childEnv: ChildEnvPolicy;
   private closed = false;
 
   constructor(
     private readonly command: string,
     private readonly log: Logger,
+    /** The runtime's groups (the helper's are tracked there too) and child environment. */
+    runtime: { readonly groups?: ProcessGroups; readonly childEnv?: ChildEnvPolicy } = {},
     private readonly timeoutMs = KEY_HELPER_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.groups = new ProcessGroups(runtime.groups);
+    this.childEnv = runtime.childEnv ?? new ChildEnvPolicy();
+  }
 
   /** The key from the last successful run, if any. */
   get current(): string | undefined {
@@ -126,7 +132,7 @@ export class KeyHelper {
       file: "sh",
       args: ["-c", this.command],
       cwd: process.cwd(),
-      env: childEnv(),
+      env: this.childEnv.env(),
       timeoutMs: this.timeoutMs,
       maxOutputBytes: 64 * 1024,
       overflow: "stop",

@@ -86,8 +86,10 @@ export async function terminateGroup(pid: number, graceMs = KILL_GRACE_MS): Prom
 }
 
 /**
- * Process groups that must end with their owner (a session, or the agent itself).
- * `add` returns a function that forgets the group once it has ended on its own.
+ * Process groups that must end with their owner (a session, a key helper, a runtime).
+ * `add` returns a function that forgets the group once it has ended on its own. An owner
+ * made with a `parent` (a session's, under its runtime's) also tracks each group there, so
+ * the parent can end everything its children still run.
  *
  * A group whose members all exit on their own (a background job that finished) is dropped
  * as soon as it is seen gone: on every `add`, and before any signal. Signalling it later
@@ -96,10 +98,11 @@ export async function terminateGroup(pid: number, graceMs = KILL_GRACE_MS): Prom
 export class ProcessGroups {
   private readonly pids = new Set<number>();
 
+  constructor(private readonly parent?: ProcessGroups) {}
+
   add(pid: number): () => void {
     this.prune();
-    this.pids.add(pid);
-    everyGroup.add(pid);
+    this.track(pid);
     return () => this.forget(pid);
   }
 
@@ -116,9 +119,24 @@ export class ProcessGroups {
       pids.map(async (pid) => {
         // A group that ended meanwhile is not signalled: its id may already be someone else's.
         if (groupAlive(pid)) await terminateGroup(pid, graceMs);
-        everyGroup.delete(pid);
+        // The parent keeps it until now, so an exit during the grace still kills it.
+        this.parent?.forget(pid);
       }),
     );
+  }
+
+  /**
+   * SIGKILL, at once, to every tracked group that still has a living member; for an exit
+   * handler, where nothing asynchronous runs any more.
+   */
+  killAllNow(): void {
+    // Only groups with a living member: an ended group's id may have been reused.
+    for (const pid of this.pids) if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+  }
+
+  private track(pid: number): void {
+    this.pids.add(pid);
+    this.parent?.track(pid);
   }
 
   /**
@@ -132,28 +150,6 @@ export class ProcessGroups {
 
   private forget(pid: number): void {
     this.pids.delete(pid);
-    everyGroup.delete(pid);
-  }
-}
-
-/** Every group any owner still tracks: killed when the agent process exits. */
-const everyGroup = new Set<number>();
-let exitHookInstalled = false;
-
-/**
- * Makes sure no tracked group outlives the agent: on exit (normal, or after SIGTERM/SIGINT/
- * SIGHUP) every tracked group gets SIGKILL. Idempotent.
- */
-export function killGroupsOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    // Only groups that still have a living member: an ended group's id may have been reused.
-    for (const pid of everyGroup) if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
-  });
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.once(signal, () =>
-      process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15)),
-    );
+    this.parent?.forget(pid);
   }
 }

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { errorMessage, timerDelay } from "../shared/values.js";
 import { CappedOutput, DEFAULT_MAX_OUTPUT_BYTES, formatBytes } from "./capped-output.js";
-import { KILL_GRACE_MS, ProcessGroups, signalGroup, terminateGroup } from "./process-group.js";
+import { KILL_GRACE_MS, signalGroup, terminateGroup, type ProcessGroups } from "./process-group.js";
 
 export { DEFAULT_MAX_OUTPUT_BYTES } from "./capped-output.js";
 
@@ -19,7 +19,7 @@ export interface RunSpec {
   readonly file: string;
   readonly args: readonly string[];
   readonly cwd: string;
-  /** The whole environment of the command; build it with `childEnv(...)`. */
+  /** The whole environment of the command; build it with a `ChildEnvPolicy`. */
   readonly env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed at once; undefined: empty and closed. */
   readonly stdin?: string;
@@ -36,8 +36,8 @@ export interface RunSpec {
   readonly overflow?: "drain" | "stop";
   /** Between SIGTERM and SIGKILL to the group; default `KILL_GRACE_MS` (2 s). */
   readonly killGraceMs?: number;
-  /** The owner's groups (a session): ending the owner ends what still runs. */
-  readonly groups?: ProcessGroups;
+  /** The owner's groups (a session, a key helper): ending the owner ends what still runs. */
+  readonly groups: ProcessGroups;
 }
 
 /** How a command ended. */
@@ -59,9 +59,6 @@ export interface RunResult {
   /** Why a command did not simply exit, e.g. "timed out after 5000 ms". */
   readonly error?: string;
 }
-
-/** Groups of commands run without an owner: still killed if the agent exits. */
-const unowned = new ProcessGroups();
 
 /**
  * Runs one command as the leader of its own process group and session, and resolves with
@@ -100,7 +97,7 @@ function supervise(
   const stdout = new CappedOutput(max);
   const stderr = new CappedOutput(max);
   const pid = child.pid;
-  const forget = pid === undefined ? undefined : (spec.groups ?? unowned).add(pid);
+  const forget = pid === undefined ? undefined : spec.groups.add(pid);
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let stopped: { status: RunStatus; error: string } | undefined;
   let drain: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import { availableCommandsUpdate } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
@@ -55,6 +56,8 @@ export interface SessionSettings {
    * stdio MCP servers all register here; ended once the session has closed.
    */
   readonly groups: ProcessGroups;
+  /** Which of the agent's variables the session's processes never see. */
+  readonly childEnv: ChildEnvPolicy;
   /** Releases what the session holds (its MCP servers, its env files) once it has ended. */
   readonly release?: () => Promise<void>;
   /** Files hooks are configured in: a tool's write to one always asks (but in bypass). */
@@ -164,6 +167,7 @@ export class SessionActor {
       client: this.client,
       log: settings.log,
       processGroups: settings.groups,
+      childEnv: settings.childEnv,
       ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.promptId = randomUUID();

@@ -94,8 +94,8 @@ async function steps(
     // SessionStart's context belongs to the session, so it waits for the first model request.
     if (opening.start.length > 0) detach(remember(env, ...opening.start), env.log, RECORDING);
     await env.admit();
-    const { cwd, processGroups: groups } = env.toolContext;
-    return runSlashTurn(command, { ...env, cwd, groups }, signal);
+    const { cwd, processGroups: groups, childEnv } = env.toolContext;
+    return runSlashTurn(command, { ...env, cwd, groups, childEnv }, signal);
   }
   detach(
     remember(env, ...opening.start, ...opening.submit, { role: "user", content: text }),

@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import { format } from "node:util";
 import { pino, type Logger, type LevelWithSilent } from "pino";
 
 export type { Logger };
@@ -41,15 +40,4 @@ function prettyStream(): NodeJS.WritableStream {
 /** A logger that drops everything; for tests and library use without logs. */
 export function silentLogger(): Logger {
   return pino({ level: "silent" });
-}
-
-/**
- * Sends `console.error` text to `log` as warnings, so stderr stays JSON lines. The ACP SDK
- * reports stray frames ("Got response to unknown request", "Invalid message") only through
- * `console.error` and takes no logger; only the CLI, which owns the process, calls this.
- */
-export function routeConsoleErrors(log: Logger): void {
-  const sdk = log.child({ source: "console" });
-  // eslint-disable-next-line no-console -- replacing the SDK's only reporting channel
-  console.error = (...args: unknown[]) => sdk.warn(format(...args));
 }

@@ -1,6 +1,6 @@
 import type { AvailableCommand, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../shared/log.js";
-import { childEnv } from "../process/child-env.js";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, runCommand, type RunResult } from "../process/runner.js";
 import type { SlashCommand } from "./slash-config.js";
@@ -54,7 +54,9 @@ export interface SlashContext {
   readonly cwd: string;
   readonly log: Logger;
   /** The session's process groups, ended with the session. */
-  readonly groups?: ProcessGroups | undefined;
+  readonly groups: ProcessGroups;
+  /** Which of the agent's variables the command never sees (the runtime's policy). */
+  readonly childEnv: ChildEnvPolicy;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function runSlashCommand(
     file: "sh",
     args: ["-c", `${command.command} "$@"`, "sh", ...args],
     cwd: ctx.cwd,
-    env: childEnv({
+    env: ctx.childEnv.env({
       HOOKGATE_SESSION_ID: ctx.sessionId,
       HOOKGATE_CWD: ctx.cwd,
       HOOKGATE_COMMAND: command.name,
@@ -80,7 +82,7 @@ export async function runSlashCommand(
     signal,
     // The output is the reply: more than the cap is a failure, no need to wait for the rest.
     overflow: "stop",
-    ...(ctx.groups && { groups: ctx.groups }),
+    groups: ctx.groups,
   });
   const reply = slashReply(command, result);
   const fields = { command: command.name, durationMs: result.durationMs, status: result.status };

@@ -2,7 +2,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../shared/log.js";
 import { sessionsDir } from "./data-dir.js";
-import { acquireLock, releaseLock } from "./lock.js";
+import type { LockTable } from "./lock.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Session ids hold no dot, so a session's files are the names `<id>.<anything>`.
@@ -12,13 +12,15 @@ const FILE = /^([A-Za-z0-9_-]+)\.[^/]+$/;
  * Deletes the persisted sessions in `dataDir` (every `<id>.*` file: transcript, record, hook
  * snapshot...) whose files were last changed
  * more than `days` days before `now` (Claude Code's `cleanupPeriodDays`); `0` deletes every
- * session no running hookgate holds open. A session is taken under its lock first, so one
- * that another process has open is never touched. Returns how many sessions went.
+ * session no running hookgate holds open. A session is taken under its lock first (in
+ * `locks`, the runtime's table), so one that another process or agent has open is never
+ * touched. Returns how many sessions went.
  */
 export function pruneSessions(
   dataDir: string,
   days: number,
   log: Logger,
+  locks: LockTable,
   now = Date.now(),
 ): number {
   const dir = sessionsDir(dataDir);
@@ -43,14 +45,14 @@ export function pruneSessions(
     const lastChange = Math.max(-Infinity, ...own.map((name) => mtime(join(dir, name))));
     if (lastChange > cutoff) continue;
     const lock = join(dir, `${id}.lock`);
-    if (!acquireLock(lock, id).ok) continue;
+    if (!locks.acquire(lock, id).ok) continue;
     try {
       for (const name of own) rmSync(join(dir, name), { force: true });
       removed++;
     } catch (error) {
       log.warn({ err: error, sessionId: id }, "expired session not deleted");
     } finally {
-      releaseLock(lock, id);
+      locks.release(lock, id);
     }
   }
   if (removed > 0)

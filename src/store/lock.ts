@@ -5,11 +5,12 @@ import { processAlive } from "../process/process-group.js";
 import { codeOf, NotRegularFileError, readRegularFileSync } from "./files.js";
 import { processStart } from "./process-start.js";
 
-/** Session ids this process holds a lock for (across every connection it serves), and where. */
-const held = new Map<string, string>();
-let exitHookInstalled = false;
-
-const lockSchema = z.object({ pid: z.int().positive(), start: z.string().optional() });
+/** `owner` tells the lock tables of one process apart (two agents in one process). */
+const lockSchema = z.object({
+  pid: z.int().positive(),
+  start: z.string().optional(),
+  owner: z.string().optional(),
+});
 
 /** A lock file is a line of JSON; anything larger was not written by hookgate. */
 const MAX_LOCK_BYTES = 4096;
@@ -22,7 +23,7 @@ export interface LockHolder {
 /** A lock path that is not a regular file (a directory, a FIFO): hookgate will not touch it. */
 export class LockUnusableError extends Error {}
 
-/** This process's own identity in a lock: pid plus start time. */
+/** This process's identity in a lock: pid plus start time (read once: it cannot change). */
 let self: { pid: number; start?: string } | undefined;
 function own(): { pid: number; start?: string } {
   if (self === undefined) {
@@ -33,55 +34,92 @@ function own(): { pid: number; start?: string } {
 }
 
 /**
- * Takes `<id>.lock` for this process. A lock whose holder is gone is stale and taken over; a
- * lock held by a living process, or by another connection of this one, is not. The holder is
- * its pid plus that process's start time, so a pid reused by an unrelated process does not
- * keep a session locked.
- *
- * Taking over is atomic. A lock appears whole (written aside, then hard-linked into place, so
- * no reader sees it half-written), and a stale one is removed only by the one process that
- * claims that very lock: the claim is `<id>.lock.takeover-<hash of its content>`, created
- * exclusively; the claimant checks that the lock still has that content and only then removes
- * it. A taker that looked at a lock another has since replaced finds a different content and
- * leaves the new lock alone.
+ * The session locks one runtime holds: which ids, and where. Two tables in one process (two
+ * agents, each with its own runtime) exclude each other as two processes do: each lock names
+ * its table, and a lock of another living table is not taken over.
  */
-export function acquireLock(
-  path: string,
-  id: string,
-): { ok: true } | { ok: false; holder: LockHolder } {
-  if (held.has(id)) return { ok: false, holder: { pid: process.pid } };
-  const mine = `${JSON.stringify({ ...own(), since: new Date().toISOString() })}\n`;
-  let last: LockHolder = { pid: 0 };
-  for (let attempt = 0; attempt < 8; attempt++) {
-    if (createWhole(path, mine)) {
-      hold(id, path);
-      return { ok: true };
-    }
-    const seen = readLock(path);
-    if (seen === undefined) continue;
-    if (seen.live) return { ok: false, holder: seen.holder };
-    last = seen.holder;
-    const claim = `${path}.takeover-${createHash("sha256").update(seen.text).digest("hex").slice(0, 32)}`;
-    if (!createWhole(claim, mine)) {
-      const rival = readLock(claim);
-      // Another taker is removing this same stale lock: its new lock will answer next time.
-      if (rival?.live) {
-        pause(5 * (attempt + 1));
+export class LockTable {
+  private readonly held = new Map<string, string>();
+  private readonly owner = randomUUID();
+
+  /**
+   * Takes `<id>.lock` for this table. A lock whose holder is gone is stale and taken over; a
+   * lock held by a living process, or by this table or another of this process, is not. The
+   * holder is its pid plus that process's start time, so a pid reused by an unrelated process
+   * does not keep a session locked.
+   *
+   * Taking over is atomic. A lock appears whole (written aside, then hard-linked into place,
+   * so no reader sees it half-written), and a stale one is removed only by the one process
+   * that claims that very lock: the claim is `<id>.lock.takeover-<hash of its content>`,
+   * created exclusively; the claimant checks that the lock still has that content and only
+   * then removes it. A taker that looked at a lock another has since replaced finds a
+   * different content and leaves the new lock alone.
+   */
+  acquire(path: string, id: string): { ok: true } | { ok: false; holder: LockHolder } {
+    if (this.held.has(id)) return { ok: false, holder: { pid: process.pid } };
+    const me = { ...own(), owner: this.owner, since: new Date().toISOString() };
+    const mine = `${JSON.stringify(me)}\n`;
+    let last: LockHolder = { pid: 0 };
+    for (let attempt = 0; attempt < 8; attempt++) {
+      if (createWhole(path, mine)) {
+        this.held.set(id, path);
+        return { ok: true };
+      }
+      const seen = readLock(path, this.owner);
+      if (seen === undefined) continue;
+      if (seen.live) return { ok: false, holder: seen.holder };
+      last = seen.holder;
+      const digest = createHash("sha256").update(seen.text).digest("hex").slice(0, 32);
+      const claim = `${path}.takeover-${digest}`;
+      if (!createWhole(claim, mine)) {
+        const rival = readLock(claim, this.owner);
+        // Another taker is removing this same stale lock: its new lock will answer next time.
+        if (rival?.live) {
+          pause(5 * (attempt + 1));
+          continue;
+        }
+        // A taker that died mid-claim: its claim is stale too.
+        rmSync(claim, { force: true });
         continue;
       }
-      // A taker that died mid-claim: its claim is stale too.
-      rmSync(claim, { force: true });
-      continue;
+      try {
+        // Only a claimant removes a lock of this content, so it cannot change under us now.
+        if (readLock(path, this.owner)?.text === seen.text) rmSync(path, { force: true });
+      } finally {
+        rmSync(claim, { force: true });
+      }
     }
+    // Others keep taking it between our attempts.
+    return { ok: false, holder: last };
+  }
+
+  /** Gives a lock back; the file goes only if it is still this table's. */
+  release(path: string, id: string): void {
+    if (!this.held.delete(id)) return;
+    this.removeIfOurs(path);
+  }
+
+  /**
+   * Gives back every lock still held, synchronously: for the runtime's close, or an exit
+   * handler of the program that owns the process.
+   */
+  releaseAll(): void {
+    for (const path of this.held.values()) this.removeIfOurs(path);
+    this.held.clear();
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  private removeIfOurs(path: string): void {
     try {
-      // Only a claimant removes a lock of this content, so it cannot change under us now.
-      if (readLock(path)?.text === seen.text) rmSync(path, { force: true });
-    } finally {
-      rmSync(claim, { force: true });
+      const holder = readHolder(path);
+      if (holder?.pid === process.pid && holder.owner === this.owner) rmSync(path, { force: true });
+    } catch {
+      // A lock that cannot be read back is left for a later taker to judge.
     }
   }
-  // Others keep taking it between our attempts.
-  return { ok: false, holder: last };
 }
 
 /** Waits a few milliseconds, synchronously: a rival's takeover takes about that long. */
@@ -104,47 +142,33 @@ function createWhole(path: string, text: string): boolean {
   }
 }
 
-/** Gives a lock back; the file goes only if it is still ours. */
-export function releaseLock(path: string, id: string): void {
-  if (!held.delete(id)) return;
-  removeIfOurs(path);
-}
-
-function hold(id: string, path: string): void {
-  held.set(id, path);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // However the process ends (EOF, a signal, a fatal error), the locks it holds go with it.
-  process.on("exit", () => {
-    for (const lock of held.values()) removeIfOurs(lock);
-    held.clear();
-  });
-}
-
-function removeIfOurs(path: string): void {
-  try {
-    const holder = readHolder(path);
-    if (holder?.pid === process.pid) rmSync(path, { force: true });
-  } catch {
-    // A lock that cannot be read back is left for a later taker to judge.
-  }
-}
-
 /**
  * A lock file as found: its text, whether it names a living holder, and who. `undefined` when
  * there is none; an empty or garbled one names no living holder.
  */
-function readLock(path: string): { text: string; live: boolean; holder: LockHolder } | undefined {
+function readLock(
+  path: string,
+  owner: string,
+): { text: string; live: boolean; holder: LockHolder } | undefined {
   const text = readText(path);
   if (text === undefined) return undefined;
   const holder = parseHolder(text);
   if (holder === undefined) return { text, live: false, holder: { pid: 0 } };
-  return { text, live: holderAlive(holder), holder: { pid: holder.pid } };
+  return { text, live: holderAlive(holder, owner), holder: { pid: holder.pid } };
 }
 
-function holderAlive(holder: z.infer<typeof lockSchema>): boolean {
-  // Our own pid in a lock we do not hold is a leftover of an earlier connection: stale.
-  if (holder.pid === process.pid) return false;
+/** Whether a lock's holder still runs; `owner` is the asking table's. */
+function holderAlive(holder: z.infer<typeof lockSchema>, owner: string): boolean {
+  if (holder.pid === process.pid) {
+    // Another table of this very process holds it (same start time): as live as we are. Our
+    // own table's lock that it no longer holds, or a lock that names no table, is a leftover.
+    const start = own().start;
+    return (
+      holder.owner !== undefined &&
+      holder.owner !== owner &&
+      (start === undefined || holder.start === start)
+    );
+  }
   if (!processAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;
   const start = processStart(holder.pid);

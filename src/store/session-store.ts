@@ -4,7 +4,7 @@ import type { Logger } from "../shared/log.js";
 import { mapBounded } from "./bounded.js";
 import { sessionsDir } from "./data-dir.js";
 import { makeDirectory, retryTransient } from "./files.js";
-import { acquireLock, releaseLock, type LockHolder } from "./lock.js";
+import type { LockHolder, LockTable } from "./lock.js";
 import { readMeta, writeMeta, MetaError, type SessionMeta } from "./metadata.js";
 import { readTranscript, type StoredConversation } from "./transcript-reader.js";
 
@@ -33,6 +33,8 @@ export class SessionStore {
   constructor(
     dataDir: string,
     private readonly log: Logger,
+    /** The runtime's lock table: the agents of one runtime share it. */
+    private readonly locks: LockTable,
   ) {
     this.dir = sessionsDir(dataDir);
   }
@@ -42,16 +44,16 @@ export class SessionStore {
   }
 
   /**
-   * Takes the session's lock for this process, or says who holds it. Throws
+   * Takes the session's lock for this runtime, or says who holds it. Throws
    * LockUnusableError when the lock path is not a regular file.
    */
   lock(id: string): { ok: true } | { ok: false; holder: LockHolder } {
     makeDirectory(this.dir);
-    return acquireLock(this.path(id, "lock"), id);
+    return this.locks.acquire(this.path(id, "lock"), id);
   }
 
   unlock(id: string): void {
-    releaseLock(this.path(id, "lock"), id);
+    this.locks.release(this.path(id, "lock"), id);
   }
 
   /**

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { childEnv } from "../process/child-env.js";
 import { groupAlive, signalGroup, type ProcessGroups } from "../process/process-group.js";
 import type { CommandOutcome } from "./bash-result.js";
 import { headChars, truncationNote } from "./text.js";
@@ -21,6 +20,8 @@ export interface LocalRunOptions {
   readonly maxChars: number;
   /** Where the group stays tracked when bash leaves background jobs running. */
   readonly groups?: ProcessGroups | undefined;
+  /** The whole environment of the command (the session's child environment). */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /** Keeps the first `max` characters of each stream and of both interleaved. */
@@ -58,7 +59,7 @@ export function runLocal(opts: LocalRunOptions): Promise<CommandOutcome> {
   return new Promise<CommandOutcome>((resolve, reject) => {
     const child = spawn("bash", ["-c", opts.command], {
       cwd: opts.cwd,
-      env: childEnv(),
+      env: opts.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

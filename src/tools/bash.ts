@@ -70,6 +70,7 @@ export const bashTool: Tool<typeof BashInput> = {
           signal: ctx.signal,
           maxChars: MAX_OUTPUT_CHARS,
           groups: ctx.processGroups,
+          env: ctx.childEnv.env(),
         });
     return commandResult(outcome, timeoutMs);
   },

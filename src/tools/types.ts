@@ -1,5 +1,6 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
+import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
@@ -18,7 +19,9 @@ export interface ToolContext {
    * The owner's process groups (the session's): a local Bash call's group is tracked
    * while it runs and, when bash leaves background jobs behind, until the owner ends it.
    */
-  readonly processGroups?: ProcessGroups;
+  readonly processGroups: ProcessGroups;
+  /** Which of the agent's variables a command never sees (the runtime's policy). */
+  readonly childEnv: ChildEnvPolicy;
   /**
    * What a Bash command becomes before it runs: the session's `CLAUDE_ENV_FILE`s sourced
    * first (Claude Code's SessionStart environment). Absent: the command as is.

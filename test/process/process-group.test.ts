@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it, vi } from "vitest";
-import { childEnv, withholdVariable } from "../../src/process/child-env.js";
+import { ChildEnvPolicy } from "../../src/process/child-env.js";
 import {
   groupAlive,
   processAlive as alive,
@@ -86,8 +86,9 @@ describe("process groups", () => {
 
 describe("child environment", () => {
   it("keeps every known key variable and withheld names out, and adds extras", () => {
-    withholdVariable("MY_MODEL_KEY");
-    const env = childEnv(
+    const policy = new ChildEnvPolicy();
+    policy.withhold("MY_MODEL_KEY");
+    const env = policy.env(
       { HOOKGATE_SESSION_ID: "s1" },
       {
         PATH: "/bin",

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { childEnv } from "../../src/process/child-env.js";
+import { ChildEnvPolicy } from "../../src/process/child-env.js";
 import { processAlive, ProcessGroups } from "../../src/process/process-group.js";
 import { type RunSpec, runCommand } from "../../src/process/runner.js";
 
@@ -42,8 +42,21 @@ function script(name: string, body: string, mode = 0o755): string {
   return path;
 }
 
+const childEnv = new ChildEnvPolicy();
+/** The owner of the commands a test runs without one of its own. */
+const owner = new ProcessGroups();
+afterEach(() => owner.terminateAll(0));
+
 function run(file: string, extra: Partial<RunSpec> = {}) {
-  return runCommand({ file, args: [], cwd: dir, env: childEnv(), timeoutMs: 10_000, ...extra });
+  return runCommand({
+    file,
+    args: [],
+    cwd: dir,
+    env: childEnv.env(),
+    timeoutMs: 10_000,
+    groups: owner,
+    ...extra,
+  });
 }
 
 /** Waits for a script to write a pid into `name` and returns it. */
@@ -81,8 +94,8 @@ describe("runCommand: exits", () => {
     expect(Number(tty)).toBe(0);
   });
 
-  it("passes the environment it is given, which childEnv keeps model keys out of", async () => {
-    const env = childEnv(
+  it("passes the environment it is given, which the child env policy keeps model keys out of", async () => {
+    const env = childEnv.env(
       { HOOKGATE_SESSION_ID: "s1" },
       { ...process.env, OPENAI_API_KEY: "sk-secret", MY_VAR: "kept" },
     );
@@ -101,8 +114,9 @@ describe("runCommand: exits", () => {
       file: "sh",
       args: ["-c", 'printf "[%s]\\n" "$@"', "sh", "a b", "$(touch pwned)", "*"],
       cwd: dir,
-      env: childEnv(),
+      env: childEnv.env(),
       timeoutMs: 10_000,
+      groups: owner,
     });
     expect(result.stdout).toBe("[a b]\n[$(touch pwned)]\n[*]\n");
     expect(existsSync(join(dir, "pwned"))).toBe(false);

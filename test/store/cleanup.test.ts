@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../../src/client/kit/index.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { pruneSessions } from "../../src/store/cleanup.js";
+import { LockTable } from "../../src/store/lock.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -32,7 +33,7 @@ const left = (dir: string) => readdirSync(join(dir, "sessions")).sort();
 describe("cleanupPeriodDays", () => {
   it("deletes sessions untouched for longer, keeps newer ones and any a live process holds", () => {
     const dir = dataDir({ old: { age: 40 }, recent: { age: 20 }, held: { age: 40, locked: true } });
-    expect(pruneSessions(dir, 30, silentLogger())).toBe(1);
+    expect(pruneSessions(dir, 30, silentLogger(), new LockTable())).toBe(1);
     expect(left(dir)).toEqual([
       "held.json",
       "held.jsonl",
@@ -44,7 +45,7 @@ describe("cleanupPeriodDays", () => {
 
   it("0 keeps no ended session, but never one that is open", () => {
     const dir = dataDir({ old: { age: 40 }, justNow: { age: 0 }, held: { age: 0, locked: true } });
-    expect(pruneSessions(dir, 0, silentLogger())).toBe(2);
+    expect(pruneSessions(dir, 0, silentLogger(), new LockTable())).toBe(2);
     expect(left(dir)).toEqual(["held.json", "held.jsonl", "held.lock"]);
   });
 

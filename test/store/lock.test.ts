@@ -24,7 +24,10 @@ vi.mock("../../src/process/process-group.js", async (actual) => {
   };
 });
 
-const { acquireLock, releaseLock } = await import("../../src/store/lock.js");
+const { LockTable } = await import("../../src/store/lock.js");
+const locks = new LockTable();
+const acquireLock = (path: string, id: string) => locks.acquire(path, id);
+const releaseLock = (path: string, id: string) => locks.release(path, id);
 
 let dir: string;
 let living: ChildProcess | undefined;
@@ -56,10 +59,10 @@ const BUILT_LOCK = fileURLToPath(new URL("../../dist/store/lock.js", import.meta
 const TAKER = `
 const { existsSync, writeFileSync } = require("node:fs");
 const [path, dir] = process.argv.slice(1);
-import(process.env.LOCK_MODULE).then(({ acquireLock }) => {
+import(process.env.LOCK_MODULE).then(({ LockTable }) => {
   writeFileSync(dir + "/ready-" + process.pid, "");
   while (!existsSync(dir + "/go")) {}
-  const got = acquireLock(path, "race");
+  const got = new LockTable().acquire(path, "race");
   writeFileSync(dir + "/result-" + process.pid, got.ok ? "ok" : "refused");
   const wait = setInterval(() => existsSync(dir + "/done") && clearInterval(wait), 20);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pino } from "pino";
-import { acquireLock, releaseLock } from "../../src/store/lock.js";
+import { LockTable } from "../../src/store/lock.js";
 import type { SessionMeta } from "../../src/store/metadata.js";
 import { CursorError, page } from "../../src/store/paging.js";
 import { SessionStore } from "../../src/store/session-store.js";
@@ -40,9 +40,12 @@ function meta(id: string, updatedAt: string, cwd = "/w"): SessionMeta {
 
 describe("the session lock", () => {
   it("one holder at a time; a lock whose pid is dead is stale and taken over", () => {
+    const locks = new LockTable();
+    const acquireLock = (path: string, id: string) => locks.acquire(path, id);
+    const releaseLock = (path: string, id: string) => locks.release(path, id);
     const path = join(dir, "s.lock");
     expect(acquireLock(path, "s")).toEqual({ ok: true });
-    // Another connection of this process asks for it: refused, naming this process.
+    // Another connection of this runtime asks for it: refused, naming this process.
     expect(acquireLock(path, "s")).toEqual({ ok: false, holder: { pid: process.pid } });
     releaseLock(path, "s");
 
@@ -55,10 +58,11 @@ describe("the session lock", () => {
   });
 
   it("a lock file that is empty or garbage (a crash mid-write) is stale too", () => {
+    const locks = new LockTable();
     const path = join(dir, "g.lock");
     writeFileSync(path, "");
-    expect(acquireLock(path, "g")).toEqual({ ok: true });
-    releaseLock(path, "g");
+    expect(locks.acquire(path, "g")).toEqual({ ok: true });
+    locks.release(path, "g");
   });
 });
 
@@ -87,7 +91,7 @@ describe("session/list paging", () => {
 describe("the session store", () => {
   it("lists records filtered by cwd; a corrupt or mis-shaped record is skipped and logged", async () => {
     const { log, lines } = recordingLogger();
-    const store = new SessionStore(dir, log);
+    const store = new SessionStore(dir, log, new LockTable());
     await store.save(meta("a", "2026-01-01T00:00:00.000Z"));
     await store.save(meta("b", "2026-01-02T00:00:00.000Z", "/other"));
     writeFileSync(join(store.dir, "bad.json"), "{");
@@ -99,7 +103,7 @@ describe("the session store", () => {
   });
 
   it("ids that could leave the sessions directory are never looked up", async () => {
-    const store = new SessionStore(dir, silentLogger());
+    const store = new SessionStore(dir, silentLogger(), new LockTable());
     expect(await store.meta("../../etc/passwd")).toBeUndefined();
     expect(await store.meta("")).toBeUndefined();
   });

@@ -24,6 +24,7 @@ function run(command: string, cwd: string) {
     signal: new AbortController().signal,
     maxChars: 10_000,
     groups,
+    env: process.env,
   });
 }
 

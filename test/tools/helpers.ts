@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import { silentLogger } from "../../src/shared/log.js";
+import { ChildEnvPolicy } from "../../src/process/child-env.js";
+import { ProcessGroups } from "../../src/process/process-group.js";
 import type { z } from "zod";
 import type { Tool, ToolContext, ToolResult } from "../../src/tools/types.js";
 import { FakeClient } from "./fake-client.js";
@@ -31,6 +33,8 @@ export function toolContext(
     signal: opts.signal ?? new AbortController().signal,
     client: opts.client ?? new FakeClient(),
     log: silentLogger(),
+    processGroups: new ProcessGroups(),
+    childEnv: new ChildEnvPolicy(),
   };
 }
 
