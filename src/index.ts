@@ -18,6 +18,7 @@ export type {
 } from "./protocol/host.js";
 export { Agent, type AgentOptions } from "./agent/agent.js";
 export { connectHookgate, serveStdio } from "./agent/serve.js";
+export { AgentRuntime, type AgentRuntimeOptions } from "./agent/runtime.js";
 export { defaultDataDir } from "./store/data-dir.js";
 export { createLogger, silentLogger, type Logger } from "./shared/log.js";
 export { createScriptedModel } from "./model/scripted.js";

@@ -147,6 +147,7 @@ export class SessionAssembly {
         history: stored.conversation.history,
         mode: meta && isModeId(meta.mode) ? meta.mode : "default",
         title: meta?.title ?? undefined,
+        updatedAt: meta && new Date(meta.updatedAt),
       },
       persist: store && ((session) => this.persist(store, session)),
       commands: options.commands ?? [],
@@ -168,7 +169,6 @@ export class SessionAssembly {
           log,
         }),
     });
-    if (meta) actor.updatedAt = new Date(meta.updatedAt);
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);

@@ -28,16 +28,16 @@ export function handleOf(actor: SessionActor): SessionHandle {
 
 /** A live session's record, as it is (or will be) persisted. */
 export function metaOf(actor: SessionActor): SessionMeta {
-  const { settings } = actor;
+  const now = actor.snapshot();
   return {
     version: 1,
-    sessionId: actor.id,
-    cwd: settings.cwd,
-    additionalDirectories: settings.roots.slice(1),
-    title: actor.title ?? null,
-    mode: actor.mode,
-    createdAt: settings.createdAt.toISOString(),
-    updatedAt: actor.updatedAt.toISOString(),
+    sessionId: now.id,
+    cwd: now.cwd,
+    additionalDirectories: now.roots.slice(1),
+    title: now.title ?? null,
+    mode: now.mode,
+    createdAt: now.createdAt.toISOString(),
+    updatedAt: now.updatedAt.toISOString(),
   };
 }
 

@@ -47,8 +47,13 @@ export interface SessionSettings {
   readonly hooks: (session: SessionActor) => SessionHooks;
   /** The mode a new session starts in (SessionStart's `permission_mode` reports it). */
   readonly mode?: ModeId;
-  /** What a loaded session starts from: the model's history, its mode and title. */
-  readonly restored?: { history: ModelMessage[]; mode: ModeId; title: string | undefined };
+  /** What a loaded session starts from: the model's history, its mode, title and last change. */
+  readonly restored?: {
+    readonly history: readonly ModelMessage[];
+    readonly mode: ModeId;
+    readonly title: string | undefined;
+    readonly updatedAt?: Date | undefined;
+  };
   /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
   readonly persist?: (session: SessionActor) => Promise<void>;
   /**
@@ -66,20 +71,31 @@ export interface SessionSettings {
   readonly shellPrelude?: (command: string) => string;
 }
 
+/** What a session's record holds, as of one moment: what the store saves. */
+export interface SessionSnapshot {
+  readonly id: string;
+  readonly cwd: string;
+  readonly roots: readonly string[];
+  readonly title: string | undefined;
+  readonly mode: ModeId;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
 /**
  * One ACP session: one prompt at a time, cancellable, with its mode, history,
- * remembered permissions and hooks.
+ * remembered permissions and hooks. Its state changes only through its own methods.
  */
 export class SessionActor {
-  mode: ModeId = "default";
-  updatedAt: Date;
-  title: string | undefined;
+  private currentMode: ModeId;
+  private updatedAt: Date;
+  private title: string | undefined;
+  /** The model's conversation: the actor alone appends; others get a read-only view. */
   private readonly history: ModelMessage[];
   private readonly permissions = new PermissionMemory();
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
-  /** The prompt being (or last) answered: `prompt_id` in hook inputs, as Claude Code's. */
-  promptId: string | undefined;
+  private currentPromptId: string | undefined;
   /** The client, recording what it is shown when the session keeps a transcript. */
   private readonly client: ClientPort;
   private readonly recorder: ViewRecorder | undefined;
@@ -87,10 +103,12 @@ export class SessionActor {
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
-    this.updatedAt = settings.createdAt;
-    this.history = settings.restored?.history ?? [];
-    this.mode = settings.restored?.mode ?? settings.mode ?? "default";
-    this.title = settings.restored?.title;
+    const { restored } = settings;
+    this.updatedAt = restored?.updatedAt ?? settings.createdAt;
+    // A copy: the stored conversation it came from is not this session's to change.
+    this.history = [...(restored?.history ?? [])];
+    this.currentMode = restored?.mode ?? settings.mode ?? "default";
+    this.title = restored?.title;
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;
     this.hooks = settings.hooks(this);
@@ -110,6 +128,30 @@ export class SessionActor {
 
   get id(): string {
     return this.settings.id;
+  }
+
+  /** The permission mode now. */
+  get mode(): ModeId {
+    return this.currentMode;
+  }
+
+  /** The prompt being (or last) answered: `prompt_id` in hook inputs, as Claude Code's. */
+  get promptId(): string | undefined {
+    return this.currentPromptId;
+  }
+
+  /** The session's record as of now, for the store and `session/list`. */
+  snapshot(): SessionSnapshot {
+    const { settings } = this;
+    return Object.freeze({
+      id: settings.id,
+      cwd: settings.cwd,
+      roots: settings.roots,
+      title: this.title,
+      mode: this.currentMode,
+      createdAt: new Date(settings.createdAt),
+      updatedAt: new Date(this.updatedAt),
+    });
   }
 
   /** The tools the model is offered now. */
@@ -170,7 +212,7 @@ export class SessionActor {
       childEnv: settings.childEnv,
       ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
-    this.promptId = randomUUID();
+    this.currentPromptId = randomUUID();
     this.recorder?.user(prompt);
     const done = runTurn(
       prompt,
@@ -178,17 +220,18 @@ export class SessionActor {
         client: this.client,
         hooks: this.hooks,
         permissions: this.permissions,
-        mode: () => this.mode,
+        mode: () => this.currentMode,
         toolContext,
         log: settings.log,
         model: settings.model,
         catalog: settings.catalog,
         system: () => settings.system(this),
         history: this.history,
+        remember: (...messages) => this.history.push(...messages),
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
         transcript: settings.transcript,
-        turnId: `turn_${this.promptId}`,
+        turnId: `turn_${this.currentPromptId}`,
         maxStopBlocks: settings.maxStopBlocks,
         sessionId: settings.id,
         commands: settings.commands,
@@ -244,7 +287,7 @@ export class SessionActor {
 
   /** Switches mode and tells the client. */
   async setMode(mode: ModeId): Promise<void> {
-    this.mode = mode;
+    this.currentMode = mode;
     await this.settings.persist?.(this);
     await this.client.update({
       sessionUpdate: "current_mode_update",
@@ -253,7 +296,7 @@ export class SessionActor {
   }
 
   modes() {
-    return modeState(this.mode);
+    return modeState(this.currentMode);
   }
 
   /**

@@ -18,8 +18,10 @@ import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hook
 export interface TurnEnv extends ToolCallEnv {
   readonly model: LanguageModel;
   readonly system: () => string | undefined;
-  /** The conversation so far; the turn appends to it. */
-  readonly history: ModelMessage[];
+  /** The conversation so far, read-only: the turn adds to it through `remember`. */
+  readonly history: readonly ModelMessage[];
+  /** Appends messages to the session's conversation (the session alone changes it). */
+  readonly remember: (...messages: ModelMessage[]) => void;
   readonly maxRounds: number;
   /** Turns a model failure into one line telling the user what to fix. */
   readonly describeError: (error: unknown) => string;
@@ -194,7 +196,7 @@ export function assistantText(messages: readonly ModelMessage[]): string {
 
 /** Adds messages to the model's history and to the transcript, in order. */
 function remember(env: TurnEnv, ...messages: ModelMessage[]): Promise<void> {
-  env.history.push(...messages);
+  env.remember(...messages);
   return env.transcript?.record(...messages) ?? Promise.resolve();
 }
 
