@@ -122,6 +122,40 @@ function wrongWays(edges: readonly (readonly [string, string])[]): string[] {
   });
 }
 
+/**
+ * Calls that end the process or listen to it (`process.exit(`, `process.on(`, `once`...): only
+ * the program that owns the process may make them, never a library path.
+ */
+const PROCESS_OWNER_CALL =
+  /\bprocess\.(?:exit|on|once|addListener|prependListener|prependOnceListener)\(/g;
+
+/** Files outside cli/ and the entry points that still make such calls, each with its reason. */
+const OWNS_THE_PROCESS: Readonly<Record<string, string>> = {
+  "inspect/cli.ts":
+    "`hookgate inspect` is a subcommand of the CLI: it waits for SIGINT/SIGTERM to close its server",
+  "client/kit/workspace.ts":
+    "hookgate/testing removes the temporary directories it made when the test process exits",
+};
+
+/** The process-owner calls in a file's code, by line; comment lines are skipped. */
+function processOwnerCalls(text: string): string[] {
+  return text.split("\n").flatMap((line, i) => {
+    const code = line.trim();
+    if (code.startsWith("//") || code.startsWith("*") || code.startsWith("/*")) return [];
+    return [...code.matchAll(PROCESS_OWNER_CALL)].map((m) => `line ${i + 1}: ${m[0]}`);
+  });
+}
+
+/** Every process-owner call in src/ outside cli/, the entry points and the listed exceptions. */
+function libraryProcessCalls(): string[] {
+  return sourceFiles(SRC).flatMap((file) => {
+    const name = relative(SRC, file).split(/[\\/]/).join("/");
+    const folder = folderOf(name);
+    if (folder === undefined || folder === "cli" || name in OWNS_THE_PROCESS) return [];
+    return processOwnerCalls(readFileSync(file, "utf8")).map((call) => `${name} ${call}`);
+  });
+}
+
 describe("module structure", () => {
   it("the cycle finder names a cycle made by a type-only back-edge, and passes a one-way graph", () => {
     const cyclic = new Map([
@@ -182,5 +216,30 @@ describe("module structure", () => {
     const folders = new Set(edges.flatMap(([from]) => folderOf(from) ?? []));
     expect(folders.has("wire")).toBe(true);
     expect(wrongWays(edges)).toEqual([]);
+  });
+
+  it("the process-owner check finds exit and listeners on the process, not comments", () => {
+    const text = [
+      "// process.exit(1) in a comment",
+      'process.once("exit", done);',
+      "  if (bad) process.exit(2);",
+      'process.on("SIGTERM", stop);',
+      "process.exitCode = 1;",
+    ].join("\n");
+    expect(processOwnerCalls(text)).toEqual([
+      "line 2: process.once(",
+      "line 3: process.exit(",
+      "line 4: process.on(",
+    ]);
+  });
+
+  it("outside cli/ and the entry points nothing ends the process or listens to it", () => {
+    // A library (connectHookgate, two agents in one test) must not exit the process or install
+    // exit and signal handlers: the CLI owns the process; the runtime owns what it started.
+    expect(libraryProcessCalls()).toEqual([]);
+    // Each exception still makes such a call: one that no longer does is taken off the list.
+    for (const name of Object.keys(OWNS_THE_PROCESS)) {
+      expect(processOwnerCalls(readFileSync(join(SRC, name), "utf8")), name).not.toEqual([]);
+    }
   });
 });
