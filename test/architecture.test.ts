@@ -123,11 +123,12 @@ function wrongWays(edges: readonly (readonly [string, string])[]): string[] {
 }
 
 /**
- * Calls that end the process or listen to it (`process.exit(`, `process.on(`, `once`...): only
- * the program that owns the process may make them, never a library path.
+ * Calls that end the process or listen to it (`process.exit(`, `process.on(`, `once`...), and
+ * assignments to its globals (`console.error = …`, `globalThis.X = …`): only the program that
+ * owns the process may make them, never a library path.
  */
 const PROCESS_OWNER_CALL =
-  /\bprocess\.(?:exit|on|once|addListener|prependListener|prependOnceListener)\(/g;
+  /\bprocess\.(?:exit|on|once|addListener|prependListener|prependOnceListener)\(|\b(?:console|globalThis)\.\w+\s*(?:\?\?|\|\||&&)?=(?!=)/g;
 
 /** Files outside cli/ and the entry points that still make such calls, each with its reason. */
 const OWNS_THE_PROCESS: Readonly<Record<string, string>> = {
@@ -135,6 +136,8 @@ const OWNS_THE_PROCESS: Readonly<Record<string, string>> = {
     "`hookgate inspect` is a subcommand of the CLI: it waits for SIGINT/SIGTERM to close its server",
   "client/kit/workspace.ts":
     "hookgate/testing removes the temporary directories it made when the test process exits",
+  "model/step.ts":
+    "a default only, set when unset: the AI SDK's warnings never reach stdout (the protocol channel)",
 };
 
 /** The process-owner calls in a file's code, by line; comment lines are skipped. */
@@ -218,24 +221,30 @@ describe("module structure", () => {
     expect(wrongWays(edges)).toEqual([]);
   });
 
-  it("the process-owner check finds exit and listeners on the process, not comments", () => {
+  it("the process-owner check finds exit, listeners on the process and globals set, not comments", () => {
     const text = [
       "// process.exit(1) in a comment",
       'process.once("exit", done);',
       "  if (bad) process.exit(2);",
       'process.on("SIGTERM", stop);',
       "process.exitCode = 1;",
+      "console.error = (...args) => log.warn(args);",
+      "globalThis.AI_SDK_LOG_WARNINGS ??= false;",
+      "if (console.error === original) return;",
     ].join("\n");
     expect(processOwnerCalls(text)).toEqual([
       "line 2: process.once(",
       "line 3: process.exit(",
       "line 4: process.on(",
+      "line 6: console.error =",
+      "line 7: globalThis.AI_SDK_LOG_WARNINGS ??=",
     ]);
   });
 
-  it("outside cli/ and the entry points nothing ends the process or listens to it", () => {
-    // A library (connectHookgate, two agents in one test) must not exit the process or install
-    // exit and signal handlers: the CLI owns the process; the runtime owns what it started.
+  it("outside cli/ and the entry points nothing ends the process, listens to it or sets its globals", () => {
+    // A library (connectHookgate, two agents in one test) must not exit the process, install
+    // exit and signal handlers or replace console.error: the CLI owns the process; the runtime
+    // owns what it started.
     expect(libraryProcessCalls()).toEqual([]);
     // Each exception still makes such a call: one that no longer does is taken off the list.
     for (const name of Object.keys(OWNS_THE_PROCESS)) {

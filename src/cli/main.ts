@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { explicitSettingsProblem } from "../command-hooks/settings.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "../shared/log.js";
-import { routeConsoleErrors } from "./console-errors.js";
+import { routeConsoleErrors, routeSdkWarnings } from "./global-logging.js";
 import { endRuntimeWithProcess } from "./process-exit.js";
 import { AgentRuntime } from "../agent/runtime.js";
 import { ModelConfigError, resolveModel } from "../model/index.js";
@@ -164,6 +164,7 @@ export async function main(argv: string[]): Promise<void> {
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel, settings.logFormat);
     routeConsoleErrors(log);
+    routeSdkWarnings(log);
     // The key variable the config names is kept from every process the agent starts.
     runtime = new AgentRuntime({
       log,

@@ -93,7 +93,6 @@ export function resolveModel(
     runtime?: { readonly groups?: ProcessGroups; readonly childEnv?: ChildEnvPolicy };
   } = {},
 ): ModelOptions {
-  if (deps.log) routeSdkWarnings(deps.log);
   const spec = parseModelSpec(settings.model);
   const profile = {
     maxRetries: settings.maxRetries,
@@ -145,10 +144,4 @@ export function resolveModel(
     },
     ...(keyHelper && { keyHelper }),
   };
-}
-
-/** Sends the AI SDK's warnings (unsupported settings and the like) to the log, not stdout. */
-function routeSdkWarnings(log: Logger): void {
-  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) =>
-    log.warn({ provider, model, warnings }, "model provider warnings");
 }

@@ -55,8 +55,8 @@ export interface StepOptions {
   readonly maxRetries?: number;
 }
 
-// stdout carries protocol frames: the SDK must never print warnings there. resolveModel
-// routes them to the log; until then, and in library use, they are dropped.
+// stdout carries protocol frames: the SDK must never print warnings there. The CLI routes
+// them to its log; until then, and in library use, they are dropped.
 globalThis.AI_SDK_LOG_WARNINGS ??= false;
 
 const toolSets = new WeakMap<readonly AnyTool[], ToolSet>();
