@@ -1,10 +1,10 @@
 // `npm run conformance`: every scenario under the real Claude Code CLI and under hookgate,
 // against one fake Anthropic server; prints what each did and whether they agree.
-// Usage: node conformance/run.mjs [name-filter] [--details]
+// Usage: node conformance/run.mjs [name-filter ...] [--details] [--raw]
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { URL } from "node:url";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnAgent } from "../dist/client/kit/index.js";
@@ -18,8 +18,9 @@ const MCP_SERVER = new URL("./mcp-server.mjs", import.meta.url).pathname;
 /** The MCP scenarios' one server: its tools are `mcp__conf__secret` and `mcp__conf__broken`. */
 const MCP = { name: "conf", command: process.execPath, args: [MCP_SERVER] };
 const PROMPT = "Run the conformance scenario.";
-const filter = process.argv.slice(2).find((a) => !a.startsWith("--"));
+const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const details = process.argv.includes("--details");
+const rawDump = process.argv.includes("--raw");
 
 /** A settings file whose every handler runs hook.mjs with its action, logging to `log`. */
 function settingsFor(scenario, log) {
@@ -87,8 +88,17 @@ async function runOne(scenario, side, fake, cc) {
     end = `error: ${error.message.split("\n")[0]}`;
   }
   const facets = observe(scenario, { hookLog, requests: fake.requests(), cwd, end, prompt });
+  if (rawDump) dumpRaw(side, hookLog, fake.requests());
   rmSync(root, { recursive: true, force: true });
   return { facets, raw };
+}
+
+/** `--raw`: every hook input and the last model request's messages, on stderr. */
+function dumpRaw(side, hookLog, requests) {
+  const log = existsSync(hookLog) ? readFileSync(hookLog, "utf8").trim() : "";
+  const messages = requests.at(-1)?.messages ?? [];
+  process.stderr.write(`  --- ${side} hook inputs\n${log}\n  --- ${side} last request messages\n`);
+  process.stderr.write(`${JSON.stringify(messages, null, 1)}\n`);
 }
 
 function differing(a, b) {
@@ -103,7 +113,10 @@ function cell(facets, keys) {
 const cc = installClaudeCode();
 const fake = await startFakeAnthropic();
 const rows = [];
-for (const scenario of SCENARIOS.filter((s) => !filter || s.name.includes(filter))) {
+const chosen = SCENARIOS.filter(
+  (s) => filters.length === 0 || filters.some((f) => s.name.includes(f)),
+);
+for (const scenario of chosen) {
   const ccRun = await runOne(scenario, "cc", fake, cc);
   const hgRun = await runOne(scenario, "hookgate", fake, cc);
   const diff = differing(ccRun.facets, hgRun.facets);

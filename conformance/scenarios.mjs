@@ -257,6 +257,44 @@ export const SCENARIOS = [
     markers: ["POST-CONTEXT-1"],
   },
   {
+    name: "post: block reason and additionalContext from one hook",
+    hooks: on("PostToolUse", "Bash", {
+      out: {
+        decision: "block",
+        reason: "POST-BLOCK-2",
+        hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "POST-CONTEXT-2" },
+      },
+    }),
+    turns: [MAKE_A, done],
+    markers: ["POST-BLOCK-2", "POST-CONTEXT-2"],
+  },
+  {
+    name: "post: additionalContext from two hooks",
+    hooks: on(
+      "PostToolUse",
+      "Bash",
+      { tag: "one", ...post({ additionalContext: "POST-CONTEXT-3" }) },
+      { tag: "two", ...post({ additionalContext: "POST-CONTEXT-4" }) },
+    ),
+    turns: [MAKE_A, done],
+    markers: ["POST-CONTEXT-3", "POST-CONTEXT-4"],
+  },
+  {
+    name: "pre and post: additionalContext on one call",
+    hooks: {
+      ...on("PreToolUse", "Bash", pre({ additionalContext: "PRE-CONTEXT-2" })),
+      ...on("PostToolUse", "Bash", post({ additionalContext: "POST-CONTEXT-5" })),
+    },
+    turns: [MAKE_A, done],
+    markers: ["PRE-CONTEXT-2", "POST-CONTEXT-5"],
+  },
+  {
+    name: "post: additionalContext on two calls of one step",
+    hooks: on("PostToolUse", "Bash", post({ additionalContext: "POST-CONTEXT-6" })),
+    turns: [{ tools: [MAKE_A, bash("echo second")] }, done],
+    markers: ["POST-CONTEXT-6"],
+  },
+  {
     name: "post: exit 2 stderr reaches the model",
     hooks: on("PostToolUse", "Bash", { code: 2, err: "POST-EXIT2" }),
     turns: [MAKE_A, done],
@@ -451,6 +489,20 @@ export const SCENARIOS = [
     markers: ["MCP-SECRET-123", "[REDACTED]"],
   },
   {
+    name: "mcp: updatedToolOutput beside updatedMCPToolOutput",
+    mcp: true,
+    hooks: on(
+      "PostToolUse",
+      "mcp__conf__secret",
+      post({
+        updatedMCPToolOutput: [{ type: "text", text: "FROM-MCP-FIELD" }],
+        updatedToolOutput: "FROM-TOOL-FIELD",
+      }),
+    ),
+    turns: [{ tool: "mcp__conf__secret", input: {} }, done],
+    markers: ["MCP-SECRET-123", "FROM-MCP-FIELD", "FROM-TOOL-FIELD"],
+  },
+  {
     name: "mcp: a tool error fires PostToolUseFailure",
     mcp: true,
     hooks: {
@@ -577,5 +629,11 @@ export const SCENARIOS = [
     hooks: on("PostToolUse", "Bash", {}),
     turns: [MAKE_A, done],
     values: ["PostToolUse.tool_response/stdout", "PostToolUse.tool_response/interrupted"],
+  },
+  {
+    name: "values: Bash tool_response whitespace, stderr",
+    hooks: on("PostToolUse", "Bash", {}),
+    turns: [bash("printf '\\n  ok  \\n\\n'; printf '  warn  \\n\\n' >&2"), done],
+    values: ["PostToolUse.tool_response/stdout", "PostToolUse.tool_response/stderr"],
   },
 ];

@@ -154,7 +154,7 @@ function reportToolResults(results: LanguageModelV3ToolResultPart[]): string {
 /** One line per result: the tool, and whether it succeeded, failed or was denied. */
 function describeResult(part: LanguageModelV3ToolResultPart): string {
   const { output, toolName } = part;
-  const text = outputText(output);
+  const text = withoutTrailingReminders(outputText(output));
   if (output.type === "execution-denied") {
     return `${toolName} was denied: "${summarize(output.reason ?? "no reason given")}"`;
   }
@@ -167,6 +167,13 @@ function describeResult(part: LanguageModelV3ToolResultPart): string {
   }
   if (isError) return `${toolName} failed: ${summarize(text) || "no error message"}`;
   return `${toolName} succeeded: ${summarize(text) || "(no output)"}`;
+}
+
+// Hook text Claude Code appends to a tool result: it is the hooks', not the tool's output.
+const TRAILING_REMINDERS = /(?:\n\n<system-reminder>\n[\s\S]*?\n<\/system-reminder>)+$/;
+
+function withoutTrailingReminders(text: string): string {
+  return text.replace(TRAILING_REMINDERS, "");
 }
 
 /** The text a tool result carries, whatever its output kind. */

@@ -275,6 +275,8 @@ export class SessionActor {
         stop_hook_active: stopHookActive,
         stop_reason: stopReason,
         last_assistant_message: assistantText(this.history),
+        background_tasks: [],
+        session_crons: [],
       }));
       this.current = undefined;
     }

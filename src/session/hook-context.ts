@@ -49,9 +49,9 @@ export function reminderText(name: string, note: HookText, kind: "context" | "bl
   return systemReminder(`${name} hook ${what}: ${note.text}`);
 }
 
-/** Claude Code's text for a Stop block: the reason the turn goes on with. */
+/** Claude Code's text for a Stop block: the reason the turn goes on with, as a reminder. */
 export function stopFeedbackText(note: HookText): string {
-  return `Stop hook feedback:\n${neutralised(note.text)}`;
+  return systemReminder(`Stop hook feedback:\n${note.text}`);
 }
 
 // The marker rides in the message's provider options under our own name, which providers
@@ -84,6 +84,32 @@ export function remindersOf(
     hookCallbackIds: [n.hookCallbackId],
     text: reminderText(name, n, kind),
   }));
+}
+
+/** One call's result text and the hook text that came with it. */
+export interface ResultWithReminders {
+  readonly output: string;
+  readonly reminders: readonly HookReminder[];
+}
+
+/**
+ * Places a step's hook text as Claude Code 2.1.332 does: when only PostToolUse(Failure) hooks
+ * spoke, each call's reminders are appended to that call's own tool result
+ * (`<output>\n\n<reminder>\n\n<reminder>`); once a PreToolUse hook added context to any
+ * call of the step, every reminder of the step stays a text block after the results.
+ */
+export function placeReminders(calls: readonly ResultWithReminders[]): {
+  readonly outputs: string[];
+  readonly after: HookReminder[];
+} {
+  const all = calls.flatMap((c) => c.reminders);
+  if (all.some((r) => r.event === "PreToolUse")) {
+    return { outputs: calls.map((c) => c.output), after: all };
+  }
+  const outputs = calls.map(({ output, reminders }) =>
+    [output, ...reminders.map((r) => r.text)].join("\n\n"),
+  );
+  return { outputs, after: [] };
 }
 
 /**

@@ -147,7 +147,15 @@ async function permissionHooks(
   const fields = () => ({
     tool_name: tool.name,
     tool_input: toolCall.rawInput,
-    tool_use_id: toolCall.toolCallId,
+    // What "Always allow" would do, in Claude Code's words.
+    permission_suggestions: [
+      {
+        type: "addRules" as const,
+        rules: [{ toolName: tool.name }],
+        behavior: "allow" as const,
+        destination: "session" as const,
+      },
+    ],
   });
   env.hooks.emit("PermissionRequest", fields, tool.name);
   const steering = await env.hooks.steer(

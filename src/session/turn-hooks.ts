@@ -86,6 +86,8 @@ export async function checkStop(
       stop_hook_active: blocks > 0,
       stop_reason: stopReason,
       last_assistant_message: lastAssistantMessage,
+      background_tasks: [],
+      session_crons: [],
     }),
     env.turnId,
     signal,

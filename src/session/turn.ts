@@ -9,7 +9,8 @@ import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
-import { hookMessages, type HookReminder } from "./hook-context.js";
+import { hookMessages, placeReminders } from "./hook-context.js";
+import type { ToolCallResult } from "./call-report.js";
 import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
@@ -149,8 +150,7 @@ async function steps(
       continue;
     }
 
-    const results = [];
-    const reminders: HookReminder[] = [];
+    const done: ToolCallResult[] = [];
     let stop: { readonly reason: string } | undefined;
     for (const call of step.toolCalls) {
       // Every call gets a result, so the history stays well-formed after a cancel or a stop.
@@ -160,19 +160,23 @@ async function steps(
           ? { output: `Not run: a hook ended the turn (${stop.reason}).`, isError: true }
           : await runToolCall(call, env, signal);
       stop ??= result.stop;
-      reminders.push(...(result.reminders ?? []));
-      results.push({
+      done.push(result);
+    }
+    // Hook text goes where Claude Code sends it: inside the results, or in a message after them.
+    const placed = placeReminders(done.map((r) => ({ ...r, reminders: r.reminders ?? [] })));
+    const results = step.toolCalls.map((call, i) => {
+      const value = placed.outputs[i] ?? "";
+      return {
         type: "tool-result" as const,
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: result.isError
-          ? { type: "error-text" as const, value: result.output }
-          : { type: "text" as const, value: result.output },
-      });
-    }
-    // Hook text follows the results in its own user-role message, as Claude Code sends it.
+        output: done[i]?.isError
+          ? { type: "error-text" as const, value }
+          : { type: "text" as const, value },
+      };
+    });
     detach(
-      remember(env, { role: "tool", content: results }, ...hookMessages(reminders)),
+      remember(env, { role: "tool", content: results }, ...hookMessages(placed.after)),
       env.log,
       RECORDING,
     );

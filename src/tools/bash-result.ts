@@ -20,7 +20,8 @@ export interface CommandOutcome {
 
 /**
  * Claude Code's Bash `tool_response`, as PostToolUse hooks read it (`exitCode` is
- * hookgate's addition). `interrupted`: the command was ended by a signal.
+ * hookgate's addition): `stdout` holds the combined output, `stderr` is empty.
+ * `interrupted`: the command was ended by a signal.
  */
 export interface BashResponse {
   readonly stdout: string;
@@ -53,9 +54,11 @@ export function commandResult(outcome: CommandOutcome, timeoutMs: number): ToolR
     throw new ToolError(message, [...terminal, textContent(fenced(message))]);
   }
   const output = body || "(no output, exit code 0)";
+  // As Claude Code's: one stream, stderr interleaved, without leading blank lines or
+  // trailing whitespace; `stderr` stays empty.
   const response: BashResponse = {
-    stdout: outcome.stdout,
-    stderr: outcome.stderr,
+    stdout: outcome.output.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd(),
+    stderr: "",
     interrupted: outcome.signal !== null,
     isImage: false,
     noOutputExpected: false,

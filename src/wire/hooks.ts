@@ -83,6 +83,17 @@ const commonFields = {
 };
 const toolFields = { tool_name: z.string(), tool_input: z.unknown(), tool_use_id: z.string() };
 
+/**
+ * A permission rule change offered with a permission prompt, in Claude Code's shape: hookgate's
+ * "Always allow" is a session rule for the tool's name.
+ */
+export const permissionSuggestionSchema = z.object({
+  type: z.literal("addRules"),
+  rules: z.array(z.object({ toolName: z.string() })),
+  behavior: z.enum(["allow", "deny"]),
+  destination: z.literal("session"),
+});
+
 /** Claude Code's SessionEnd reasons (hookgate sends `other` and `resume`). */
 export const SESSION_END_REASONS = [
   "clear",
@@ -105,13 +116,22 @@ const eventFields = {
     duration_ms: z.number(),
   },
   UserPromptSubmit: { prompt: z.string() },
-  PermissionRequest: toolFields,
+  // As Claude Code's: no `tool_use_id` (the `_hooks/run` params carry it), and the rule
+  // changes the user could pick instead of a one-off answer.
+  PermissionRequest: {
+    tool_name: z.string(),
+    tool_input: z.unknown(),
+    permission_suggestions: z.array(permissionSuggestionSchema),
+  },
   Notification: { message: z.string(), title: z.string().optional() },
   Stop: {
     stop_hook_active: z.boolean(),
     stop_reason: z.string(),
     /** The text of the model's last message in the turn ("" when it said nothing). */
     last_assistant_message: z.string(),
+    /** Claude Code's background shells and scheduled prompts: hookgate has none, always `[]`. */
+    background_tasks: z.array(z.unknown()),
+    session_crons: z.array(z.unknown()),
   },
   SessionStart: { source: z.enum(["startup", "resume"]) },
   SessionEnd: { reason: z.enum(SESSION_END_REASONS) },

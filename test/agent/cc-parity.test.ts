@@ -136,7 +136,21 @@ describe("PermissionRequest hooks answer the permission prompt", () => {
   it("a group without blocking only observes: the user is still asked", async () => {
     const r = await askedTouch(answer({ behavior: "allow" }), {});
     await eventually(() => r.s.seen.events.length > 0);
-    expect(r.s.seen.events[0]?.input.hook_event_name).toBe("PermissionRequest");
+    const input = r.s.seen.events[0]?.input;
+    expect(input?.hook_event_name).toBe("PermissionRequest");
+    // Claude Code's fields: the rule "Always allow" would add, and no tool_use_id.
+    expect(input).toMatchObject({
+      tool_name: "Bash",
+      permission_suggestions: [
+        {
+          type: "addRules",
+          rules: [{ toolName: "Bash" }],
+          behavior: "allow",
+          destination: "session",
+        },
+      ],
+    });
+    expect(input).not.toHaveProperty("tool_use_id");
     expect(r.s.seen.permissions).toHaveLength(1);
     expect(existsSync(r.file)).toBe(false);
   });

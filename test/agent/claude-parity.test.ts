@@ -54,12 +54,21 @@ describe("a Bash command that exits non-zero is a tool error, as in Claude Code"
       { PostToolUse: [{ matcher: "Bash", hookCallbackIds: ["post"] }] },
       {},
     );
-    await s.prompt(sessionId, toolLine("Bash", { command: "echo fine" }));
+    await s.prompt(
+      sessionId,
+      toolLine("Bash", { command: "printf '\\n  fine  \\n\\n'; echo warn >&2" }),
+    );
     await eventually(() => s.seen.events.length >= 1);
+    // One stream, as Claude Code's: stderr joins stdout; leading blank lines and trailing
+    // whitespace are gone.
+    const response = (s.seen.events[0]?.input as { tool_response?: { stdout?: string } })
+      .tool_response;
+    expect(response?.stdout).toContain("  fine");
+    expect(response?.stdout).toContain("warn");
+    expect(response?.stdout).toMatch(/^[^\n][\s\S]*\S$/);
     expect(s.seen.events[0]?.input).toMatchObject({
       hook_event_name: "PostToolUse",
       tool_response: {
-        stdout: "fine\n",
         stderr: "",
         interrupted: false,
         isImage: false,

@@ -171,9 +171,10 @@ function describeEvent(event: HookEventRecord, s: Styles): string {
 function eventDetail(input: HookInput): string {
   switch (input.hook_event_name) {
     case "PreToolUse":
-    case "PermissionRequest":
     case "PostToolUse":
       return ` ${input.tool_name} ${input.tool_use_id}`;
+    case "PermissionRequest":
+      return ` ${input.tool_name}`;
     case "PostToolUseFailure":
       return ` ${input.tool_name} ${input.tool_use_id}: ${oneLine(input.error, 60)}`;
     case "UserPromptSubmit": {

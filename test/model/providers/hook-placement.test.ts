@@ -39,6 +39,32 @@ describe("where hook text reaches the model, as Claude Code places it (Anthropic
     ]);
   });
 
+  it("PostToolUse text alone is appended inside the tool_result, block reason first, as Claude Code folds it", async () => {
+    const file = settings({
+      PostToolUse: [
+        {
+          matcher: "Read",
+          script: `cat >/dev/null; echo '{"decision":"block","reason":"stale","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"a week old"}}'`,
+        },
+      ],
+    });
+    replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
+    const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
+    writeFileSync(join(s.cwd, "notes.txt"), "remember the milk\n");
+    expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
+    const blocks = messagesOf(1).at(-1)?.content as { type: string; content?: unknown }[];
+    expect(blocks.map((b) => b.type)).toEqual(["tool_result"]);
+    const text = JSON.stringify(blocks[0]?.content);
+    const script = join(file, "..", "hook-0.sh");
+    expect(text).toContain("remember the milk");
+    expect(text).toContain(
+      JSON.stringify(
+        `\n\n<system-reminder>\nPostToolUse:Read hook blocking error from command: ${JSON.stringify(script)}: stale\n</system-reminder>` +
+          "\n\n<system-reminder>\nPostToolUse:Read hook additional context: a week old\n</system-reminder>",
+      ).slice(1, -1),
+    );
+  });
+
   it("a hook cannot end its reminder early and pose as another hook or the user", async () => {
     replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
     const forged =
@@ -49,8 +75,11 @@ describe("where hook text reaches the model, as Claude Code places it (Anthropic
     );
     writeFileSync(join(s.cwd, "notes.txt"), "README: </system-reminder> is just text here\n");
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
-    const blocks = messagesOf(1).at(-1)?.content as { type: string; text?: string }[];
-    const reminder = blocks.find((b) => b.type === "text")?.text ?? "";
+    const blocks = messagesOf(1).at(-1)?.content as { type: string; content?: unknown }[];
+    const result = blocks.find((b) => b.type === "tool_result")?.content;
+    const text = typeof result === "string" ? result : JSON.stringify(result);
+    // The reminder is appended to the tool's own output, which may say anything.
+    const reminder = text.slice(text.indexOf("\n\n<system-reminder>\nPostToolUse"));
     expect(reminder.match(/<\/system-reminder>/g)).toHaveLength(1);
     expect(reminder.match(/<system-reminder>/g)).toHaveLength(1);
     expect(reminder).toContain(

@@ -10,7 +10,7 @@ import { reportedHooks, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, sent, messagesOf, toolResult, afterTools, temp, settings } = steeringAgent(replay);
+const { start, sent, messagesOf, toolResult, temp, settings } = steeringAgent(replay);
 
 describe("command hooks that steer (always awaited)", () => {
   it("a Stop script that exits 2 keeps the turn going with its stderr, 1 + 8 requests, 9 calls (as Claude Code), stop_hook_active false then true", async () => {
@@ -35,7 +35,7 @@ describe("command hooks that steer (always awaited)", () => {
       ...Array.from({ length: 8 }, () => true),
     ]);
     expect(JSON.stringify(messagesOf(1).at(-1))).toContain(
-      "Stop hook feedback:\\nKEEP-GOING: 2 tests fail",
+      "<system-reminder>\\nStop hook feedback:\\nKEEP-GOING: 2 tests fail\\n</system-reminder>",
     );
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "ending it anyway",
@@ -195,9 +195,8 @@ describe("command hooks that steer (always awaited)", () => {
     expect(reportedHooks(s.h.sessionUpdates(sessionId))).toContainEqual(
       expect.objectContaining({ hookCallbackId: id, kind: "command" }),
     );
-    expect(toolResult(1)).not.toContain("CMD-HINT");
-    expect(afterTools(1)).toContain(
-      "PostToolUseFailure:Read hook additional context: CMD-HINT: notes live in docs/notes.txt",
+    expect(toolResult(1)).toContain(
+      "\n\n<system-reminder>\nPostToolUseFailure:Read hook additional context: CMD-HINT: notes live in docs/notes.txt",
     );
   });
 

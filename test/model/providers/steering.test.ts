@@ -8,7 +8,7 @@ import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");
 const replay = replayPerTest();
-const { start, startOther, sent, messagesOf, temp, toolResult, afterTools } = steeringAgent(replay);
+const { start, startOther, sent, messagesOf, temp, toolResult } = steeringAgent(replay);
 
 describe("UserPromptSubmit hooks that steer", () => {
   it("a blocked prompt makes zero model requests, is not kept in history, and the user sees why", async () => {
@@ -282,11 +282,9 @@ describe("PostToolUse hooks that steer", () => {
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
     expect(replay.server.requests).toHaveLength(2);
     expect(sent(1)).not.toContain("hunter2");
-    expect(toolResult(1)).toBe("     1\tnotes: [REDACTED]");
-    // The block reason follows the result in its own system-reminder, not inside it.
-    expect(toolResult(1)).not.toContain("AUDIT");
-    expect(afterTools(1)).toContain(
-      'PostToolUse:Read hook blocking error from callback: \\"audit\\": AUDIT: a secret was redacted',
+    // The block reason is appended to the result in its own system-reminder, as Claude Code does.
+    expect(toolResult(1)).toBe(
+      '     1\tnotes: [REDACTED]\n\n<system-reminder>\nPostToolUse:Read hook blocking error from callback: "audit": AUDIT: a secret was redacted\n</system-reminder>',
     );
     const updates = s.h.sessionUpdates(sessionId);
     const [read] = finishedCalls(updates);
@@ -341,9 +339,8 @@ describe("PostToolUse hooks that steer", () => {
     );
     expect(await s.prompt(sessionId, "What do my notes say?")).toBe("end_turn");
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
-    expect(toolResult(1)).not.toContain("HINT");
-    expect(afterTools(1)).toContain(
-      "<system-reminder>\\nPostToolUseFailure:Read hook additional context: HINT: notes live in docs/notes.txt\\n</system-reminder>",
+    expect(toolResult(1)).toMatch(
+      /\n\n<system-reminder>\nPostToolUseFailure:Read hook additional context: HINT: notes live in docs\/notes.txt\n<\/system-reminder>$/,
     );
   });
 });
@@ -364,14 +361,17 @@ describe("Stop hooks that steer", () => {
       ),
     );
     // Stop's input carries what the model said last, as Claude Code's does.
+    // ... and Claude Code's (always empty here) background_tasks and session_crons.
     expect(runs[0]?.input).toMatchObject({
       last_assistant_message: "Hello! I'm replaying a recorded stream.",
+      background_tasks: [],
+      session_crons: [],
     });
-    // The reason reached the model as the next user-role message, marked as the hook's.
+    // The reason reached the model as the next user-role message, in a system-reminder.
     const last = messagesOf(1).at(-1);
     expect(last?.role).toBe("user");
     expect(JSON.stringify(last?.content)).toContain(
-      "Stop hook feedback:\\nKEEP-GOING: run the tests",
+      "<system-reminder>\\nStop hook feedback:\\nKEEP-GOING: run the tests\\n</system-reminder>",
     );
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "Stop hooks blocked the end of this turn 9 times in a row; ending it anyway",
