@@ -47,8 +47,13 @@ export class SessionHooks {
   private startSteering: Promise<Steering> | undefined;
   /** What `async` command hooks answered since the model's last step. */
   private late: LateAnswer[] = [];
-  /** Ends asks that outlive a turn (SessionStart's, `async` ones) when the session closes. */
+  /** Ends asks that outlive a turn (SessionStart's, observers') when the session closes. */
   private readonly lifetime = new AbortController();
+  /**
+   * `async` hooks are not ended by the close: as in Claude Code they finish, each within its
+   * own timeout (which kills its process group), and the close waits for them.
+   */
+  private readonly asyncLifetime = new AbortController().signal;
   /** Observe-only events, and every hook run no turn awaits. */
   private readonly observers: Observers;
 
@@ -173,7 +178,7 @@ export class SessionHooks {
 
   /** Runs `async` command hooks without holding the turn; `takeLate` hands over their answer. */
   private inBackground(ctx: SteerContext, handlers: readonly Handler[], input: AnyHookInput): void {
-    const run = steerConcurrently(ctx, handlers, input, this.lifetime.signal).then((s) => {
+    const run = steerConcurrently(ctx, handlers, input, this.asyncLifetime).then((s) => {
       this.late.push(s);
     });
     this.observers.track(run);
@@ -194,7 +199,7 @@ export class SessionHooks {
     const started = performance.now();
     const place = { event: "PreToolUse", tool: toolName, background: true } as const;
     const runs = handlers.map((h) =>
-      raceHandlers([h], this.lifetime.signal, {
+      raceHandlers([h], this.asyncLifetime, {
         event: "PreToolUse",
         ask,
         log,
@@ -219,7 +224,10 @@ export class SessionHooks {
     this.observers.track(run);
   }
 
-  /** Ends asks and observer runs still in flight that belong to no turn (not SessionEnd's). */
+  /**
+   * Ends asks and observer runs still in flight that belong to no turn (not SessionEnd's,
+   * nor `async` hooks, which finish within their timeout).
+   */
   close(): void {
     this.lifetime.abort();
   }

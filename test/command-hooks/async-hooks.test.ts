@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually.js";
 import { attempt, bashPolicy, openPolicySession, type PolicySession } from "./policy-session.js";
 
 let o: PolicySession | undefined;
@@ -24,12 +28,58 @@ describe("async: true never blocks, PreToolUse included", () => {
   it("beside an async hook, a synchronous deny still denies", async () => {
     o = await openPolicySession({
       project: bashPolicy(
-        { type: "command", command: "sleep 30", async: true },
+        { type: "command", command: "sleep 1", async: true },
         { type: "command", command: "echo no >&2; exit 2" },
       ),
     });
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(false);
     expect(r.reports.map((x) => x.outcome)).toEqual(["denied"]);
+  });
+});
+
+describe("async hooks of a closing session finish within their own timeout", () => {
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const closeSession = (p: PolicySession) =>
+    p.session.h.agent.request(methods.agent.session.close, { sessionId: p.sessionId });
+
+  it("an async PreToolUse hook still running at session/close is let finish, as in Claude Code", async () => {
+    o = await openPolicySession({
+      project: bashPolicy({
+        type: "command",
+        command: 'sleep 2; echo finished > "$CLAUDE_PROJECT_DIR/async-done"',
+        async: true,
+        timeout: 60,
+      }),
+    });
+    await attempt(o, "true");
+    await closeSession(o);
+    expect(existsSync(join(o.cwd, "async-done"))).toBe(false);
+    await eventually(() => existsSync(join(o?.cwd ?? "", "async-done")), 30_000);
+  });
+
+  it("one that outlasts its timeout is killed with its whole group, after the close", async () => {
+    o = await openPolicySession({
+      project: bashPolicy({
+        type: "command",
+        // The shell and a grandchild in its group; neither may outlive the hook's timeout.
+        command: 'sleep 1000 & echo "$$ $!" > "$CLAUDE_PROJECT_DIR/async-pids"; wait',
+        async: true,
+        timeout: 2,
+      }),
+    });
+    await attempt(o, "true");
+    const pidFile = join(o.cwd, "async-pids");
+    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").includes(" "));
+    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+    await closeSession(o);
+    await eventually(() => pids.every((pid) => !alive(pid)), 30_000);
   });
 });

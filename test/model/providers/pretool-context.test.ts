@@ -94,6 +94,8 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
         {
           matcher: "Read",
           async: true,
+          // A closing session lets async hooks finish: this bounds one whose test failed.
+          timeout: 30,
           script: `cat >/dev/null; while [ ! -f "${go}" ]; do sleep 0.05; done; echo '{"decision":"block","reason":"too late","additionalContext":"ASYNC-PRE-CTX"}'`,
         },
       ],

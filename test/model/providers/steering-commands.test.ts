@@ -119,6 +119,8 @@ describe("command hooks that steer (always awaited)", () => {
       UserPromptSubmit: [
         {
           async: true,
+          // A closing session lets async hooks finish: this bounds one whose test failed.
+          timeout: 30,
           script: `cat >/dev/null; while [ ! -f "${go}" ]; do sleep 0.05; done; echo '{"additionalContext":"ASYNC-CTX"}'`,
         },
       ],
