@@ -1,7 +1,7 @@
 // Turns one run (hook log, model requests, workspace, how the turn ended) into facets that
 // can be compared between Claude Code and hookgate.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Stop reasons as an ACP client would see them: CC's `tool_deferred` ends the turn, a turn a
@@ -36,6 +36,11 @@ export function observe(scenario, run) {
   if (probes.length > 0) facets["hook env"] = probes.map((l) => JSON.stringify(l.probe)).join(" ");
   for (const marker of scenario.markers ?? []) {
     facets[`where ${marker}`] = where(last, marker, run.prompt);
+  }
+  // The wording around each marker the model was given, too.
+  for (const marker of scenario.markers ?? []) {
+    const line = lineWith(last, marker, dirname(run.cwd));
+    if (line !== "absent") facets[`line ${marker}`] = line;
   }
   if (scenario.fields) {
     for (const { input } of logged) {
@@ -163,4 +168,15 @@ function wrapper(text, marker) {
     if (close > at) found = ` in <${m[1]}>`;
   }
   return found;
+}
+
+/**
+ * The text line of the last request that holds `marker` (hook text's wording), with the
+ * run's temporary directory written `<root>` so both sides' lines compare.
+ */
+function lineWith(request, marker, root) {
+  if (!request) return "no request";
+  const texts = request.messages.flatMap((m) => blocks(m).map((b) => textOf([b])));
+  const line = texts.flatMap((t) => t.split("\n")).find((l) => l.includes(marker));
+  return line === undefined ? "absent" : line.replaceAll(root, "<root>");
 }

@@ -25,7 +25,8 @@ export function systemReminder(text: string): string {
 
 /**
  * The hook name Claude Code puts in front of hook text: the event, qualified by the tool on
- * tool events (`PostToolUse:Bash`) and by the source on SessionStart (`SessionStart:startup`).
+ * tool events (`PostToolUse:Bash`) and by the source on SessionStart's plain stdout
+ * (`SessionStart:startup hook success`; its JSON context reads `SessionStart hook …`).
  */
 export function hookName(event: NoteEvent, qualifier?: string): string {
   return qualifier ? `${event}:${qualifier}` : event;
@@ -78,11 +79,15 @@ export function remindersOf(
   kind: "context" | "block",
   qualifier?: string,
 ): HookReminder[] {
-  const name = hookName(event, qualifier);
   return notes.map((n) => ({
     event,
     hookCallbackIds: [n.hookCallbackId],
-    text: reminderText(name, n, kind),
+    // Claude Code names the source only on SessionStart's plain stdout, not its JSON context.
+    text: reminderText(
+      hookName(event, event === "SessionStart" && !n.plain ? undefined : qualifier),
+      n,
+      kind,
+    ),
   }));
 }
 

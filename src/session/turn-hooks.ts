@@ -107,8 +107,12 @@ export async function checkStop(
     return { kind: "end" };
   }
   const { block } = steering;
-  const text = stopFeedbackText(block);
-  const messages = hookMessages([{ event: "Stop", hookCallbackIds: [block.hookCallbackId], text }]);
+  // Claude Code sends two reminders: the blocking error naming the hook, then the feedback.
+  const hookCallbackIds = [block.hookCallbackId];
+  const messages = hookMessages([
+    ...remindersOf("Stop", [block], "block"),
+    { event: "Stop", hookCallbackIds, text: stopFeedbackText(block) },
+  ]);
   return { kind: "continue", messages };
 }
 

@@ -115,7 +115,8 @@ describe("UserPromptSubmit hooks that steer", () => {
     expect(users).toEqual([
       expect.stringContaining("UserPromptSubmit hook additional context: CTX-MARKER-77"),
       expect.stringContaining("How do I build?"),
-      expect.stringContaining("SessionStart:resume hook additional context: RESUMED-MARKER"),
+      // Claude Code names the source for plain stdout only, not for JSON context.
+      expect.stringContaining("SessionStart hook additional context: RESUMED-MARKER"),
       expect.stringContaining("And test?"),
     ]);
   });
@@ -370,9 +371,16 @@ describe("Stop hooks that steer", () => {
     // The reason reached the model as the next user-role message, in a system-reminder.
     const last = messagesOf(1).at(-1);
     expect(last?.role).toBe("user");
-    expect(JSON.stringify(last?.content)).toContain(
+    // As Claude Code: the blocking error naming the hook, then the feedback.
+    const sentText = JSON.stringify(last?.content);
+    const error = sentText.indexOf(
+      '<system-reminder>\\nStop hook blocking error from callback: \\"again\\": KEEP-GOING: run the tests\\n</system-reminder>',
+    );
+    const feedback = sentText.indexOf(
       "<system-reminder>\\nStop hook feedback:\\nKEEP-GOING: run the tests\\n</system-reminder>",
     );
+    expect(error).toBeGreaterThanOrEqual(0);
+    expect(feedback).toBeGreaterThan(error);
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "Stop hooks blocked the end of this turn 9 times in a row; ending it anyway",
     );
