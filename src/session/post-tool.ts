@@ -1,3 +1,4 @@
+import { mcpReplacementText } from "../mcp/content.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { OutputJudge } from "../hooks/steer.js";
 import type { Steering } from "../hooks/steering.js";
@@ -129,11 +130,15 @@ function judgeFor(tool: AnyTool): OutputJudge {
   };
 }
 
-/** A replacement as the model reads it: in a built-in's shape, as that tool shows it; else text as is, JSON as JSON text. */
+/**
+ * A replacement as the model reads it: in a built-in's shape, as that tool shows it; MCP
+ * content on an MCP tool, as its text; else text as is, JSON as JSON text.
+ */
 function renderFor(tool: AnyTool, value: unknown): string {
   const shape = tool.external ? undefined : OUTPUT_SHAPES[tool.name];
   if (shape) return shape.render(value);
-  return renderText(value);
+  const mcp = tool.external ? mcpReplacementText(value) : undefined;
+  return mcp ?? renderText(value);
 }
 
 /** Text as is, JSON as JSON text. */

@@ -31,4 +31,27 @@ describe("PostToolUse on an MCP tool", () => {
     expect(said).toContain("mcp__fixture__echo succeeded: echo: [REDACTED]");
     expect(said).not.toContain("AKIA-SECRET");
   });
+
+  it("MCP content blocks in updatedMCPToolOutput read as their text, as Claude Code renders them", async () => {
+    const { s, fixture } = await start({
+      hooks: {
+        redact: () => ({
+          hookSpecificOutput: {
+            hookEventName: "PostToolUse",
+            updatedMCPToolOutput: [{ type: "text", text: "TOKEN=[REDACTED]" }],
+          },
+        }),
+      },
+    });
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()], {
+      hooks: {
+        PostToolUse: [{ matcher: "mcp__fixture__.*", hookCallbackIds: ["redact"], blocking: true }],
+      },
+    });
+    await setMode(s, sessionId, "bypassPermissions");
+    await s.prompt(sessionId, toolLine("mcp__fixture__echo", { text: "AKIA-SECRET" }));
+    const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
+    expect(said).toContain("mcp__fixture__echo succeeded: TOKEN=[REDACTED]");
+    expect(said).not.toContain('"type"');
+  });
 });
