@@ -13,6 +13,28 @@ const pre = (out, extra = {}) => ({
 const post = (out) => ({ out: { hookSpecificOutput: { hookEventName: "PostToolUse", ...out } } });
 const MAKE_A = bash("echo made > a.txt && echo ok");
 
+// Wording hookgate keeps on purpose (docs/hooks.md, "Where hookgate differs"): only the
+// `line` facet (the words around the marker) may differ for these.
+const DENY_TEXT = {
+  deviation: "the model's deny text names the hook that denied",
+  deviates: ["line"],
+};
+const ASK_TEXT = {
+  deviation: "the refusal after an ask names the hook that asked",
+  deviates: ["line"],
+};
+const EXIT2_TEXT = {
+  deviation: "an exit-2 reason is the stderr alone, without CC's `[<command>]: ` prefix",
+  deviates: ["line"],
+};
+const MODE_FIELD = "hookgate keeps permission_mode, common to every hookgate input";
+/** Input fields hookgate keeps that Claude Code 2.1.332 does not send. */
+const KEPT_FIELDS = {
+  Stop: "hookgate keeps stop_reason: how the turn ended, for observers",
+  SessionStart: MODE_FIELD,
+  SessionEnd: MODE_FIELD,
+};
+
 export const SCENARIOS = [
   // PreToolUse: exit codes
   {
@@ -22,6 +44,7 @@ export const SCENARIOS = [
   },
   {
     name: "pre: exit 2 blocks, stderr reaches the model",
+    ...DENY_TEXT,
     hooks: on("PreToolUse", "Bash", { code: 2, err: "BLOCKED-BY-EXIT2" }),
     turns: [MAKE_A, done],
     markers: ["BLOCKED-BY-EXIT2"],
@@ -57,6 +80,7 @@ export const SCENARIOS = [
   // PreToolUse: decision fields
   {
     name: "pre: permissionDecision deny + reason",
+    ...DENY_TEXT,
     hooks: on(
       "PreToolUse",
       "Bash",
@@ -73,6 +97,7 @@ export const SCENARIOS = [
   },
   {
     name: "pre: permissionDecision ask, refused, model gets the reason",
+    ...ASK_TEXT,
     mode: "default",
     hooks: on(
       "PreToolUse",
@@ -84,6 +109,7 @@ export const SCENARIOS = [
   },
   {
     name: "pre: permissionDecision ask in bypassPermissions still asks",
+    ...ASK_TEXT,
     hooks: on(
       "PreToolUse",
       "Bash",
@@ -94,6 +120,7 @@ export const SCENARIOS = [
   },
   {
     name: "pre: a deny beats another hook's allow",
+    ...DENY_TEXT,
     hooks: {
       PreToolUse: [
         { matcher: "Bash", hooks: [{ tag: "allow", ...pre({ permissionDecision: "allow" }) }] },
@@ -120,6 +147,7 @@ export const SCENARIOS = [
   },
   {
     name: "pre: legacy decision block",
+    ...DENY_TEXT,
     hooks: on("PreToolUse", "Bash", { out: { decision: "block", reason: "LEGACY-BLOCK" } }),
     turns: [MAKE_A, done],
     markers: ["LEGACY-BLOCK"],
@@ -296,6 +324,7 @@ export const SCENARIOS = [
   },
   {
     name: "post: exit 2 stderr reaches the model",
+    ...EXIT2_TEXT,
     hooks: on("PostToolUse", "Bash", { code: 2, err: "POST-EXIT2" }),
     turns: [MAKE_A, done],
     markers: ["POST-EXIT2"],
@@ -400,6 +429,7 @@ export const SCENARIOS = [
   },
   {
     name: "stop: exit 2 blocks once",
+    ...EXIT2_TEXT,
     hooks: on("Stop", undefined, {
       code: 2,
       err: "STOP-EXIT2",
@@ -472,6 +502,7 @@ export const SCENARIOS = [
   // MCP tools
   {
     name: "mcp: PreToolUse regex matcher denies an MCP tool",
+    ...DENY_TEXT,
     mcp: true,
     hooks: on("PreToolUse", "mcp__conf__.*", { code: 2, err: "MCP-DENIED" }),
     turns: [{ tool: "mcp__conf__secret", input: {} }, done],
@@ -602,6 +633,7 @@ export const SCENARIOS = [
       hooks: on(event, undefined, {}),
       turns: [MAKE_A, done],
       fields: [event],
+      ...(KEPT_FIELDS[event] && { deviation: KEPT_FIELDS[event], deviates: [`fields ${event}`] }),
     }),
   ),
   {
@@ -619,6 +651,8 @@ export const SCENARIOS = [
   },
   {
     name: "values: SessionStart source and mode, SessionEnd reason",
+    deviation: MODE_FIELD,
+    deviates: ["value SessionStart.permission_mode"],
     mode: "default",
     hooks: { SessionStart: [{ hooks: [{}] }], SessionEnd: [{ hooks: [{}] }] },
     turns: [done],
