@@ -1,6 +1,7 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
 import {
   Client,
+  isCallToolResult,
   StreamableHTTPClientTransport,
   type CallToolResult,
   type Transport,
@@ -144,6 +145,11 @@ export class McpConnection implements ToolCaller {
       const why = this.ended ? `${this.ended}` : errorMessage(error);
       throw new Error(`MCP server ${this.server} failed the call: ${why}`, { cause: error });
     }
+  }
+
+  asResult(value: unknown): CallToolResult | undefined {
+    const result = Array.isArray(value) ? { content: value } : value;
+    return isCallToolResult(result) ? result : undefined;
   }
 
   /** Closes the client; a stdio server's whole process group is ended. */

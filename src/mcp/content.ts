@@ -1,5 +1,5 @@
 import type { ContentBlock as AcpBlock, ToolCallContent } from "@agentclientprotocol/sdk";
-import { isCallToolResult, type CallToolResult } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { capOutput, MAX_OUTPUT_CHARS } from "../tools/text.js";
 
 /** Largest base64 image or audio passed on to the client; larger ones become a note. */
@@ -53,16 +53,6 @@ export function mapResult(result: CallToolResult): MappedResult {
     output: output === "" ? "(no output)" : output,
     response: { content: blocks, ...(result.isError === true && { isError: true }), ...structured },
   };
-}
-
-/**
- * A hook's replacement for an MCP result, as the model reads it when it is MCP content (a
- * list of content blocks, or a whole `CallToolResult`): as a real result would read, as
- * Claude Code renders `updatedMCPToolOutput`. `undefined` for anything else.
- */
-export function mcpReplacementText(value: unknown): string | undefined {
-  const result = Array.isArray(value) ? { content: value } : value;
-  return isCallToolResult(result) ? mapResult(result).output : undefined;
 }
 
 function mapBlock(block: McpBlock): { block: AcpBlock; text: string } {

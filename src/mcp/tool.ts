@@ -11,6 +11,8 @@ export interface ToolCaller {
   readonly server: string;
   /** Sends `tools/call`; the signal cancels it (MCP `notifications/cancelled`). */
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  /** `value` as a tool result when it is one (or its content list); else `undefined`. */
+  asResult(value: unknown): CallToolResult | undefined;
 }
 
 /** ACP kind from the tool's annotations, where one maps; the rest are `other`. */
@@ -38,7 +40,16 @@ export function mcpTool(
     jsonSchema: schema.json,
     kind: kindOf(listed.annotations),
     mutating: !readOnly,
-    external: { server: caller.server, tool: listed.name, readOnlyHint: readOnly },
+    external: {
+      server: caller.server,
+      tool: listed.name,
+      readOnlyHint: readOnly,
+      // A hook's MCP content reads as a real result would, as Claude Code renders it.
+      renderOutput: (value) => {
+        const result = caller.asResult(value);
+        return result && mapResult(result).output;
+      },
+    },
     title: () => `${caller.server}: ${listed.name}`,
     locations: () => [],
     async execute(input, ctx) {

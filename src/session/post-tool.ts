@@ -1,4 +1,3 @@
-import { mcpReplacementText } from "../mcp/content.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { OutputJudge } from "../hooks/steer.js";
 import type { Steering } from "../hooks/steering.js";
@@ -132,13 +131,12 @@ function judgeFor(tool: AnyTool): OutputJudge {
 
 /**
  * A replacement as the model reads it: in a built-in's shape, as that tool shows it; MCP
- * content on an MCP tool, as its text; else text as is, JSON as JSON text.
+ * content on an MCP tool, as the server renders it; else text as is, JSON as JSON text.
  */
 function renderFor(tool: AnyTool, value: unknown): string {
   const shape = tool.external ? undefined : OUTPUT_SHAPES[tool.name];
   if (shape) return shape.render(value);
-  const mcp = tool.external ? mcpReplacementText(value) : undefined;
-  return mcp ?? renderText(value);
+  return tool.external?.renderOutput?.(value) ?? renderText(value);
 }
 
 /** Text as is, JSON as JSON text. */

@@ -61,6 +61,11 @@ export interface ExternalTool {
   readonly tool: string;
   /** The server's `readOnlyHint` annotation. */
   readonly readOnlyHint: boolean;
+  /**
+   * A hook's replacement output as the model reads it, when it is in the server's own
+   * result shape; `undefined` otherwise.
+   */
+  readonly renderOutput?: (value: unknown) => string | undefined;
 }
 
 /** A tool: a built-in with Claude Code's name and input shape, or an MCP server's tool. */

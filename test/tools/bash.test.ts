@@ -48,9 +48,10 @@ describe("Bash (local process)", () => {
     const cwd = await tempDir();
     const result = await runTool(bashTool, { command: "pwd; echo hi >&2" }, toolContext(cwd));
     expect(result.output).toBe(`${cwd}\nhi`);
+    // Claude Code's tool_response: one stream, trimmed; stderr joins stdout.
     expect(result.response).toEqual({
-      stdout: `${cwd}\n`,
-      stderr: "hi\n",
+      stdout: `${cwd}\nhi`,
+      stderr: "",
       interrupted: false,
       isImage: false,
       noOutputExpected: false,
