@@ -430,6 +430,8 @@ export const SCENARIOS = [
   {
     name: "stop: exit 2 blocks once",
     ...EXIT2_TEXT,
+    deviation:
+      "an exit-2 reason is the stderr alone, and hookgate sends Stop's blocking-error reminder for it too",
     hooks: on("Stop", undefined, {
       code: 2,
       err: "STOP-EXIT2",
