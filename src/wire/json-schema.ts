@@ -112,6 +112,8 @@ export function wireJsonSchema(): Record<string, unknown> {
   for (const [id, schema, description] of DEFINITIONS) registry.add(schema, { id, description });
   const { schemas } = z.toJSONSchema(registry, {
     metadata: registry,
+    // What the schemas accept: a plain object allows fields it does not name, as zod does.
+    io: "input",
     uri: (id) => `#/$defs/${id}`,
   });
   const defs: Record<string, unknown> = {};
