@@ -1,8 +1,9 @@
 /**
  * The hook extension on the wire (registration, `_hooks/run`, `_hooks/event`, the reply in
  * both dialects, the `_meta.hooks` outcome report): one zod schema per shape, types inferred
- * from them. It sits beside protocol/ and hooks/ so that both, the client library and the
- * command runner parse with the same schema.
+ * from them, and the decision tables keyed by the decision lists. protocol/, hooks/, the
+ * client library and command hooks all parse with these; the `_meta` envelopes that carry
+ * the reports are in meta.ts.
  */
 import { z } from "zod";
 import { HOOK_EVENTS, type HookEventName } from "./events.js";
