@@ -214,8 +214,8 @@ function explicitDeny(raw: unknown): Interpretation | undefined {
   const read = replyDecisionFieldsSchema.safeParse(raw);
   if (!read.success) return undefined;
   const { decision, reason, hookSpecificOutput: specific } = read.data;
-  const byPermission = specific?.permissionDecision === "deny";
-  if (!byPermission && decision !== "deny" && decision !== "block") return undefined;
+  const byPermission = lookup(PERMISSION, specific?.permissionDecision) === "deny";
+  if (!byPermission && lookup(TOP_LEVEL, decision) !== "deny") return undefined;
   const why = byPermission
     ? (specific?.permissionDecisionReason ?? reason)
     : (reason ?? specific?.permissionDecisionReason);
