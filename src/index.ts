@@ -53,6 +53,22 @@ export {
   type KnownHookReply,
   type OutcomeLabel,
   type OutcomeReport,
+  sessionHooksReportSchema,
+  type SessionHooksReport,
 } from "./wire/hooks.js";
+export {
+  capabilityMetaSchema,
+  hookCapabilitySchema,
+  readUpdateHooksMeta,
+  sessionOpenedMetaSchema,
+  sessionRequestMetaSchema,
+  updateHooksMetaSchema,
+  type CapabilityMeta,
+  type HookCapability,
+  type SessionOpenedMeta,
+  type SessionRequestMeta,
+  type UpdateHooksMeta,
+} from "./wire/meta.js";
+export { mcpReportSchema, type McpServerReport } from "./wire/mcp.js";
 export { builtinTools } from "./tools/index.js";
 export { VERSION } from "./shared/version.js";

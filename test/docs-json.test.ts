@@ -13,10 +13,10 @@ import {
   hookRunParamsSchema,
   hookRunResultSchema,
   knownHookReplySchema,
-  outcomeReportSchema,
   sessionHooksReportSchema,
   settingsReportSchema,
 } from "../src/wire/hooks.js";
+import { updateHooksMetaSchema } from "../src/wire/meta.js";
 import { defValidator, methodDef } from "./helpers/schema.js";
 import { describeIssue } from "../src/shared/zod-issues.js";
 
@@ -143,14 +143,7 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
   if (Array.isArray(has(value, "_meta", "hooks"))) {
     return {
       name: "tool_call_update _meta.hooks",
-      check: zodCheck(
-        z.object({
-          _meta: z.object({
-            hooks: z.array(outcomeReportSchema),
-            hooksGateMs: z.number().optional(),
-          }),
-        }),
-      ),
+      check: (v) => zodCheck(updateHooksMetaSchema, "_meta")(has(v, "_meta")),
     };
   }
   if (has(value, "_meta", "hooks") !== undefined) {

@@ -10,6 +10,8 @@ import {
   hookEventParamsSchema,
   hookRunParamsSchema,
 } from "../wire/hooks.js";
+import type { sessionRequestMetaSchema } from "../wire/meta.js";
+import type { z } from "zod";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { errorMessage } from "../shared/values.js";
@@ -88,7 +90,7 @@ export class HookRouter {
     return {
       label,
       hooks: compiled.wire,
-      meta: { hooks: compiled.wire },
+      meta: { hooks: compiled.wire } satisfies z.input<typeof sessionRequestMetaSchema>,
       callbackIds,
       dispose: () => {
         for (const id of callbackIds) this.entries.delete(id);

@@ -1,6 +1,13 @@
-import { z } from "zod";
 import type { HookEventName } from "../wire/events.js";
-import { hookReplySchema, type HookReply } from "../wire/hooks.js";
+import {
+  BEHAVIOR_MEANING,
+  DECISION_MEANING,
+  hookReplySchema,
+  PERMISSION_DECISION_MEANING,
+  replyDecisionFieldsSchema,
+  type HookDecision,
+  type HookReply,
+} from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
 
 /**
@@ -9,7 +16,7 @@ import { firstIssue } from "../shared/zod-issues.js";
  * mode. On events that are not gates `deny` reads as Claude Code's "block" (a blocked
  * prompt, a Stop that keeps the turn going, a PostToolUse reason for the model).
  */
-export type ReplyDecision = "deny" | "ask" | "allow" | "continue";
+export type ReplyDecision = HookDecision;
 
 /**
  * One hook reply in hookgate's terms, whichever dialect it came in (hookgate's short form or
@@ -97,23 +104,9 @@ const CONTINUE: Interpretation = Object.freeze({
 
 const RANK: Record<ReplyDecision, number> = { continue: 0, allow: 1, ask: 2, deny: 3 };
 
-const TOP_LEVEL: Record<string, ReplyDecision> = {
-  continue: "continue",
-  allow: "allow",
-  approve: "allow",
-  ask: "ask",
-  deny: "deny",
-  block: "deny",
-};
-
-const PERMISSION: Record<string, ReplyDecision> = {
-  allow: "allow",
-  ask: "ask",
-  deny: "deny",
-  defer: "continue",
-};
-
-const BEHAVIOR: Record<string, ReplyDecision> = { allow: "allow", deny: "deny" };
+const TOP_LEVEL: Readonly<Record<string, ReplyDecision>> = DECISION_MEANING;
+const PERMISSION: Readonly<Record<string, ReplyDecision>> = PERMISSION_DECISION_MEANING;
+const BEHAVIOR: Readonly<Record<string, ReplyDecision>> = BEHAVIOR_MEANING;
 
 /**
  * Reads a hook's reply for `event`: `null`, `undefined` and `{}` mean continue (without a
@@ -212,30 +205,17 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
   return { ok: true, result };
 }
 
-/** Only the two decision fields and their reasons, each dropped when it is not a string. */
-const denySignalSchema = z.object({
-  decision: z.string().optional().catch(undefined),
-  reason: z.string().optional().catch(undefined),
-  hookSpecificOutput: z
-    .object({
-      permissionDecision: z.string().optional().catch(undefined),
-      permissionDecisionReason: z.string().optional().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
-});
-
 /**
  * A deny that a reply states outright (`decision: "deny"|"block"` or
  * `permissionDecision: "deny"`) wins even when a sibling field is unknown, of the wrong type
  * or names another event: a security gate must never let a stated deny fail open.
  */
 function explicitDeny(raw: unknown): Interpretation | undefined {
-  const read = denySignalSchema.safeParse(raw);
+  const read = replyDecisionFieldsSchema.safeParse(raw);
   if (!read.success) return undefined;
   const { decision, reason, hookSpecificOutput: specific } = read.data;
-  const byPermission = specific?.permissionDecision === "deny";
-  if (!byPermission && decision !== "deny" && decision !== "block") return undefined;
+  const byPermission = lookup(PERMISSION, specific?.permissionDecision) === "deny";
+  if (!byPermission && lookup(TOP_LEVEL, decision) !== "deny") return undefined;
   const why = byPermission
     ? (specific?.permissionDecisionReason ?? reason)
     : (reason ?? specific?.permissionDecisionReason);

@@ -9,6 +9,7 @@ import {
   type InitializeResponse,
   type McpServer,
 } from "@agentclientprotocol/sdk";
+import type { z } from "zod";
 import { HOOK_EVENTS, isHookEventName } from "../wire/events.js";
 import type { ClientAbilities } from "../shared/port.js";
 import { VERSION } from "../shared/version.js";
@@ -21,7 +22,8 @@ import {
   HOOK_RUN_METHOD,
   hookRegistrationSchema,
 } from "../wire/hooks.js";
-import type { AgentHost, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
+import { capabilityMetaSchema, sessionOpenedMetaSchema } from "../wire/meta.js";
+import type { AgentHost, Opened, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
 
 export type * from "./host.js";
 
@@ -91,18 +93,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
     const { request, ignoredEvents } = sessionRequest(params, client);
     const restored = await host.restore({ ...request, sessionId: params.sessionId }, replay);
     if ("refused" in restored) throw refusalError(restored, params.sessionId);
-    return {
-      modes: restored.session.modes(),
-      _meta: {
-        hooks: {
-          registered: restored.registered,
-          ignoredEvents,
-          warnings: restored.warnings,
-          ...(restored.settings.length > 0 && { settings: restored.settings }),
-        },
-        mcp: restored.mcp,
-      },
-    };
+    return { modes: restored.session.modes(), _meta: openedMeta(restored, ignoredEvents) };
   };
 
   return agent({ name: "hookgate" })
@@ -133,14 +124,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
             additionalDirectories: {},
             ...(host.persistent && { resume: {} }),
           },
-          _meta: {
-            hooks: {
-              version: HOOK_PROTOCOL_VERSION,
-              events: [...HOOK_EVENTS],
-              runMethod: HOOK_RUN_METHOD,
-              eventMethod: HOOK_EVENT_METHOD,
-            },
-          },
+          _meta: CAPABILITY_META,
         },
       };
     })
@@ -151,15 +135,7 @@ export function createAgentApp(host: AgentHost): AgentApp {
       return {
         sessionId: opened.session.id,
         modes: opened.session.modes(),
-        _meta: {
-          hooks: {
-            registered: opened.registered,
-            ignoredEvents,
-            warnings: opened.warnings,
-            ...(opened.settings.length > 0 && { settings: opened.settings }),
-          },
-          mcp: opened.mcp,
-        },
+        _meta: openedMeta(opened, ignoredEvents),
       };
     })
     .onRequest(methods.agent.session.load, ({ params, client }) => restore(params, client, true))
@@ -210,6 +186,29 @@ export function createAgentApp(host: AgentHost): AgentApp {
         ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
       };
     });
+}
+
+/** `initialize` result `agentCapabilities._meta`: the hook extension this agent speaks. */
+const CAPABILITY_META = {
+  hooks: {
+    version: HOOK_PROTOCOL_VERSION,
+    events: [...HOOK_EVENTS],
+    runMethod: HOOK_RUN_METHOD,
+    eventMethod: HOOK_EVENT_METHOD,
+  },
+} satisfies z.input<typeof capabilityMetaSchema>;
+
+/** A session-opening result's `_meta`: what the agent made of the hooks and MCP servers. */
+function openedMeta(opened: Opened, ignoredEvents: string[]) {
+  return {
+    hooks: {
+      registered: opened.registered,
+      ignoredEvents,
+      warnings: [...opened.warnings],
+      ...(opened.settings.length > 0 && { settings: [...opened.settings] }),
+    },
+    mcp: [...opened.mcp],
+  } satisfies z.input<typeof sessionOpenedMetaSchema>;
 }
 
 function refusalError(refusal: RestoreRefusal, sessionId: string): RequestError {

@@ -4,6 +4,8 @@ import type { ClientPort } from "../shared/port.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { HookReminder } from "./hook-context.js";
+import type { z } from "zod";
+import type { UpdateHooksMeta, updateHooksMetaSchema } from "../wire/meta.js";
 
 /** What the model is told about one tool call. */
 export interface ToolCallResult {
@@ -32,11 +34,12 @@ export class CallReport {
   }
 
   /** What each hook did so far, and the gate's own time: the `_meta` of every update. */
-  meta(): { hooks: OutcomeReport[]; hooksGateMs?: number } {
+  meta(): UpdateHooksMeta {
     const { gate } = this;
-    return gate.gateMs === undefined
-      ? { hooks: gate.reports }
-      : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+    return {
+      hooks: gate.reports,
+      ...(gate.gateMs !== undefined && { hooksGateMs: gate.gateMs }),
+    } satisfies z.input<typeof updateHooksMetaSchema>;
   }
 
   /** Every update after the gate carries what each hook did, and the gate's own time. */

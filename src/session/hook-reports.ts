@@ -1,6 +1,8 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { ClientProxy } from "./client-proxy.js";
+import type { z } from "zod";
 import type { OutcomeReport } from "../wire/hooks.js";
+import { updateHooksMetaSchema } from "../wire/meta.js";
 
 /**
  * The client as one turn sees it: outcomes of hooks on events without a tool call
@@ -20,8 +22,12 @@ export class ReportingClient extends ClientProxy {
     const reports = this.pending;
     this.pending = [];
     const meta = update._meta ?? {};
-    const own: unknown[] = Array.isArray(meta.hooks) ? meta.hooks : [];
-    return this.port.update({ ...update, _meta: { ...meta, hooks: [...reports, ...own] } });
+    // An update that reports hooks already (a tool call's) was built with the same schema.
+    const own = meta.hooks === undefined ? [] : updateHooksMetaSchema.parse(meta).hooks;
+    const merged = { ...meta, hooks: [...reports, ...own] } satisfies z.input<
+      typeof updateHooksMetaSchema
+    >;
+    return this.port.update({ ...update, _meta: merged });
   }
 
   /** Sends what is still queued when the turn has nothing more to say. */

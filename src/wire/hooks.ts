@@ -1,8 +1,9 @@
 /**
  * The hook extension on the wire (registration, `_hooks/run`, `_hooks/event`, the reply in
  * both dialects, the `_meta.hooks` outcome report): one zod schema per shape, types inferred
- * from them. It sits beside protocol/ and hooks/ so that both, the client library and the
- * command runner parse with the same schema.
+ * from them, and the decision tables keyed by the decision lists. protocol/, hooks/, the
+ * client library and command hooks all parse with these; the `_meta` envelopes that carry
+ * the reports are in meta.ts.
  */
 import { z } from "zod";
 import { HOOK_EVENTS, type HookEventName } from "./events.js";
@@ -225,6 +226,31 @@ export const PERMISSION_DECISIONS = ["allow", "deny", "ask", "defer"] as const;
 /** Claude Code's PermissionRequest answers: `hookSpecificOutput.decision.behavior`. */
 export const PERMISSION_BEHAVIORS = ["allow", "deny"] as const;
 
+// The tables below are keyed by the lists above: a value added to a list without its meaning
+// does not compile.
+
+/** What each top-level `decision` means: hookgate's own, and Claude Code's legacy pair. */
+export const DECISION_MEANING: {
+  readonly [D in HookDecision | (typeof LEGACY_DECISIONS)[number]]: HookDecision;
+} = {
+  continue: "continue",
+  allow: "allow",
+  ask: "ask",
+  deny: "deny",
+  block: "deny",
+  approve: "allow",
+};
+
+/** What each `hookSpecificOutput.permissionDecision` means (`defer` reads as continue). */
+export const PERMISSION_DECISION_MEANING: {
+  readonly [D in (typeof PERMISSION_DECISIONS)[number]]: HookDecision;
+} = { allow: "allow", ask: "ask", deny: "deny", defer: "continue" };
+
+/** What each PermissionRequest `hookSpecificOutput.decision.behavior` means. */
+export const BEHAVIOR_MEANING: {
+  readonly [B in (typeof PERMISSION_BEHAVIORS)[number]]: HookDecision;
+} = { allow: "allow", deny: "deny" };
+
 function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
@@ -279,6 +305,24 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
 export const hookReplySchema = replySchema(z.string(), z.string());
 
 export type HookReply = z.infer<typeof hookReplySchema>;
+
+const specificOutput = hookReplySchema.shape.hookSpecificOutput.unwrap().shape;
+
+/**
+ * Only the reply's decision fields and their reasons, each dropped when it does not fit
+ * {@link hookReplySchema}: how a reply that fails the schema is still read for a stated deny.
+ */
+export const replyDecisionFieldsSchema = z.object({
+  decision: hookReplySchema.shape.decision.catch(undefined),
+  reason: hookReplySchema.shape.reason.catch(undefined),
+  hookSpecificOutput: z
+    .object({
+      permissionDecision: specificOutput.permissionDecision.catch(undefined),
+      permissionDecisionReason: specificOutput.permissionDecisionReason.catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
 
 /** The same shape with only the decisions this version knows: what a hook author writes. */
 export const knownHookReplySchema = replySchema(

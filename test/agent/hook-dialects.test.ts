@@ -2,8 +2,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { outcomeReportSchema } from "../../src/wire/hooks.js";
 import {
   finishedCalls,
   startInProcess,
@@ -13,6 +11,7 @@ import {
   type HookHandler,
   type Session,
 } from "./setup.js";
+import { updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 let s: Session | undefined;
 afterEach(async () => {
@@ -22,7 +21,7 @@ afterEach(async () => {
 
 /** The `_meta.hooks` of an update, checked against the one report schema. */
 function reports(u: ToolCallUpdate | undefined) {
-  return z.array(outcomeReportSchema).parse((u?._meta as { hooks?: unknown } | undefined)?.hooks);
+  return updateHooksMetaSchema.parse(u?._meta).hooks;
 }
 
 /** What the Claude Agent SDK's PreToolUse callback returns. */

@@ -7,6 +7,7 @@ import type { AgentOptions } from "../../src/agent/agent.js";
 import { eventually } from "../helpers/eventually.js";
 import { chunks } from "../model/providers/setup.js";
 import { startInProcess, workspace, type Session } from "./setup.js";
+import { sessionOpenedMetaSchema } from "../../src/wire/meta.js";
 
 const open: Session[] = [];
 afterEach(async () => {
@@ -61,7 +62,7 @@ describe("hooks a session did not start with", () => {
     });
     expect(second.seen.permissions).toHaveLength(1);
     expect(second.seen.permissions[0]?.toolCall.title).toContain(".claude/settings.json");
-    const warnings = (loaded._meta?.hooks as { warnings: string[] }).warnings;
+    const { warnings } = sessionOpenedMetaSchema.parse(loaded._meta).hooks;
     expect(warnings).toEqual([expect.stringContaining("do not run")]);
     expect(chunks(second.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "the session keeps the hooks it started with",
@@ -81,7 +82,7 @@ describe("hooks a session did not start with", () => {
       mcpServers: [],
     });
     expect(third.seen.permissions).toHaveLength(1);
-    expect((accepted._meta?.hooks as { warnings: string[] }).warnings).toEqual([
+    expect(sessionOpenedMetaSchema.parse(accepted._meta).hooks.warnings).toEqual([
       expect.stringContaining("accepted"),
     ]);
     await eventually(() => lines(join(cwd, "added.log")) === 1);

@@ -12,9 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { processAlive } from "../../src/process/process-group.js";
-import { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hooks.js";
 import {
   finishedCalls,
   startStdio,
@@ -23,6 +21,7 @@ import {
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
+import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 let s: Session | undefined;
 const temps: string[] = [];
@@ -36,7 +35,7 @@ const PROJECT_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
 
 /** The `_meta.hooks` of an update, checked against the one report schema. */
 function reports(u: ToolCallUpdate | undefined) {
-  return z.array(outcomeReportSchema).parse((u?._meta as { hooks?: unknown } | undefined)?.hooks);
+  return updateHooksMetaSchema.parse(u?._meta).hooks;
 }
 
 function write(path: string, text: string, mode = 0o644): void {
@@ -85,10 +84,7 @@ async function open(setup: Setup) {
     sessionId: res.sessionId,
     modeId: "bypassPermissions",
   });
-  const settings = z
-    .array(settingsReportSchema)
-    .optional()
-    .parse((res._meta?.hooks as { settings?: unknown } | undefined)?.settings);
+  const settings = sessionOpenedMetaSchema.parse(res._meta).hooks.settings;
   return { session: s, sessionId: res.sessionId, cwd: s.cwd, home, settings };
 }
 

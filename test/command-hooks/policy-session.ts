@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { z } from "zod";
-import { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hooks.js";
+import type { z } from "zod";
+import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hooks.js";
 import {
   finishedCalls,
   startStdio,
@@ -11,6 +11,7 @@ import {
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
+import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 /**
  * A session of the real binary over stdio whose policy lives in settings files: an
@@ -109,13 +110,13 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
     sessionId: res.sessionId,
     modeId: "bypassPermissions",
   });
-  const hooks = res._meta?.hooks as { settings?: unknown; warnings?: unknown } | undefined;
+  const { hooks } = sessionOpenedMetaSchema.parse(res._meta);
   return {
     session,
     sessionId: res.sessionId,
     cwd,
-    settings: z.array(settingsReportSchema).optional().parse(hooks?.settings),
-    warnings: hooks?.warnings,
+    settings: hooks.settings,
+    warnings: hooks.warnings,
     close: async () => {
       await session.h.close();
       for (const dir of temps) rmSync(dir, { recursive: true, force: true });
@@ -141,11 +142,10 @@ export async function attempt(o: PolicySession, command: string): Promise<Attemp
   await o.session.prompt(o.sessionId, toolLine("Bash", { command }));
   const updates: SessionUpdate[] = o.session.h.sessionUpdates(o.sessionId).slice(before);
   const done = finishedCalls(updates).at(-1);
-  const hooks = (done?._meta as { hooks?: unknown } | undefined)?.hooks;
   return {
     victimDeleted: !existsSync(victim),
     done,
-    reports: z.array(outcomeReportSchema).parse(hooks ?? []),
+    reports: done?._meta ? updateHooksMetaSchema.parse(done._meta).hooks : [],
   };
 }
 

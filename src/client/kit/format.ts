@@ -7,6 +7,7 @@ import {
 } from "./timeline.js";
 import type { HookInput } from "../types.js";
 import { interpretReply, type ReplyDecision } from "../../hooks/result.js";
+import { readUpdateHooksMeta } from "../../wire/meta.js";
 
 /** ANSI styles, or none: {@link formatTimeline} and the demo write through one of these. */
 export interface Styles {
@@ -86,7 +87,7 @@ export function formatTimeline(
       lines.push(row(s, entry.at, "update", s.dim(u.sessionUpdate)));
       continue;
     }
-    const gate = gated.has(u.toolCallId) ? undefined : gateMs(u._meta);
+    const gate = gated.has(u.toolCallId) ? undefined : readUpdateHooksMeta(u._meta)?.hooksGateMs;
     if (gate !== undefined) gated.add(u.toolCallId);
     const title = titles.get(u.toolCallId) ?? "";
     const status = u.status ?? "updated";
@@ -121,11 +122,6 @@ function describe(entry: Exclude<TimelineEntry, { type: "update" }>, s: Styles):
     case "stop":
       return `session/prompt answered ${s.bold(`stopReason ${entry.stopReason}`)}`;
   }
-}
-
-function gateMs(meta: unknown): number | undefined {
-  if (typeof meta !== "object" || meta === null || !("hooksGateMs" in meta)) return undefined;
-  return typeof meta.hooksGateMs === "number" ? meta.hooksGateMs : undefined;
 }
 
 function describeHook(call: HookCallRecord, s: Styles): string {

@@ -9,9 +9,9 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import { z } from "zod";
 import { errorMessage } from "../../shared/values.js";
-import { outcomeReportSchema, type OutcomeReport } from "../../wire/hooks.js";
+import type { OutcomeReport } from "../../wire/hooks.js";
+import { readUpdateHooksMeta } from "../../wire/meta.js";
 import type {
   HookErrorInfo,
   HookEventName,
@@ -101,12 +101,6 @@ export interface Recording {
   readonly toolCalls: ToolCallRecord[];
   readonly errors: HookErrorRecord[];
 }
-
-// Entries are checked one by one: a newer agent's report this version cannot read is skipped.
-const hooksMetaSchema = z.looseObject({
-  hooks: z.array(z.unknown()).optional(),
-  hooksGateMs: z.number().optional(),
-});
 
 /**
  * Records what a client sees into a {@link Recording}. Entries are listed in wire order (the
@@ -229,15 +223,10 @@ export class TimelineRecorder implements Recording {
   }
 
   private applyHooksMeta(call: ToolCallRecord, meta: unknown): void {
-    const parsed = hooksMetaSchema.safeParse(meta ?? {});
-    if (!parsed.success) return;
-    const { hooks, hooksGateMs } = parsed.data;
+    const { hooks, hooksGateMs } = readUpdateHooksMeta(meta) ?? {};
     if (hooksGateMs !== undefined) call.gateMs = hooksGateMs;
     if (!hooks) return;
-    call.hooks = hooks.flatMap((h) => {
-      const report = outcomeReportSchema.safeParse(h);
-      return report.success ? [report.data] : [];
-    });
+    call.hooks = hooks;
     for (const report of call.hooks) {
       const record = this.hookCalls.find(
         (c) => c.toolUseId === call.toolCallId && c.hookCallbackId === report.hookCallbackId,

@@ -6,10 +6,11 @@ import { afterEach } from "vitest";
 import { z } from "zod";
 import { resolveModel } from "../../../src/model/index.js";
 import type { AgentOptions } from "../../../src/agent/agent.js";
-import { outcomeReportSchema, type HookRunParams } from "../../../src/wire/hooks.js";
+import type { HookRunParams } from "../../../src/wire/hooks.js";
 import { startInProcess, type ClientScript } from "../../agent/setup.js";
 import type { ReplayServer } from "./replay-server.js";
 import { providerCase } from "./setup.js";
+import { updateHooksMetaSchema } from "../../../src/wire/meta.js";
 
 /**
  * The agent on the openai-compatible provider pointed at the test's replay server, and ways
@@ -127,8 +128,7 @@ type Track = (session: ReturnType<typeof startInProcess>) => ReturnType<typeof s
 /** The `_meta.hooks` entries the agent attached to session updates, in order. */
 export function reportedHooks(updates: SessionUpdate[]) {
   return updates.flatMap((u) => {
-    const hooks = u._meta?.hooks;
-    return hooks === undefined ? [] : z.array(outcomeReportSchema).parse(hooks);
+    return u._meta?.hooks === undefined ? [] : updateHooksMetaSchema.parse(u._meta).hooks;
   });
 }
 

@@ -1,0 +1,90 @@
+/**
+ * The hook extension's `_meta` values on ACP messages, one schema per message that carries
+ * one. `_meta.hooks` holds a different shape on each (docs/protocol.md lists them): the agent
+ * builds each value as the schema's input type and every reader parses it with the schema.
+ */
+import { z } from "zod";
+import { HOOK_EVENTS } from "./events.js";
+import {
+  HOOK_EVENT_METHOD,
+  HOOK_PROTOCOL_VERSION,
+  HOOK_RUN_METHOD,
+  hookRegistrationSchema,
+  outcomeReportSchema,
+  sessionHooksReportSchema,
+} from "./hooks.js";
+import { mcpReportSchema } from "./mcp.js";
+
+/** `initialize` result `agentCapabilities._meta.hooks`: the hook extension this agent speaks. */
+export const hookCapabilitySchema = z.looseObject({
+  version: z.literal(HOOK_PROTOCOL_VERSION),
+  /** The events a client may register groups for. */
+  events: z.array(z.enum(HOOK_EVENTS)),
+  runMethod: z.literal(HOOK_RUN_METHOD),
+  eventMethod: z.literal(HOOK_EVENT_METHOD),
+});
+
+export type HookCapability = z.infer<typeof hookCapabilitySchema>;
+
+/** `initialize` result `agentCapabilities._meta`. */
+export const capabilityMetaSchema = z.looseObject({ hooks: hookCapabilitySchema });
+
+export type CapabilityMeta = z.infer<typeof capabilityMetaSchema>;
+
+/**
+ * `session/new`, `session/load` and `session/resume` params `_meta`: the client's hook
+ * registration (absent: no hooks).
+ */
+export const sessionRequestMetaSchema = z.looseObject({
+  hooks: hookRegistrationSchema.optional(),
+});
+
+export type SessionRequestMeta = z.infer<typeof sessionRequestMetaSchema>;
+
+/**
+ * `session/new`, `session/load` and `session/resume` result `_meta`: what the agent made of
+ * the registration (`hooks`) and of the MCP servers (`mcp`, one line per server, in order).
+ */
+export const sessionOpenedMetaSchema = z.looseObject({
+  hooks: sessionHooksReportSchema,
+  mcp: mcpReportSchema,
+});
+
+export type SessionOpenedMeta = z.infer<typeof sessionOpenedMetaSchema>;
+
+/**
+ * `session/update` `_meta` that reports hooks: every `tool_call_update` after the gate (and a
+ * permission request's tool call) carries what each hook did for that call and the gate's own
+ * time; the outcomes of hooks on events without a tool call (SessionStart, UserPromptSubmit,
+ * Stop) ride on the next update of the turn, without `hooksGateMs`.
+ */
+export const updateHooksMetaSchema = z.looseObject({
+  /** One entry per hook asked, gate hooks first in registration order, then later ones. */
+  hooks: z.array(outcomeReportSchema),
+  /** Gate start to decision, in ms (PreToolUse only). */
+  hooksGateMs: z.number().nonnegative().optional(),
+});
+
+export type UpdateHooksMeta = z.infer<typeof updateHooksMetaSchema>;
+
+/**
+ * Reads a `session/update`'s `_meta` with {@link updateHooksMetaSchema}, field by field: an
+ * entry a newer agent sends that this version cannot read is skipped, not the whole report.
+ * `undefined` when the update reports no hooks.
+ */
+export function readUpdateHooksMeta(meta: unknown): Partial<UpdateHooksMeta> | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const { hooks, hooksGateMs } = updateHooksMetaSchema.shape;
+  const entries: unknown = Reflect.get(meta, "hooks");
+  const gateMs = hooksGateMs.safeParse(Reflect.get(meta, "hooksGateMs")).data;
+  if (!Array.isArray(entries) && gateMs === undefined) return undefined;
+  return {
+    ...(Array.isArray(entries) && {
+      hooks: entries.flatMap((entry) => {
+        const report = hooks.element.safeParse(entry);
+        return report.success ? [report.data] : [];
+      }),
+    }),
+    ...(gateMs !== undefined && { hooksGateMs: gateMs }),
+  };
+}
