@@ -32,6 +32,10 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/**/*.e2e.test.ts"],
+          // A hang guard only: a busy machine running files side by side can triple the time
+          // a process-heavy test takes (the 20k-notification flood in mcp/hostile took > 20 s).
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],
