@@ -15,7 +15,7 @@ if (!/^\d+$/.test(seed) || !/^\d+$/.test(attempts)) {
   process.exit(2);
 }
 console.log(`model attack: seed ${seed}, ${attempts} attempts`);
-const run = spawnSync("npx", ["vitest", "run", "test/fuzz/model-attack.test.ts"], {
+const run = spawnSync("npx", ["vitest", "run", "test/fuzz/model-attack.e2e.test.ts"], {
   stdio: "inherit",
   env: {
     ...process.env,

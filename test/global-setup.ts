@@ -6,12 +6,15 @@ import { join } from "node:path";
  * One temporary directory for the whole run, removed at its end: every temp dir a test, a
  * spawned agent or a hook script makes lands under it (TMPDIR), and every hookgate a test
  * starts without `--data-dir` persists under it (`$XDG_STATE_HOME`), so a run leaves nothing
- * behind and never writes to the real home.
+ * behind and never writes to the real home. Every vitest project runs this setup; only the
+ * first makes the directory, so paths do not nest (Chromium's socket path has a length limit).
  */
-export default function setup(): () => void {
+export default function setup(): (() => void) | undefined {
+  if (process.env.HOOKGATE_TEST_RUN !== undefined) return undefined;
   const run = mkdtempSync(join(tmpdir(), "hookgate-run-"));
   const stateHome = join(run, "state");
   mkdirSync(stateHome);
+  process.env.HOOKGATE_TEST_RUN = run;
   process.env.TMPDIR = run;
   process.env.XDG_STATE_HOME = stateHome;
   return () => rmSync(run, { recursive: true, force: true });

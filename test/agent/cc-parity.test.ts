@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import {
   finishedCalls,
   rejectOnce,
@@ -36,9 +36,11 @@ describe("matchers on events without a tool select as in Claude Code", () => {
         ],
       },
     });
-    await eventually(() => s!.seen.events.length >= 2);
+    await waitUntil("two hook events", () => s!.seen.events.length >= 2);
     await s.h.agent.request(methods.agent.session.close, { sessionId });
-    await eventually(() => s!.seen.events.some((e) => e.input.hook_event_name === "SessionEnd"));
+    await waitUntil("a SessionEnd event", () =>
+      s!.seen.events.some((e) => e.input.hook_event_name === "SessionEnd"),
+    );
     expect(s.seen.events.map((e) => `${e.input.hook_event_name}:${e.hookCallbackId}`)).toEqual([
       "SessionStart:startup-only",
       "SessionStart:either",
@@ -135,7 +137,7 @@ describe("PermissionRequest hooks answer the permission prompt", () => {
 
   it("a group without blocking only observes: the user is still asked", async () => {
     const r = await askedTouch(answer({ behavior: "allow" }), {});
-    await eventually(() => r.s.seen.events.length > 0);
+    await waitUntil("a hook event", () => r.s.seen.events.length > 0);
     const input = r.s.seen.events[0]?.input;
     expect(input?.hook_event_name).toBe("PermissionRequest");
     // Claude Code's fields: the rule "Always allow" would add, and no tool_use_id.

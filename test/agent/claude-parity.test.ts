@@ -1,7 +1,7 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { chunks } from "../model/providers/setup.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { finishedCalls, startInProcess, textOf, toolLine, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -34,7 +34,7 @@ describe("a Bash command that exits non-zero is a tool error, as in Claude Code"
     const [call] = finishedCalls(updates);
     expect(call?.status).toBe("failed");
     expect(textOf(call)).toContain("Exit code 3\nhalf done");
-    await eventually(() => s.seen.events.length >= 1);
+    await waitUntil("a hook event", () => s.seen.events.length >= 1);
     expect(s.seen.events.map((e) => e.hookCallbackId)).toEqual(["failure"]);
     const input = s.seen.events[0]?.input;
     expect(input).toMatchObject({
@@ -58,7 +58,7 @@ describe("a Bash command that exits non-zero is a tool error, as in Claude Code"
       sessionId,
       toolLine("Bash", { command: "printf '\\n  fine  \\n\\n'; echo warn >&2" }),
     );
-    await eventually(() => s.seen.events.length >= 1);
+    await waitUntil("a hook event", () => s.seen.events.length >= 1);
     // One stream, as Claude Code's: stderr joins stdout; leading blank lines and trailing
     // whitespace are gone.
     const response = (s.seen.events[0]?.input as { tool_response?: { stdout?: string } })
@@ -153,7 +153,9 @@ describe("hook input fields as Claude Code's", () => {
     );
     await s.prompt(sessionId, toolLine("Bash", { command: "true" }));
     await s.h.agent.request(methods.agent.session.close, { sessionId });
-    await eventually(() => s.seen.events.some((e) => e.input.hook_event_name === "SessionEnd"));
+    await waitUntil("a SessionEnd event", () =>
+      s.seen.events.some((e) => e.input.hook_event_name === "SessionEnd"),
+    );
     const byEvent = Object.fromEntries(
       s.seen.events.map((e) => [e.input.hook_event_name, e.input as Record<string, unknown>]),
     );
@@ -175,7 +177,7 @@ describe("SessionStart's permission_mode is the mode the session starts in", () 
     const response = await s.newSession({ hooks: { SessionStart: [{ hookCallbackIds: ["ui"] }] } });
     expect(response.modes?.currentModeId).toBe("bypassPermissions");
     const session = s;
-    await eventually(() => session.seen.events.length >= 1);
+    await waitUntil("a hook event", () => session.seen.events.length >= 1);
     expect(session.seen.events[0]?.input).toMatchObject({
       hook_event_name: "SessionStart",
       source: "startup",

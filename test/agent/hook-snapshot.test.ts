@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { methods, type RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { chunks } from "../model/providers/setup.js";
 import { startInProcess, workspace, type Session } from "./setup.js";
 import { sessionOpenedMetaSchema } from "../../src/wire/meta.js";
@@ -47,7 +47,7 @@ describe("hooks a session did not start with", () => {
     open.push(first);
     const { sessionId } = await first.newSession({}, cwd);
     expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
-    await eventually(() => lines(join(cwd, "kept.log")) === 1);
+    await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
     await first.h.close();
 
     // Written since the session started: by the model's Bash, a checkout, anyone.
@@ -68,7 +68,7 @@ describe("hooks a session did not start with", () => {
       "the session keeps the hooks it started with",
     );
     // The hook the session started with runs again; the added one does not.
-    await eventually(() => lines(join(cwd, "kept.log")) === 2);
+    await waitUntil("two lines in kept.log", () => lines(join(cwd, "kept.log")) === 2);
     await second.prompt(sessionId, "hello again");
     expect(existsSync(join(cwd, "added.log"))).toBe(false);
     await second.h.close();
@@ -85,7 +85,7 @@ describe("hooks a session did not start with", () => {
     expect(sessionOpenedMetaSchema.parse(accepted._meta).hooks.warnings).toEqual([
       expect.stringContaining("accepted"),
     ]);
-    await eventually(() => lines(join(cwd, "added.log")) === 1);
+    await waitUntil("one line in added.log", () => lines(join(cwd, "added.log")) === 1);
     await third.h.close();
 
     // Accepted once, the change is the session's own: the next load asks nothing.
@@ -93,6 +93,6 @@ describe("hooks a session did not start with", () => {
     open.push(fourth);
     await fourth.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
     expect(fourth.seen.permissions).toHaveLength(0);
-    await eventually(() => lines(join(cwd, "added.log")) === 2);
+    await waitUntil("two lines in added.log", () => lines(join(cwd, "added.log")) === 2);
   });
 });

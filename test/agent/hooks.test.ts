@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/tools/index.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import {
   finishedCalls,
   pendingPermission,
@@ -97,7 +97,7 @@ describe("the PreToolUse gate over ACP", () => {
     );
     // Waiting for the hanging one would outlast the test: the prompt answers on the deny.
     await s.prompt(sessionId, toolLine("Bash", { command: "true" }));
-    await eventually(() => aborted.value);
+    await waitUntil("the hook request aborted", () => aborted.value);
     expect(outcomes(finals(s.h.sessionUpdates(sessionId))[0])).toEqual({
       hang: "cancelled",
       deny: "denied",
@@ -249,7 +249,7 @@ describe("the PreToolUse gate over ACP", () => {
     );
     const file = join(s.cwd, "o.txt");
     await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "observed" }));
-    await eventually(() => s.seen.events.length >= 4);
+    await waitUntil("four hook events", () => s.seen.events.length >= 4);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual([
       "SessionStart",
       "UserPromptSubmit",
@@ -341,7 +341,7 @@ describe("the PreToolUse gate over ACP", () => {
     await reachedP;
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await eventually(() => aborted.value);
+    await waitUntil("the hook request aborted", () => aborted.value);
     expect(existsSync(file)).toBe(false);
   });
 
@@ -387,7 +387,7 @@ describe("session lifecycle events and isolation", () => {
     );
     await s.prompt(sessionId, "hello");
     await s.h.agent.request(methods.agent.session.close, { sessionId });
-    await eventually(() => s.seen.events.length >= 2);
+    await waitUntil("two hook events", () => s.seen.events.length >= 2);
     expect(
       s.seen.events.map((e) => [
         e.input.hook_event_name,
@@ -413,7 +413,7 @@ describe("session lifecycle events and isolation", () => {
     await pending.asked;
     await s.h.agent.request(methods.agent.session.close, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await eventually(() => s!.seen.events.length >= 2);
+    await waitUntil("two hook events", () => s!.seen.events.length >= 2);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["Stop", "SessionEnd"]);
   });
 
@@ -510,7 +510,9 @@ describe("transcript_path", () => {
       modeId: "bypassPermissions",
     });
     await s.prompt(sessionId, toolLine("Glob", { pattern: "*" }));
-    await eventually(() => s!.seen.events.some((e) => e.input.hook_event_name === "Stop"));
+    await waitUntil("a Stop event", () =>
+      s!.seen.events.some((e) => e.input.hook_event_name === "Stop"),
+    );
     const stop = s.seen.events.find((e) => e.input.hook_event_name === "Stop");
     expect(stop?.input.transcript_path).toBe(join(dir, "sessions", `${sessionId}.jsonl`));
     expect(atGate.map((l) => l.type)).toEqual(["user", "assistant"]);

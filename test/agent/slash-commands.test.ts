@@ -10,16 +10,9 @@ import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
-import {
-  allGone,
-  commands,
-  hangingWithChild,
-  pidsIn,
-  removeTempDirs,
-  said,
-  tempDir,
-  until,
-} from "../slash/slash-helpers.js";
+import { commands, removeTempDirs, said, tempDir } from "../helpers/slash.js";
+import { allGone, hangingWithChild, pidsIn } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, toolLine, type ClientScript, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -52,7 +45,10 @@ describe("slash commands through the agent", () => {
       Report: { command: "./report.sh", description: "Agent report", hint: "agents | jobs" },
       "deploy-status": "./deploy-status.sh",
     });
-    await until(() => advertised(s.h.sessionUpdates(sessionId)).length === 1, "advertised");
+    await waitUntil(
+      "the commands advertised",
+      () => advertised(s.h.sessionUpdates(sessionId)).length === 1,
+    );
     expect(advertised(s.h.sessionUpdates(sessionId))[0]?.availableCommands).toEqual([
       { name: "report", description: "Agent report", input: { hint: "agents | jobs" } },
       { name: "deploy-status", description: "./deploy-status.sh" },
@@ -150,7 +146,7 @@ describe("slash commands through the agent", () => {
       },
     );
     await s.prompt(sessionId, "/report now");
-    await until(() => s.seen.events.length === 2, "two events");
+    await waitUntil("two hook events", () => s.seen.events.length === 2);
     expect(s.seen.events.map((e) => e.input)).toMatchObject([
       { hook_event_name: "UserPromptSubmit", prompt: "/report now" },
       { hook_event_name: "Stop", stop_reason: "end_turn" },

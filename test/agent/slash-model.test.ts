@@ -1,7 +1,8 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../../src/model/index.js";
-import { commands, removeTempDirs, said, tempDir, until } from "../slash/slash-helpers.js";
+import { commands, removeTempDirs, said, tempDir } from "../helpers/slash.js";
+import { waitUntil } from "../helpers/wait.js";
 import { fixture, ReplayServer } from "../model/providers/replay-server.js";
 import { startInProcess, type Session } from "./setup.js";
 
@@ -70,9 +71,8 @@ describe("a slash command with a real model provider", () => {
 
     await s.h.agent.request(methods.agent.session.load, { sessionId, cwd: s.cwd, mcpServers: [] });
     const after = () => s!.h.sessionUpdates(sessionId).slice(before);
-    await until(
-      () => after().some((u) => u.sessionUpdate === "available_commands_update"),
-      "available_commands_update after the load",
+    await waitUntil("available_commands_update after the load", () =>
+      after().some((u) => u.sessionUpdate === "available_commands_update"),
     );
     const replayed = after().flatMap((u) =>
       (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") &&

@@ -1,7 +1,7 @@
 import { client, methods, type AnyMessage } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { HookRouter } from "../../src/client/index.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { memoryStreamPair, type MemoryStreamPair } from "../helpers/memory-stream.js";
 
 const input = {
@@ -123,7 +123,10 @@ describe("the hook frames' fast path", () => {
       update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
     };
     await agent.send({ method: "session/update", params: update });
-    await eventually(() => seen.length === 1 && updates.length === 1);
+    await waitUntil(
+      "one hook call and one update",
+      () => seen.length === 1 && updates.length === 1,
+    );
     expect(seen).toEqual(["Bash"]);
     expect(updates).toEqual([update]);
   });

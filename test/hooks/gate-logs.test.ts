@@ -3,7 +3,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { runGate } from "../../src/hooks/gate.js";
 import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { cb, gateCall } from "./gate-call.js";
 
 function capture() {
@@ -30,7 +30,10 @@ describe("gate logging", () => {
         if (req.hookCallbackId === "odd") return Promise.resolve({ decision: "perhaps" });
         if (req.hookCallbackId === "fine") return Promise.resolve({});
         // Deny only once the other three are classified, so every failure gets logged.
-        return eventually(() => lines.filter((l) => l.level === 40).length === 2).then(() => ({
+        return waitUntil(
+          "two warnings logged",
+          () => lines.filter((l) => l.level === 40).length === 2,
+        ).then(() => ({
           decision: "deny",
           reason: "no",
         }));
@@ -46,7 +49,7 @@ describe("gate logging", () => {
       { transport, log: log.child({ sessionId: "s1" }) },
     );
     expect(verdict.kind).toBe("denied");
-    await eventually(() => lines.some((l) => l.level === 30));
+    await waitUntil("an info line logged", () => lines.some((l) => l.level === 30));
     const warns = lines.filter((l) => l.level === 40);
     const infos = lines.filter((l) => l.level === 30);
     expect(warns.map((w) => [w.hookCallbackId, w.outcome])).toEqual([

@@ -1,7 +1,8 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, pendingPermission, rejectOnce, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest, setMode, toolCalls, waitFor } from "./helpers.js";
+import { expectCalls, openWithMcp, perTest, setMode, toolCalls } from "./helpers.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const ECHO = "mcp__fixture__echo";
 const gateAll = (ids: string[], extra: Record<string, unknown> = {}) => ({
@@ -47,7 +48,9 @@ describe("an MCP tool call takes the built-in path", () => {
     expect(done?._meta?.hooks).toEqual([
       expect.objectContaining({ hookCallbackId: "policy", outcome: "proceeded" }),
     ]);
-    await waitFor(() => s.seen.events.some((e) => e.input.hook_event_name === "PostToolUse"));
+    await waitUntil("a PostToolUse event", () =>
+      s.seen.events.some((e) => e.input.hook_event_name === "PostToolUse"),
+    );
     const post = s.seen.events.find((e) => e.input.hook_event_name === "PostToolUse");
     expect(post?.input).toMatchObject({
       tool_name: ECHO,
@@ -113,10 +116,12 @@ describe("an MCP tool call takes the built-in path", () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
     const prompt = s.prompt(sessionId, toolLine("mcp__fixture__slow", {}));
-    await waitFor(() => fixture.calls().length > 0);
+    await waitUntil("a tools/call at the server", () => fixture.calls().length > 0);
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
-    await waitFor(() => fixture.calls().some((c) => c.cancelled === "slow"));
+    await waitUntil('the "slow" call cancelled at the server', () =>
+      fixture.calls().some((c) => c.cancelled === "slow"),
+    );
     expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe(
       "Cancelled while the tool was running.",
     );

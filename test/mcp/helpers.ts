@@ -14,6 +14,7 @@ import { afterEach, expect } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
+import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
 /** The fixture MCP server script (plain ESM: node runs it as is). */
@@ -55,21 +56,15 @@ export class Fixture {
     const child = spawn(process.execPath, [FIXTURE, "--log", this.log, "--http", portFile], {
       stdio: "ignore",
     });
-    await waitFor(() => existsSync(portFile) && readFileSync(portFile, "utf8") !== "");
+    await waitUntil(
+      "the fixture's port file",
+      () => existsSync(portFile) && readFileSync(portFile, "utf8") !== "",
+    );
     return { url: `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`, child };
   }
 
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** Polls until `check` holds; generous, since the machine may be loaded. */
-export async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { mcpReportSchema } from "../../src/wire/mcp.js";
 import { processAlive } from "../../src/process/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest, setMode, waitFor } from "./helpers.js";
+import { expectCalls, openWithMcp, perTest, setMode } from "./helpers.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const tests = perTest();
 const start = (connectTimeoutMs?: number) =>
@@ -39,7 +40,7 @@ describe("MCP server lifecycle", () => {
     const pids = fixture.pids();
     expect(pids).toHaveLength(2);
     await s.h.close();
-    await waitFor(() => pids.every((pid) => !processAlive(pid)));
+    await waitUntil("the servers' processes gone", () => pids.every((pid) => !processAlive(pid)));
   });
 
   it("a server that crashes mid-call fails that call and later ones clearly; the agent lives", async () => {
@@ -198,14 +199,15 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
     await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(sessionId, toolLine("mcp__fixture__add_tool", {}));
     // The refresh is asynchronous: retry the new tool until the session knows it.
-    await waitFor(() => fixture.calls().length === 1);
-    let status: string | null | undefined;
-    for (let i = 0; i < 40 && status !== "completed"; i++) {
-      await s.prompt(sessionId, toolLine("mcp__fixture__added", {}));
-      status = finishedCalls(s.h.sessionUpdates(sessionId)).at(-1)?.status;
-      if (status !== "completed") await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(status).toBe("completed");
+    await waitUntil("one tools/call at the server", () => fixture.calls().length === 1);
+    await waitUntil(
+      "a call to the added tool completed",
+      async () => {
+        await s.prompt(sessionId, toolLine("mcp__fixture__added", {}));
+        return finishedCalls(s.h.sessionUpdates(sessionId)).at(-1)?.status === "completed";
+      },
+      { every: 100 },
+    );
     expect(fixture.calls().at(-1)).toEqual({ name: "added", arguments: {} });
   });
 });

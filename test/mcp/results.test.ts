@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
+import { waitUntil } from "../helpers/wait.js";
 import { expectCalls, openWithMcp, perTest, setMode } from "./helpers.js";
 
 const { start, later } = perTest();
@@ -105,7 +106,8 @@ describe("MCP results and transports", () => {
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.status).toBe("failed");
     expect(textOf(done)).toBe("the record is locked");
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.seen.events.map((e) => e.input.hook_event_name)).toContain("PostToolUseFailure");
+    await waitUntil("a PostToolUseFailure event", () =>
+      s.seen.events.some((e) => e.input.hook_event_name === "PostToolUseFailure"),
+    );
   });
 });

@@ -157,17 +157,15 @@ describe("runCommand: timeouts and cancel", () => {
     const result = await run(script("x.sh", "sleep 1000 & echo $! > gc.pid; sleep 1000"), {
       timeoutMs: 500,
     });
-    const elapsed = Date.now() - started;
     expect(result.status).toBe("timed_out");
     expect(result.error).toBe("timed out after 500 ms");
-    expect(elapsed).toBeGreaterThanOrEqual(450);
-    expect(elapsed).toBeLessThan(500 + 3000);
+    // Not before its timeout (a timer may fire a millisecond or so early, never much more).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     await gone(await pidFrom("gc.pid"));
   });
 
   it("decides a timeout at the deadline while a grandchild ignoring SIGTERM holds the pipes, then SIGKILLs it", async () => {
     const groups = new ProcessGroups();
-    const started = Date.now();
     const result = await run(
       script(
         "x.sh",
@@ -175,12 +173,11 @@ describe("runCommand: timeouts and cancel", () => {
       ),
       { timeoutMs: 500, killGraceMs: 6000, groups },
     );
-    const elapsed = Date.now() - started;
     expect(result.status).toBe("timed_out");
-    // Well before the grace ends: the result did not wait for the group or its pipes.
-    expect(elapsed).toBeLessThan(500 + 3000);
     const grandchild = await pidFrom("gc.pid");
-    // Still tracked by its owner until the kill sequence is over.
+    // Decided before the 6 s grace ends, so without waiting for the group or its pipes: the
+    // grandchild that ignores SIGTERM still runs, tracked by its owner until the SIGKILL.
+    expect(processAlive(grandchild)).toBe(true);
     expect(groups.size).toBe(1);
     await gone(grandchild);
     await expect.poll(() => groups.size, { timeout: 5000 }).toBe(0);
@@ -267,9 +264,8 @@ describe("runCommand: output caps", () => {
 
 describe("runCommand: detached helpers and owners", () => {
   it("a leader that exits 0 leaving `sleep 30 &` on stdout resolves promptly, helper untouched", async () => {
-    const started = Date.now();
     const result = await run(script("x.sh", "sleep 30 & echo $! > helper.pid; echo done"));
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Resolved while the helper, which holds stdout for 30 s, still runs: it was not waited for.
     expect(result).toMatchObject({ status: "exited", exitCode: 0, stdout: "done\n" });
     const helper = await pidFrom("helper.pid");
     leftovers.push(helper);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfigFile, mergeSettings } from "../../src/cli/config.js";
-import { commandsConfig as configWith, removeTempDirs } from "./slash-helpers.js";
+import { commandsConfig as configWith, removeTempDirs } from "../helpers/slash.js";
 
 afterEach(() => removeTempDirs());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { matchSlashCommand, slashReply } from "../../src/slash/slash.js";
 import type { RunResult } from "../../src/process/runner.js";
-import { commands } from "./slash-helpers.js";
+import { commands } from "../helpers/slash.js";
 
 const configured = commands({ report: "./report.sh", "deploy-status": "./deploy.sh" });
 const [report] = configured;

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TERMINAL_CALL_TIMEOUT_MS } from "../../src/tools/bash-terminal.js";
 import { bashTool } from "../../src/tools/bash.js";
 import { ToolError } from "../../src/tools/types.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { FakeClient } from "./fake-client.js";
 import { runTool, tempDir, toolContext } from "./helpers.js";
 
@@ -25,20 +24,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitUntilGone(pid: number, withinMs = 2000): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !isAlive(pid);
-}
-
-async function readPid(file: string): Promise<number> {
-  for (let i = 0; i < 250 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
-  const pid = Number((await readFile(file, "utf8")).trim());
-  expect(pid).toBeGreaterThan(1);
-  return pid;
+/** The pid a command wrote to `file`, once it is all there (the shell creates the file first). */
+function readPid(file: string): Promise<number> {
+  return waitUntil(`a pid in ${file}`, () => {
+    const pid = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0;
+    return pid > 1 && pid;
+  });
 }
 
 const BACKGROUND_SLEEP = "sleep 30 & echo $! > pidfile; wait";
@@ -108,7 +99,7 @@ describe("Bash (local process)", () => {
     await expect(attempt).rejects.toBeInstanceOf(ToolError);
     await expect(attempt).rejects.toThrow("Command timed out after 1000 ms");
     const pid = await readPid(path.join(cwd, "pidfile"));
-    expect(await waitUntilGone(pid)).toBe(true);
+    await waitUntil(`pid ${pid} gone`, () => !isAlive(pid));
   });
 
   it("keeps the output seen before a timeout in the error", async () => {
@@ -130,7 +121,7 @@ describe("Bash (local process)", () => {
     expect(isAlive(pid)).toBe(true);
     controller.abort(new Error("cancelled by the user"));
     await expect(attempt).rejects.toThrow("cancelled by the user");
-    expect(await waitUntilGone(pid)).toBe(true);
+    await waitUntil(`pid ${pid} gone`, () => !isAlive(pid));
   });
 
   it("does not start when the signal has already fired", async () => {
@@ -241,7 +232,7 @@ describe("Bash (client terminal)", () => {
       { command: "sleep 100" },
       toolContext(cwd, { client, signal: controller.signal }),
     );
-    await eventually(() => client.terminals.length > 0);
+    await waitUntil("a terminal created", () => client.terminals.length > 0);
     controller.abort(new Error("cancelled"));
     await expect(attempt).rejects.toThrow("cancelled");
     expect(client.terminals[0]?.killed).toBe(true);

@@ -6,6 +6,7 @@ import { processAlive } from "../../src/process/process-group.js";
 import { editTool } from "../../src/tools/edit.js";
 import { readTool } from "../../src/tools/read.js";
 import { writeTool } from "../../src/tools/write.js";
+import { waitUntil } from "../helpers/wait.js";
 import { runTool, tempDir, toolContext } from "./helpers.js";
 
 /** Attempts per tool; each one races a symlink flipping between inside and outside. */
@@ -42,18 +43,15 @@ let flipper: ChildProcess | undefined;
 async function flip(link: string, a: string, b: string): Promise<void> {
   const child = spawn(process.execPath, ["-e", FLIPPER, link, a, b], { stdio: "ignore" });
   flipper = child;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (
-      await readFile(link).then(
+  await waitUntil(
+    "the flipper to create the link",
+    () =>
+      readFile(link).then(
         () => true,
         () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("the flipper never created the link");
+      ),
+    { within: 30_000 },
+  );
 }
 
 beforeEach(async () => {
@@ -65,10 +63,7 @@ afterEach(async () => {
   const pid = flipper?.pid;
   flipper?.kill("SIGKILL");
   flipper = undefined;
-  const deadline = Date.now() + 10_000;
-  while (pid !== undefined && processAlive(pid) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  if (pid !== undefined) await waitUntil("the flipper gone", () => !processAlive(pid));
 });
 
 describe("a symlink flipped between inside and outside during the call", () => {

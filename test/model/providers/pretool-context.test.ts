@@ -15,12 +15,14 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
   it("each callback's additionalContext follows the tool result in its own system-reminder, in registration order, and the transcript keeps it so", async () => {
     replay.server.queue(stream(c, "one-tool.1"), stream(c, "one-tool.2"));
     const dataDir = temp();
+    let fastAnswered = (): void => undefined;
+    const afterFast = new Promise<void>((resolve) => (fastAnswered = resolve));
     const { s, sessionId } = await start(
       {
         hooks: {
           // Answers last, but is registered first.
           slow: async () => {
-            await new Promise((r) => setTimeout(r, 200));
+            await afterFast;
             return {
               hookSpecificOutput: {
                 hookEventName: "PreToolUse",
@@ -29,7 +31,10 @@ describe("PreToolUse context reaches the model marked as the hook's", () => {
               systemMessage: "Reading notes (checked by slow)",
             };
           },
-          fast: () => ({ additionalContext: "PRE-CTX-2: ask before quoting them" }),
+          fast: () => {
+            fastAnswered();
+            return { additionalContext: "PRE-CTX-2: ask before quoting them" };
+          },
         },
       },
       {

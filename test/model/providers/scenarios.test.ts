@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf, type ClientScript } from "../../agent/setup.js";
+import { waitUntil } from "../../helpers/wait.js";
 import {
   chunks,
   errorReply,
-  eventually,
   expectedAuth,
   PROVIDER_CASES,
   startAgent,
@@ -170,7 +170,10 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     replay.server.queue({ ...stream(c, "text"), holdAfter: c.wire === "anthropic" ? 4 : 2 });
     const { s, sessionId } = await start();
     const prompt = s.prompt(sessionId, "hi");
-    await eventually(() => chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk") !== "");
+    await waitUntil(
+      "the first agent text",
+      () => chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk") !== "",
+    );
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
     expect(await prompt).toBe("cancelled");
     // The server holds the stream open: only the client closing it ends the wait.

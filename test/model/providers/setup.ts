@@ -169,8 +169,6 @@ export function chunks(
     .join("");
 }
 
-export { eventually } from "../../helpers/eventually.js";
-
 /** The provider case with this name. */
 export function providerCase(name: string): ProviderCase {
   const found = PROVIDER_CASES.find((c) => c.name === name);

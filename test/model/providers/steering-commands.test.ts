@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { join } from "node:path";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
+import { waitUntil } from "../../helpers/wait.js";
 import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
 import { processAlive } from "../../../src/process/process-group.js";
 import { reportedHooks, steeringAgent } from "./steering-setup.js";
@@ -103,12 +104,29 @@ describe("command hooks that steer (always awaited)", () => {
   });
 
   it("a slow SessionStart script's stdout is in the first model request", async () => {
+    const dir = temp();
+    const [running, go] = [join(dir, "running"), join(dir, "go")];
     const file = settings({
-      SessionStart: [{ script: `cat >/dev/null; sleep 1; echo "START-CMD: main is protected"` }],
+      SessionStart: [
+        {
+          script: `cat >/dev/null; touch "${running}"; while [ ! -f "${go}" ]; do sleep 0.05; done; echo "START-CMD: main is protected"`,
+        },
+      ],
     });
     replay.server.queue(stream(c, "text"));
     const { s, sessionId } = await start({}, {}, { settingsFiles: [file] });
-    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    // Sent while the script runs: the prompt must wait for it, not race it.
+    const answer = s.prompt(sessionId, "Say hello");
+    await waitUntil(
+      "the script running and the prompt sent",
+      () =>
+        existsSync(running) &&
+        s.h.frames.some((f) => "method" in f.message && f.message.method === "session/prompt"),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(replay.server.requests).toHaveLength(0);
+    writeFileSync(go, "");
+    expect(await answer).toBe("end_turn");
     expect(sent(0)).toContain("SessionStart:startup hook success: START-CMD: main is protected");
   });
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
+import { waitUntil } from "../../helpers/wait.js";
 import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
 import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";
 
@@ -209,19 +210,31 @@ describe("UserPromptSubmit hooks that steer", () => {
 describe("SessionStart hooks that steer", () => {
   it("a slow hook's context is in the session's first model request, with source startup", async () => {
     replay.server.queue(stream(c, "text"));
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const { s, sessionId } = await start(
       {
         hooks: {
           boot: async () => {
-            await new Promise((resolve) => setTimeout(resolve, 1500));
+            await held;
             return { additionalContext: "START-MARKER: main is protected" };
           },
         },
       },
       { SessionStart: [{ hookCallbackIds: ["boot"], blocking: true, timeout: 60 }] },
     );
-    // Sent at once: the prompt must wait for the hook, not race it.
-    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    // Sent while the hook is held: the prompt must wait for the hook, not race it.
+    const answer = s.prompt(sessionId, "Say hello");
+    await waitUntil(
+      "the hook called and the prompt sent",
+      () =>
+        s.seen.hookRuns.length === 1 &&
+        s.h.frames.some((f) => "method" in f.message && f.message.method === "session/prompt"),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(replay.server.requests).toHaveLength(0);
+    release();
+    expect(await answer).toBe("end_turn");
     expect(replay.server.requests).toHaveLength(1);
     const users = messagesOf(0).filter((m) => m.role === "user");
     expect(JSON.stringify(users[0]?.content)).toContain("START-MARKER");

@@ -5,7 +5,8 @@ import { methods, type AnyMessage, type SessionUpdate } from "@agentclientprotoc
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
-import { chunks, eventually, stream } from "../model/providers/setup.js";
+import { chunks, stream } from "../model/providers/setup.js";
+import { waitUntil } from "../helpers/wait.js";
 import { finishedCalls, startStdio, toolLine, rpcError, type Session } from "./setup.js";
 
 let dataDir: string;
@@ -145,7 +146,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
       expect(replayed.filter((u) => u.sessionUpdate === "tool_call")).toHaveLength(1);
 
       // SessionStart fires with source "resume", after the response.
-      await eventually(() => b.seen.events.length > 0);
+      await waitUntil("a hook event on the second agent", () => b.seen.events.length > 0);
       expect(b.seen.events[0]?.input).toMatchObject({
         hook_event_name: "SessionStart",
         source: "resume",
@@ -190,7 +191,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const b = await agentProcess();
     await load(b, a.sessionId, a.cwd);
     expect(finishedCalls(b.h.sessionUpdates(a.sessionId))).toHaveLength(1);
-    await eventually(() => b.h.stderr().includes("cut line"));
+    await waitUntil('"cut line" on stderr', () => b.h.stderr().includes("cut line"));
     // The cut tail is gone, so the next turn's lines start on lines of their own.
     expect(readFileSync(path, "utf8")).toBe(whole);
     expect(await b.prompt(a.sessionId, "go on")).toBe("end_turn");
@@ -205,7 +206,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const b = await agentProcess();
     const list = await b.h.agent.request(methods.agent.session.list, {});
     expect(list.sessions.map((s) => s.sessionId)).toEqual([a.sessionId]);
-    await eventually(() => b.h.stderr().includes("unreadable"));
+    await waitUntil('"unreadable" on stderr', () => b.h.stderr().includes("unreadable"));
     const err = await rpcError(load(b, "broken", a.cwd));
     expect(err.code).toBe(-32002);
     expect((await b.h.agent.request(methods.agent.session.list, {})).sessions).toHaveLength(1);
@@ -234,7 +235,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
       `"pid":${pid}`,
     );
     b.h.child?.kill("SIGKILL");
-    await eventually(() => !processAlive(pid), 10_000);
+    await waitUntil("the killed agent gone", () => !processAlive(pid), { within: 10_000 });
     const c = await agentProcess();
     await c.h.agent.request(methods.agent.session.resume, { sessionId: a.sessionId, cwd: a.cwd });
     expect(await c.prompt(a.sessionId, "after the crash")).toBe("end_turn");

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { processStart } from "../../src/store/process-start.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 
 /** Runs between a taker's look at the lock and its next step, as another process would. */
 const meddle = vi.hoisted(() => ({ onAliveCheck: undefined as (() => void) | undefined }));
@@ -121,10 +121,13 @@ describe("the session lock", () => {
         timeout: 60_000,
       }),
     );
-    await eventually(() => readdirSync(dir).filter((f) => f.startsWith("ready-")).length === 6);
+    await waitUntil(
+      "six children ready",
+      () => readdirSync(dir).filter((f) => f.startsWith("ready-")).length === 6,
+    );
     writeFileSync(join(dir, "go"), "");
     const results = () => readdirSync(dir).filter((f) => f.startsWith("result-"));
-    await eventually(() => results().length === 6, 30_000);
+    await waitUntil("six results", () => results().length === 6, { within: 30_000 });
     writeFileSync(join(dir, "done"), "");
     await Promise.all(takers);
     const outcomes = results().map((f) => readFileSync(join(dir, f), "utf8"));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/harness.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import {
   agentText,
   attempt,
@@ -82,7 +82,9 @@ describe("a broken file from a setting source", () => {
       /Settings file .*\.claude\/settings\.json \(project\) was not loaded, its hooks are off: not valid JSON/;
     expect(o.warnings).toEqual([expect.stringMatching(expected)]);
     const session = o;
-    await eventually(() => expected.test(agentText(session)));
+    await waitUntil(`the agent's text to match ${expected}`, () =>
+      expected.test(agentText(session)),
+    );
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(true);
   });

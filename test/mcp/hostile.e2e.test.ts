@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { RELIST_INTERVAL_MS } from "../../src/mcp/connection.js";
 import { finishedCalls, textOf, toolLine, type Session } from "../agent/setup.js";
-import { openWithMcp, perTest, waitFor, type Fixture } from "./helpers.js";
+import { openWithMcp, perTest, type Fixture } from "./helpers.js";
+import { waitUntil } from "../helpers/wait.js";
 
 // A hostile server must cost only its own session. Each test measures how long the agent
 // takes to answer a plain prompt in an idle session, then asks the same of it while another
@@ -38,7 +39,10 @@ async function hostileHttp(fixture: Fixture, flags: string[] = []): Promise<McpS
     { stdio: "ignore" },
   );
   later(() => child.kill("SIGKILL"));
-  await waitFor(() => existsSync(portFile) && readFileSync(portFile, "utf8") !== "");
+  await waitUntil(
+    "the fixture's port file",
+    () => existsSync(portFile) && readFileSync(portFile, "utf8") !== "",
+  );
   const url = `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`;
   return { type: "http", name: "h", url, headers: [] };
 }
@@ -114,7 +118,7 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
     const start = performance.now();
     const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { ms: 1000 }));
-    await waitFor(() => received(fixture, "tools/call") === 1);
+    await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(flood, quiet);
     expect(slowest).toBeLessThan(quiet.bound);
     expect(await flood).toBe("end_turn");
@@ -129,7 +133,7 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
     const start = performance.now();
     const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { count: 20_000 }));
-    await waitFor(() => received(fixture, "tools/call") === 1);
+    await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(flood, quiet);
     expect(slowest).toBeLessThan(quiet.bound);
     expect(await flood).toBe("end_turn");
@@ -143,7 +147,7 @@ describe("a hostile MCP server costs only its own session", () => {
       const quiet = await quietSession(s);
       const { sessionId } = await openWithMcp(s, [hostile(fixture)]);
       void s.prompt(sessionId, toolLine("mcp__h__flood", { forever: true })).catch(() => {});
-      await waitFor(() => received(fixture, "tools/call") === 1);
+      await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
       expect(await slowestAnswerWhile(Promise.resolve(), quiet)).toBeLessThan(quiet.bound);
       const child = s.h.child!;
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -156,7 +160,7 @@ describe("a hostile MCP server costs only its own session", () => {
       ]);
       expect(inTime, `exited within ${Math.round(performance.now() - start)} ms`).toBe(true);
       const pids = fixture.pids();
-      await waitFor(() => !pids.some(processAlive));
+      await waitUntil("the servers' processes gone", () => !pids.some(processAlive));
     });
   }
 
@@ -203,7 +207,7 @@ describe("a hostile MCP server costs only its own session", () => {
       sessionId,
       [toolLine("mcp__h__big", { bytes: 50_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
     );
-    await waitFor(() => received(fixture, "tools/call") === 1);
+    await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(call, quiet);
     expect(slowest).toBeLessThan(quiet.bound);
     expect(await call).toBe("end_turn");

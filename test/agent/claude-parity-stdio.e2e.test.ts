@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { finishedCalls, startStdio, toolLine, workspace, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -36,7 +36,10 @@ describe("the real binary, as a Claude Code settings file sees it", () => {
     const { sessionId } = await s.newSession();
     await s.prompt(sessionId, toolLine("Bash", { command: "echo oops; exit 3" }));
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
-    await eventually(() => existsSync(failureLog) && readFileSync(failureLog, "utf8") !== "");
+    await waitUntil(
+      "the failure hook's log written",
+      () => existsSync(failureLog) && readFileSync(failureLog, "utf8") !== "",
+    );
     expect(JSON.parse(readFileSync(failureLog, "utf8"))).toMatchObject({
       hook_event_name: "PostToolUseFailure",
       permission_mode: "bypassPermissions",

@@ -3,16 +3,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_CLI } from "../helpers/harness.js";
-import {
-  allGone,
-  commandsConfig as configFile,
-  hangingWithChild,
-  pidsIn,
-  removeTempDirs,
-  said,
-  tempDir,
-  until,
-} from "../slash/slash-helpers.js";
+import { commandsConfig as configFile, removeTempDirs, said, tempDir } from "../helpers/slash.js";
+import { allGone, hangingWithChild, pidsIn } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 import { startStdio, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -32,9 +25,8 @@ describe("slash commands in the real hookgate binary", () => {
     s = await startStdio({}, { args: ["--config", config, "--log-level", "warn"] });
     const { sessionId } = await s.newSession();
     const updates = () => s!.h.sessionUpdates(sessionId);
-    await until(
-      () => updates().some((u) => u.sessionUpdate === "available_commands_update"),
-      "available_commands_update",
+    await waitUntil("available_commands_update", () =>
+      updates().some((u) => u.sessionUpdate === "available_commands_update"),
     );
     expect(updates()[0]).toEqual({
       sessionUpdate: "available_commands_update",

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../helpers/eventually.js";
+import { pidsIn } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 import { attempt, bashPolicy, openPolicySession, type PolicySession } from "./policy-session.js";
 
 let o: PolicySession | undefined;
@@ -62,7 +63,13 @@ describe("async hooks of a closing session finish within their own timeout", () 
     await attempt(o, "true");
     await closeSession(o);
     expect(existsSync(join(o.cwd, "async-done"))).toBe(false);
-    await eventually(() => existsSync(join(o?.cwd ?? "", "async-done")), 30_000);
+    await waitUntil(
+      "the async hook's async-done file",
+      () => existsSync(join(o?.cwd ?? "", "async-done")),
+      {
+        within: 30_000,
+      },
+    );
   });
 
   it("one that outlasts its timeout is killed with its whole group, after the close", async () => {
@@ -77,9 +84,10 @@ describe("async hooks of a closing session finish within their own timeout", () 
     });
     await attempt(o, "true");
     const pidFile = join(o.cwd, "async-pids");
-    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").includes(" "));
-    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+    const pids = await pidsIn(pidFile);
     await closeSession(o);
-    await eventually(() => pids.every((pid) => !alive(pid)), 30_000);
+    await waitUntil(`pids ${pids.join(", ")} gone`, () => pids.every((pid) => !alive(pid)), {
+      within: 30_000,
+    });
   });
 });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { startStdio, toolLine, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -53,7 +53,7 @@ describe("the real hookgate binary over stdio", () => {
           : [],
       );
     expect(statuses).toEqual(["completed", "failed"]);
-    await eventually(() => s!.seen.events.length >= 2);
+    await waitUntil("two hook events", () => s!.seen.events.length >= 2);
     expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["PostToolUse", "Stop"]);
   });
 
@@ -81,7 +81,7 @@ describe("the real hookgate binary over stdio", () => {
   it("stdout carries protocol frames only, logs go to stderr", async () => {
     s = await startStdio({}, { args: ["--log-level", "debug"] });
     await s.newSession();
-    await eventually(() => /session created/.test(s!.h.stderr()));
+    await waitUntil('"session created" on stderr', () => /session created/.test(s!.h.stderr()));
     expect(s.h.violations()).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest, waitFor } from "./helpers.js";
+import { expectCalls, openWithMcp, perTest } from "./helpers.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const { startBinary } = perTest();
 
@@ -49,6 +50,6 @@ describe("the real hookgate binary with an MCP server", () => {
     const exited = new Promise((resolve) => s.h.child!.once("exit", resolve));
     s.h.child!.kill("SIGTERM");
     await exited;
-    await waitFor(() => !pids.some(processAlive));
+    await waitUntil("the servers' processes gone", () => !pids.some(processAlive));
   });
 });

@@ -12,7 +12,7 @@ import {
   type HookRouterOptions,
   type Registration,
 } from "../../src/client/index.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { connectStdio, initialize, type Harness } from "../helpers/harness.js";
 // setup.ts also registers the hook extension's wire schemas, so every agent frame is checked.
 import { allowOnce, toolLine, workspace } from "../agent/setup.js";
@@ -169,7 +169,7 @@ describe("hookgate/client against the real binary over stdio", () => {
     const file = join(cwd, "f.txt");
     const started = performance.now();
     await prompt(h, sessionId, [toolLine("Write", { file_path: file, content: "x" })]);
-    await eventually(() => seen.reason !== undefined);
+    await waitUntil("the failure reported", () => seen.reason !== undefined);
 
     expect(seen.reason).toBeInstanceOf(RequestError);
     expect((seen.reason as RequestError).code).toBe(-32800);
@@ -197,7 +197,7 @@ describe("hookgate/client against the real binary over stdio", () => {
     const { sessionId } = await openSession(h, reg.meta);
     await prompt(h, sessionId, [toolLine("Bash", { command: "true" })]);
     // Well inside its 20 s timeout: only the sibling's deny can have fired it.
-    await eventually(() => seen.reason !== undefined, 10_000);
+    await waitUntil("the failure reported", () => seen.reason !== undefined, { within: 10_000 });
 
     expect(seen.reason).toBeInstanceOf(RequestError);
     expect(outcomes(finals(h, sessionId)[0])).toEqual({
@@ -220,7 +220,7 @@ describe("hookgate/client against the real binary over stdio", () => {
     await h.agent.notify(methods.agent.session.cancel, { sessionId });
 
     expect((await running).stopReason).toBe("cancelled");
-    await eventually(() => seen.reason !== undefined);
+    await waitUntil("the failure reported", () => seen.reason !== undefined);
     expect(seen.reason).toBeInstanceOf(RequestError);
     expect(existsSync(file)).toBe(false);
   });
@@ -364,7 +364,7 @@ describe("hookgate/client against the real binary over stdio", () => {
       mkdirSync(join(cwd, "d"));
       await prompt(h, sessionId, [toolLine("Bash", { command: "rmdir d" })]);
       await router.idle();
-      await eventually(() => warnings.length >= 2); // emitted on the next tick
+      await waitUntil("two warnings", () => warnings.length >= 2); // emitted on the next tick
     } finally {
       process.off("warning", onWarning);
     }

@@ -22,6 +22,8 @@ import {
   type Session,
 } from "../agent/setup.js";
 import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
+import { allGone, pidsIn } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 
 let s: Session | undefined;
 const temps: string[] = [];
@@ -196,10 +198,7 @@ describe("command hooks from settings files, over stdio", () => {
     expect(r.reports.map((x) => x.outcome)).toEqual(["timed_out"]);
     const pids = readFileSync(join(r.cwd, "pids.txt"), "utf8").trim().split(" ").map(Number);
     expect(pids).toHaveLength(2);
-    const deadline = Date.now() + 15_000;
-    while (pids.some(processAlive) && Date.now() < deadline)
-      await new Promise((res) => setTimeout(res, 50));
-    expect(pids.filter(processAlive)).toEqual([]);
+    await waitUntil(`pids ${pids.join(", ")} gone`, () => !pids.some(processAlive));
   });
 
   it("5 MB of output is drained past the cap: the exit code decides", async () => {
@@ -360,7 +359,6 @@ describe("command hooks from settings files, over stdio", () => {
     });
     expect(r.created).toBe(true);
     const names = ["prompt", "post", "stop"];
-    const deadline = Date.now() + 15_000;
     const read = (name: string) => {
       try {
         return JSON.parse(readFileSync(join(r.cwd, `${name}.json`), "utf8")) as Record<
@@ -371,9 +369,9 @@ describe("command hooks from settings files, over stdio", () => {
         return undefined;
       }
     };
-    while (names.some((n) => read(n) === undefined) && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    await waitUntil("the prompt, post and stop hooks' files", () =>
+      names.every((n) => read(n) !== undefined),
+    );
     expect(names.map((n) => read(n)?.hook_event_name)).toEqual([
       "UserPromptSubmit",
       "PostToolUse",
@@ -381,11 +379,8 @@ describe("command hooks from settings files, over stdio", () => {
     ]);
     // session/close does not cut short the SessionEnd hook it starts.
     await r.session.h.agent.request(methods.agent.session.close, { sessionId: r.sessionId });
-    const endBy = Date.now() + 15_000;
-    while (read("end") === undefined && Date.now() < endBy) {
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    expect(read("end")?.hook_event_name).toBe("SessionEnd");
+    const end = await waitUntil("the SessionEnd hook's file", () => read("end"));
+    expect(end.hook_event_name).toBe("SessionEnd");
   });
 });
 
@@ -408,25 +403,22 @@ describe("closing a session with command hooks still running", () => {
       scripts: { "hang.sh": "sleep 1000 &\necho $$ $! > pids.txt\nwait\n" },
     });
     await o.session.prompt(o.sessionId, toolLine("Bash", { command: "true" }));
-    const pidFile = join(o.cwd, "pids.txt");
-    const started = Date.now() + 15_000;
-    while (!existsSync(pidFile) && Date.now() < started) {
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
-    expect(pids).toHaveLength(2);
+    // Wait for both pids: the shell creates pids.txt before it writes them.
+    const pids = await pidsIn(join(o.cwd, "pids.txt"));
     expect(pids.filter(processAlive)).toEqual(pids);
 
     await o.session.h.agent.request(methods.agent.session.close, { sessionId: o.sessionId });
     // Its 3 s timeout ends the shell and its backgrounded sleep together.
-    const deadline = Date.now() + 30_000;
+    await allGone(pids, 30_000);
     const endFile = join(o.cwd, "end.json");
-    while ((pids.some(processAlive) || !existsSync(endFile)) && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    expect(pids.filter(processAlive)).toEqual([]);
-    expect(JSON.parse(readFileSync(endFile, "utf8"))).toMatchObject({
-      hook_event_name: "SessionEnd",
+    // Parsed, not just present: `cat > end.json` creates the file before it writes it.
+    const end = await waitUntil("the SessionEnd hook's end.json", () => {
+      try {
+        return JSON.parse(readFileSync(endFile, "utf8")) as unknown;
+      } catch {
+        return undefined;
+      }
     });
+    expect(end).toMatchObject({ hook_event_name: "SessionEnd" });
   });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
+import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, startStdio, toolLine, type Session } from "./setup.js";
 
 /** Generous: the machine running the suite may be busy. */
@@ -36,15 +37,6 @@ async function leaveBackgroundJob(session: Session, sessionId: string): Promise<
   return pid;
 }
 
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!processAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return !processAlive(pid);
-}
-
 describe("background jobs started by Bash end with their owner", () => {
   it(
     "a job left running by a finished Bash call ends at session/close",
@@ -56,7 +48,7 @@ describe("background jobs started by Bash end with their owner", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(processAlive(pid)).toBe(true);
       await s.h.agent.request(methods.agent.session.close, { sessionId });
-      expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
+      await waitUntil(`pid ${pid} gone`, () => !processAlive(pid), { within: GONE_WITHIN_MS });
     },
     TEST_MS,
   );
@@ -69,7 +61,7 @@ describe("background jobs started by Bash end with their owner", () => {
       const pid = await leaveBackgroundJob(s, sessionId);
       await s.h.close();
       s = undefined;
-      expect(await goneWithin(pid, GONE_WITHIN_MS)).toBe(true);
+      await waitUntil(`pid ${pid} gone`, () => !processAlive(pid), { within: GONE_WITHIN_MS });
     },
     TEST_MS,
   );

@@ -16,7 +16,7 @@ import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { INTERRUPTED_RESULT } from "../../src/store/history-repair.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 import { BUILT_CLI } from "../helpers/harness.js";
 import {
   finishedCalls,
@@ -157,14 +157,15 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const marker = join(a.cwd, "started");
     const prompt = `run it\n${toolLine("Bash", { command: `echo $$ > ${marker}; exec sleep 60` })}`;
     void a.prompt(sessionId, prompt).catch(() => undefined);
-    await eventually(
+    await waitUntil(
+      "the Bash pid in the marker file",
       () => existsSync(marker) && readFileSync(marker, "utf8").trim() !== "",
-      20_000,
+      { within: 20_000 },
     );
     strays.push(Number(readFileSync(marker, "utf8").trim()));
     const pid = a.h.child?.pid ?? 0;
     a.h.child?.kill("SIGKILL");
-    await eventually(() => !processAlive(pid), 10_000);
+    await waitUntil("the killed agent gone", () => !processAlive(pid), { within: 10_000 });
 
     const b = await agentProcess();
     expect(await listAll(b)).toEqual([sessionId]);
@@ -204,7 +205,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(existsSync(sessionFile(sessionId, "lock"))).toBe(true);
     const pid = a.h.child?.pid ?? 0;
     a.h.child?.kill("SIGTERM");
-    await eventually(() => !processAlive(pid), 10_000);
+    await waitUntil("the killed agent gone", () => !processAlive(pid), { within: 10_000 });
     expect(existsSync(sessionFile(sessionId, "lock"))).toBe(false);
   });
 
@@ -295,7 +296,9 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     await load(b, sessionId, cwd);
     expect(await b.prompt(sessionId, "are you there")).toBe("end_turn");
     expect(agentText(b.h.sessionUpdates(sessionId))).toContain("You said: are you there");
-    await eventually(() => b.h.stderr().includes("nested deeper than"));
+    await waitUntil('"nested deeper than" on stderr', () =>
+      b.h.stderr().includes("nested deeper than"),
+    );
   });
 
   it("a transcript that cannot be written is reported to the user once, and the turns go on", async () => {
