@@ -51,7 +51,7 @@ export function stdioStream(
   return { readable, writable, send };
 }
 
-const HELD_METHODS = new Set(process.env.HG_NOHOLD ? [HOOK_EVENT_METHOD] : [HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
+const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 
 /**
  * Answers a discarded request with -32600 when its head names an id and a method. A
