@@ -31,7 +31,8 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --turns N          turns of the long session, one Bash call each (default 300)
   --starts N         cold starts per agent, interleaved with bare node spawns (default 10)
   --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
-                     long session and 32-observer event rate are measured in the same run
+                     long session, extra callback (gate[32], gate[128]) and 32-observer
+                     event rate are measured in the same run
   --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
                      the hookgate/client one: spawnHookgate takes no node flags)`;
 
@@ -122,9 +123,13 @@ const samples = {
   rtt1: [],
   ...Object.fromEntries(NS.map((n) => [n, []])),
   ...Object.fromEntries(ROUTED_NS.map((n) => [`routed${n}`, []])),
+  ...Object.fromEntries(ROUTED_NS.map((n) => [`baseline${n}`, []])),
 };
 // CPU used during each gate figure, by the agent and by this client, to price one callback.
 const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]));
+const cpuBaseline = Object.fromEntries(
+  ROUTED_NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]),
+);
 let deny;
 let timeout;
 let observed;
@@ -158,6 +163,18 @@ try {
         `routed${n}`,
         (await measure.gate(agents.routed, collector, env, { n, calls })).samplesMs,
       );
+    }
+    // The baseline build's extra callback, through the same stock client, in the same rounds.
+    for (const n of agents.baseline ? ROUTED_NS : []) {
+      const [agentBefore, clientBefore] = [agents.baseline.cpuMs(), process.cpuUsage()];
+      const figure = await measure.gate(agents.baseline, collector, env, { n, calls });
+      if (r >= 0) {
+        const client = process.cpuUsage(clientBefore);
+        cpuBaseline[n].agentMs += agents.baseline.cpuMs() - agentBefore;
+        cpuBaseline[n].clientMs += (client.user + client.system) / 1000;
+        cpuBaseline[n].calls += calls;
+      }
+      keep(`baseline${n}`, figure.samplesMs);
     }
     // After the gates: it replays the frames of the gated turns just measured.
     keep("floorTurn", (await measure.floorTurn(agents.floor, collector, env, { calls })).samplesMs);
@@ -234,8 +251,11 @@ const routed = Object.fromEntries(
 );
 const ownWork = samples[1].map((gateMs, i) => gateMs - samples.rtt1[i]);
 /** CPU µs one more callback costs a process: the slope between 32 and 128 callbacks. */
-const perCallbackUs = (side) =>
-  Math.round(((cpu[128][side] / cpu[128].calls - cpu[32][side] / cpu[32].calls) * 1000) / 96);
+const perCallbackUs = (side, of = cpu) =>
+  Math.round(((of[128][side] / of[128].calls - of[32][side] / of[32].calls) * 1000) / 96);
+const baselineGate = agents.baseline
+  ? Object.fromEntries(ROUTED_NS.map((n) => [String(n), percentilesUs(samples[`baseline${n}`])]))
+  : undefined;
 const results = {
   node: process.version,
   cpus: availableParallelism(),
@@ -246,6 +266,10 @@ const results = {
   extra_callback_us: round((gates["128"].p50_us - gates["32"].p50_us) / 96, 1),
   /** The same through hookgate/client, whose hook frames take the fast path. */
   extra_callback_client_us: round((routed["128"].p50_us - routed["32"].p50_us) / 96, 1),
+  /** The same for the baseline build, through the stock client. */
+  extra_callback_baseline_us: baselineGate
+    ? round((baselineGate["128"].p50_us - baselineGate["32"].p50_us) / 96, 1)
+    : undefined,
   deny_with_hung_sibling_ms: round(deny.ms, 3),
   timeout_overshoot_ms: round(timeout.ms, 3),
   events_per_s: Math.round(headline.eventsPerS),
@@ -262,6 +286,13 @@ const results = {
     gate_1_round_trip_p50_us: Math.round(median(samples.rtt1) * 1000),
     gate_1_own_work_p50_us: Math.round(median(ownWork) * 1000),
     cpu_per_callback_us: { agent: perCallbackUs("agentMs"), client: perCallbackUs("clientMs") },
+    cpu_per_callback_us_baseline: baselineGate
+      ? {
+          agent: perCallbackUs("agentMs", cpuBaseline),
+          client: perCallbackUs("clientMs", cpuBaseline),
+        }
+      : undefined,
+    gate_baseline: baselineGate,
     gate_client: routed,
     deny_max_ms: round(Math.max(...deny.samplesMs), 3),
     timeout_overshoot_max_ms: round(Math.max(...timeout.samplesMs) - 200, 3),

@@ -135,6 +135,18 @@ export function tableLines(r) {
       "",
       t.eventsTwice,
     ),
+    ...(r.extra_callback_baseline_us === undefined
+      ? []
+      : [
+          row(
+            "baseline build, stock client: critical path per extra callback",
+            us(r.extra_callback_baseline_us),
+          ),
+          row(
+            "baseline build: CPU per extra callback (32 → 128): agent / client",
+            `${us(d.cpu_per_callback_us_baseline.agent)} / ${us(d.cpu_per_callback_us_baseline.client)}`,
+          ),
+        ]),
     ...(r.events_per_s_baseline === undefined
       ? []
       : [

@@ -8,24 +8,31 @@ import type { AgentOptions } from "./options.js";
 import { LazyAgent } from "./lazy-agent.js";
 import { releaseAbandoned } from "../protocol/abandoned-requests.js";
 import { createAgentApp } from "../protocol/app.js";
-import { stdioStream } from "../protocol/stdio-stream.js";
+import { HookChannel } from "../protocol/hook-channel.js";
+import { stdioStream, type DirectStream } from "../protocol/stdio-stream.js";
 
-/** The ACP app over a fresh agent built from `options`, for one connection only. */
-export function createHookgateApp(options: AgentOptions): AgentApp {
-  return createAgentApp(new LazyAgent(options));
+/**
+ * The ACP app over a fresh agent built from `options`, for one connection only. With a
+ * `channel`, hook frames and session updates are written straight to that connection's output.
+ */
+export function createHookgateApp(options: AgentOptions, channel?: HookChannel): AgentApp {
+  return createAgentApp(new LazyAgent(options), channel);
 }
 
 /**
  * Serves one client over `target` with an agent of its own: call it once per connection, so
- * no two clients share sessions or hook callbacks. A stream is wrapped in `releaseAbandoned`;
- * a `ClientApp` is connected in-process.
+ * no two clients share sessions or hook callbacks. A stream is wrapped in `releaseAbandoned`
+ * (a stream that can be written directly, such as stdio's, also carries the hook frames on a
+ * HookChannel); a `ClientApp` is connected in-process.
  */
 export function connectHookgate(
   options: AgentOptions,
-  target: Stream | ClientApp,
+  target: Stream | DirectStream | ClientApp,
 ): AgentConnection {
-  const app = createHookgateApp(options);
-  return target instanceof ClientApp ? app.connect(target) : app.connect(releaseAbandoned(target));
+  if (target instanceof ClientApp) return createHookgateApp(options).connect(target);
+  const channel = "send" in target ? new HookChannel(target) : undefined;
+  const stream = releaseAbandoned(target, undefined, channel);
+  return createHookgateApp(options, channel).connect(stream);
 }
 
 /** Serves ACP over this process's stdin/stdout until the client goes away. */

@@ -1,16 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import {
-  ndJsonStream,
-  type AnyMessage,
-  type ClientApp,
-  type ClientConnection,
-  type Stream,
-} from "@agentclientprotocol/sdk";
+import type { AnyMessage, ClientApp, ClientConnection } from "@agentclientprotocol/sdk";
 import { terminateGroup } from "../process/process-group.js";
-import { hookFastPath, installedOn } from "./fast-path.js";
+import { hookFrameTaker, installedOn } from "./fast-path.js";
+import { stdioFrames } from "./stdio-frames.js";
 
 /** How to start the agent process. */
 export interface SpawnOptions {
@@ -76,14 +70,13 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
     child.once("exit", (code) => resolve(code));
     child.once("error", () => resolve(null));
   });
-  const stream = ndJsonStream(
-    tickBatched(child.stdin),
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
   // An app with a HookRouter installed gets its hook frames on the fast path.
   const frames = installedOn(app);
-  const seen = tapped(stream, options.onMessage);
-  const connection = app.connect(frames ? hookFastPath(seen, frames) : seen);
+  const stream = stdioFrames(child.stdout, child.stdin, {
+    ...(frames && { taker: (send) => hookFrameTaker(frames, send) }),
+    ...(options.onMessage && { onMessage: options.onMessage }),
+  });
+  const connection = app.connect(stream);
   let closing: Promise<number | null> | undefined;
   return {
     connection,
@@ -107,42 +100,4 @@ export function spawnHookgate(app: ClientApp, options: SpawnOptions = {}): Agent
       return closing;
     },
   };
-}
-
-/**
- * The agent's stdin as a web stream whose writes within one tick leave in one system call:
- * a gate's callbacks settle together, and a write per reply cost more than the reply.
- */
-function tickBatched(stdin: Writable): WritableStream<Uint8Array> {
-  const writer = (Writable.toWeb(stdin) as WritableStream<Uint8Array>).getWriter();
-  let corked = false;
-  return new WritableStream<Uint8Array>({
-    write(chunk) {
-      if (!corked) {
-        corked = true;
-        stdin.cork();
-        process.nextTick(() => {
-          corked = false;
-          stdin.uncork();
-        });
-      }
-      return writer.write(chunk);
-    },
-    close: () => writer.close(),
-    abort: (reason: unknown) => writer.abort(reason),
-  });
-}
-
-function tapped(stream: Stream, onMessage: SpawnOptions["onMessage"]): Stream {
-  if (!onMessage) return stream;
-  const tap = (direction: "incoming" | "outgoing") =>
-    new TransformStream<AnyMessage, AnyMessage>({
-      transform(message, controller) {
-        onMessage(direction, message);
-        controller.enqueue(message);
-      },
-    });
-  const outgoing = tap("outgoing");
-  void outgoing.readable.pipeTo(stream.writable).catch(() => {});
-  return { writable: outgoing.writable, readable: stream.readable.pipeThrough(tap("incoming")) };
 }

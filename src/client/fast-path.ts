@@ -30,68 +30,98 @@ export function installedOn(app: ClientApp): HookFrames | undefined {
   return installed.get(app);
 }
 
+/** Takes the hook frames out of a connection's incoming messages. */
+export interface HookFrameTaker {
+  /** Handles `message` if it is a hook frame (or a cancel of one); false: not ours. */
+  take(message: unknown): boolean;
+  /** The incoming side ended: every running request is aborted. */
+  ended(): void;
+}
+
 /**
- * The connection's stream with `_hooks/run` requests and `_hooks/event` notifications taken
- * out of it and handed to `frames` as they are read, ahead of the SDK's generic dispatch
- * (which creates a responder per request and walks its handler chain for each); `frames`
- * validates them with hookgate's own wire schemas. Replies, error replies and
- * `$/cancel_request` for these requests are handled as the SDK handles them. Every other
- * frame goes on to the SDK unchanged.
+ * Hands `_hooks/run` requests and `_hooks/event` notifications to `frames` as they are read,
+ * ahead of the SDK's generic dispatch (which creates a responder per request and walks its
+ * handler chain for each); `frames` validates them with hookgate's own wire schemas. A
+ * request's reply (or error) goes to `send`; `$/cancel_request` for a running request is
+ * honoured here, as the SDK honours it.
  */
-export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
-  const writer = stream.writable.getWriter();
-  const send = (message: AnyMessage) => void writer.write(message).catch(() => {});
+export function hookFrameTaker(
+  frames: HookFrames,
+  send: (message: AnyMessage) => void,
+): HookFrameTaker {
   const running = new Map<JsonRpcId, LazyCancellation>();
   const connection = new AbortController();
-  const ended = () => {
-    const reason = new Error("ACP connection closed");
-    connection.abort(reason);
-    for (const request of running.values()) request.abort(reason);
-  };
 
   const run = (id: JsonRpcId, params: unknown) => {
     const request = new LazyCancellation();
     running.set(id, request);
-    Promise.resolve()
-      .then(() => frames.run(params, request, id))
-      .then(
-        (result) => send({ jsonrpc: "2.0", id, result: result ?? null }),
-        (error: unknown) => {
-          // After the connection closed there is no one to answer.
-          if (!connection.signal.aborted) send({ jsonrpc: "2.0", id, error: errorReply(error) });
-        },
-      )
-      .finally(() => {
-        if (running.get(id) === request) running.delete(id);
-      });
+    const answered = () => {
+      if (running.get(id) === request) running.delete(id);
+    };
+    let reply: Promise<unknown>;
+    try {
+      reply = frames.run(params, request, id);
+    } catch (error) {
+      reply = Promise.reject(error);
+    }
+    reply.then(
+      (result) => {
+        answered();
+        send({ jsonrpc: "2.0", id, result: result ?? null });
+      },
+      (error: unknown) => {
+        answered();
+        // After the connection closed there is no one to answer.
+        if (!connection.signal.aborted) send({ jsonrpc: "2.0", id, error: errorReply(error) });
+      },
+    );
   };
 
-  const take = (frame: AnyMessage): boolean => {
-    const message: unknown = frame;
-    if (!isRecord(message) || typeof message.method !== "string") return false;
-    const id = "id" in message ? message.id : undefined;
-    if (message.method === HOOK_RUN_METHOD && (typeof id === "string" || typeof id === "number")) {
-      run(id, message.params);
-      return true;
-    }
-    if ("id" in message) return false;
-    if (message.method === HOOK_EVENT_METHOD) {
-      frames.event(message.params, connection.signal);
-      return true;
-    }
-    if (message.method === CANCEL_REQUEST_METHOD && isRecord(message.params)) {
-      const requestId = message.params.requestId;
-      const request =
-        typeof requestId === "string" || typeof requestId === "number"
-          ? running.get(requestId)
-          : undefined;
-      if (!request) return false;
-      request.abort(RequestError.requestCancelled({ requestId }));
-      return true;
-    }
-    return false;
+  return {
+    take(message) {
+      if (!isRecord(message) || typeof message.method !== "string") return false;
+      const id = "id" in message ? message.id : undefined;
+      if (
+        message.method === HOOK_RUN_METHOD &&
+        (typeof id === "string" || typeof id === "number")
+      ) {
+        run(id, message.params);
+        return true;
+      }
+      if ("id" in message) return false;
+      if (message.method === HOOK_EVENT_METHOD) {
+        frames.event(message.params, connection.signal);
+        return true;
+      }
+      if (message.method === CANCEL_REQUEST_METHOD && isRecord(message.params)) {
+        const requestId = message.params.requestId;
+        const request =
+          typeof requestId === "string" || typeof requestId === "number"
+            ? running.get(requestId)
+            : undefined;
+        if (!request) return false;
+        request.abort(RequestError.requestCancelled({ requestId }));
+        return true;
+      }
+      return false;
+    },
+    ended() {
+      if (connection.signal.aborted) return;
+      const reason = new Error("ACP connection closed");
+      connection.abort(reason);
+      for (const request of running.values()) request.abort(reason);
+    },
   };
+}
 
+/**
+ * The connection's stream with `_hooks/run` requests and `_hooks/event` notifications taken
+ * out of it and handed to `frames` as they are read (see {@link hookFrameTaker}). Every other
+ * frame goes on to the SDK unchanged.
+ */
+export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
+  const writer = stream.writable.getWriter();
+  const taker = hookFrameTaker(frames, (message) => void writer.write(message).catch(() => {}));
   const reader = stream.readable.getReader();
   const readable = new ReadableStream<AnyMessage>(
     {
@@ -100,22 +130,22 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
           for (;;) {
             const { done, value } = await reader.read();
             if (done) {
-              ended();
+              taker.ended();
               controller.close();
               return;
             }
-            if (!take(value)) {
+            if (!taker.take(value)) {
               controller.enqueue(value);
               return;
             }
           }
         } catch (error) {
-          ended();
+          taker.ended();
           throw error;
         }
       },
       cancel(reason) {
-        ended();
+        taker.ended();
         return reader.cancel(reason);
       },
     },

@@ -14,7 +14,9 @@ import type { sessionRequestMetaSchema } from "../wire/meta.js";
 import type { z } from "zod";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../shared/zod-issues.js";
-import { errorMessage } from "../shared/values.js";
+import { errorMessage, isRecord } from "../shared/values.js";
+import { isHookEventName } from "../wire/events.js";
+import { z } from "zod";
 import { cancellationOf, type Cancellation } from "./cancellation.js";
 import { hookFastPath, rememberInstalled } from "./fast-path.js";
 import { checkResult, idsOf, rejectOnCancel } from "./run.js";
@@ -56,10 +58,12 @@ export interface Registration {
 
 type Call = (options: HookContext) => Promise<RunReply>;
 
-// Built once: zod compiles a schema on its first parse, so a schema made per frame costs
-// that compilation on every callback.
-const runParamsSchema = hookRunParamsSchema.loose();
-const eventParamsSchema = hookEventParamsSchema.loose();
+// The params around the input; the input is parsed once, with its callback's event schema
+// (entry.prepare), so no field is checked twice. Built once: zod compiles a schema on its
+// first parse, so a schema made per frame costs that compilation on every callback.
+const anyObject = z.custom<Record<string, unknown>>(isRecord, "expected an object");
+const runParamsSchema = hookRunParamsSchema.extend({ input: anyObject }).loose();
+const eventParamsSchema = hookEventParamsSchema.extend({ input: anyObject }).loose();
 
 /**
  * Routes the agent's `_hooks/run` requests and `_hooks/event` notifications to the callbacks
@@ -167,20 +171,19 @@ export class HookRouter {
     }
     const { sessionId, hookCallbackId, input } = parsed.data;
     // PreToolUse gates, and blocking groups of the steering events, are asked with _hooks/run.
-    const event = input.hook_event_name;
+    const event = eventOf(input);
     const info = { kind: "run", phase: "dispatch", hookCallbackId, sessionId, event } as const;
-    // Callbacks see a tool use id on tool events only, as in the Claude Agent SDK.
-    const toolUseId = "tool_use_id" in input ? parsed.data.toolUseId : undefined;
     const entry = this.find(hookCallbackId, event);
     if (entry instanceof Error) throw this.reported(entry, info);
     const prepared = entry.prepare(input);
     if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
+    // Callbacks see a tool use id on tool events only, as in the Claude Agent SDK.
+    const toolUseId = "tool_use_id" in prepared.input ? parsed.data.toolUseId : undefined;
 
     const call: Call = (options) =>
-      rejectOnCancel(
-        Promise.resolve().then(() => prepared.call(toolUseId, options)),
-        cancel,
-      ).then((value) => checkResult(hookCallbackId, value));
+      rejectOnCancel(Promise.resolve(prepared.call(toolUseId, options)), cancel).then((value) =>
+        checkResult(hookCallbackId, value),
+      );
     // The callback's signal is made only if it reads it.
     const context: HookContext = {
       get signal() {
@@ -221,7 +224,7 @@ export class HookRouter {
       return this.report(new Error(message), info);
     }
     const { sessionId, hookCallbackId, input } = parsed.data;
-    const event = input.hook_event_name;
+    const event = eventOf(input);
     const info = { kind: "event", phase: "dispatch", hookCallbackId, sessionId, event } as const;
     const entry = this.find(hookCallbackId, event);
     if (entry instanceof Error) return this.report(entry, info);
@@ -262,29 +265,36 @@ export class HookRouter {
     cancel?: Cancellation,
   ): Promise<HookSettlement> {
     const started = performance.now();
-    const elapsed = () => performance.now() - started;
-    const settled: Promise<HookSettlement> = Promise.resolve()
-      .then(() => call(context))
-      .then(
-        (result) => ({ ok: true, result, ms: elapsed() }),
-        (error: unknown) => {
-          const cancelled = kind === "run" && (cancel?.aborted ?? false);
-          return { ok: false, error, cancelled, ms: elapsed() };
-        },
-      );
+    let settle: (settlement: HookSettlement) => void = () => {};
+    // Never rejects: both outcomes are folded into the settlement.
+    const settled = new Promise<HookSettlement>((resolve) => (settle = resolve));
     this.running.add(settled);
-    // `settled` never rejects: both outcomes are folded into the settlement above.
-    settled.then(
-      () => this.running.delete(settled),
-      () => this.running.delete(settled),
-    );
+    const forget = () => this.running.delete(settled);
+    settled.then(forget, forget);
     const { sessionId } = context;
     this.options.trace?.({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+    // Called at once, not a microtask later: the frame is already parsed and checked.
+    let work: Promise<RunReply>;
+    try {
+      work = call(context);
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    work.then(
+      (result) => settle({ ok: true, result, ms: performance.now() - started }),
+      (error: unknown) => {
+        const cancelled = kind === "run" && (cancel?.aborted ?? false);
+        settle({ ok: false, error, cancelled, ms: performance.now() - started });
+      },
+    );
     return settled;
   }
 
-  /** The callback registered as `id` for `event`, or the error to answer with. */
-  private find(id: string, event: HookEventName): CallbackEntry | RequestError {
+  /**
+   * The callback registered as `id` for `event`, or the error to answer with. An input whose
+   * event name is not one is left to the callback's input schema, which names the field.
+   */
+  private find(id: string, event: HookEventName | undefined): CallbackEntry | RequestError {
     const entry = this.entries.get(id);
     if (!entry) {
       return RequestError.invalidParams(
@@ -292,7 +302,7 @@ export class HookRouter {
         `no callback is registered as ${id}`,
       );
     }
-    if (entry.event !== event) {
+    if (event !== undefined && entry.event !== event) {
       const message = `callback ${id} is registered for ${entry.event}, not ${event}`;
       return RequestError.invalidParams({ hookCallbackId: id }, message);
     }
@@ -312,6 +322,12 @@ export class HookRouter {
       // A failing error reporter must not take the connection down.
     }
   }
+}
+
+/** The input's event name, when it is one (read before the input is parsed). */
+function eventOf(input: Record<string, unknown>): HookEventName | undefined {
+  const name = input.hook_event_name;
+  return typeof name === "string" && isHookEventName(name) ? name : undefined;
 }
 
 function warn(error: unknown, info: HookErrorInfo): void {

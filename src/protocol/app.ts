@@ -16,6 +16,7 @@ import { VERSION } from "../shared/version.js";
 import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";
 import { AcpHookTransport } from "./hook-transport.js";
+import type { HookChannel } from "./hook-channel.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_PROTOCOL_VERSION,
@@ -52,9 +53,10 @@ const connectedHosts = new WeakSet<AgentHost>();
  * Builds the ACP agent: the handler table for one connection, over the `host` that owns its
  * sessions. The app and its host serve one connection only: a second `connect` (of this app,
  * or of another app over the same host) throws, since its hook requests would reach the
- * first client and closing either would close both's sessions.
+ * first client and closing either would close both's sessions. With a `channel`, hook frames
+ * and session updates go straight to the connection's output (see HookChannel).
  */
-export function createAgentApp(host: AgentHost): AgentApp {
+export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp {
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
   let connection: AgentContext | undefined;
 
@@ -79,8 +81,10 @@ export function createAgentApp(host: AgentHost): AgentApp {
       roots,
       hooks: parsed.data,
       mcpServers: params.mcpServers ?? [],
-      client: (sessionId, sessionLog) => new AcpClientPort(ctx, sessionId, abilities, sessionLog),
-      transport: (sessionLog) => new AcpHookTransport(ctx, sessionLog),
+      client: (sessionId, sessionLog) =>
+        new AcpClientPort(ctx, sessionId, abilities, sessionLog, channel?.output),
+      transport: (sessionLog) =>
+        channel ? channel.transport(sessionLog) : new AcpHookTransport(ctx, sessionLog),
     };
     return { request, ignoredEvents };
   };
@@ -101,7 +105,10 @@ export function createAgentApp(host: AgentHost): AgentApp {
       if (connectedHosts.has(host)) throw new Error(ONE_CONNECTION);
       connectedHosts.add(host);
       connection = conn.client;
-      conn.signal.addEventListener("abort", () => host.closeAll("other"));
+      conn.signal.addEventListener("abort", () => {
+        channel?.close();
+        host.closeAll("other");
+      });
     })
     .onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
       const fs = params.clientCapabilities?.fs;

@@ -1,6 +1,7 @@
 import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../shared/log.js";
 import type { ClientAbilities, ClientPort, ClientTerminal } from "../shared/port.js";
+import type { FrameOutput } from "./hook-channel.js";
 import {
   parseReply,
   permissionReplySchema,
@@ -9,21 +10,25 @@ import {
   terminalOutputReplySchema,
 } from "./client-replies.js";
 
-/** The ACP client of one session, over the agent's connection context. */
+/**
+ * The ACP client of one session, over the agent's connection context. With `direct`, session
+ * updates are written straight to the output, in order with the hook frames that share it.
+ */
 export class AcpClientPort implements ClientPort {
   constructor(
     private readonly client: AgentContext,
     private readonly sessionId: string,
     readonly abilities: ClientAbilities,
     private readonly log: Logger,
+    private readonly direct?: FrameOutput,
   ) {}
 
   async update(update: SessionUpdate): Promise<void> {
+    const method = methods.client.session.update;
+    const params = { sessionId: this.sessionId, update };
     try {
-      await this.client.notify(methods.client.session.update, {
-        sessionId: this.sessionId,
-        update,
-      });
+      if (this.direct) await this.direct.send({ jsonrpc: "2.0", method, params });
+      else await this.client.notify(method, params);
     } catch (error) {
       this.log.warn({ err: error, sessionUpdate: update.sessionUpdate }, "session/update not sent");
     }

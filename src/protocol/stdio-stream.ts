@@ -2,7 +2,8 @@ import { Readable, type Writable } from "node:stream";
 import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
 import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
-import { HOOK_EVENT_METHOD } from "../wire/hooks.js";
+import type { FrameOutput } from "./hook-channel.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, limitFrames, type OversizeFrame } from "./frame-limit.js";
 import { isRecord } from "../shared/values.js";
@@ -15,19 +16,24 @@ export interface StdioLimits {
   readonly log?: Logger;
 }
 
+/** A stream whose frames can also be written straight to its output (see {@link FrameOutput}). */
+export type DirectStream = Stream & FrameOutput;
+
 /**
  * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio). Incoming
  * lines are framed and parsed by the SDK. Outgoing frames are serialized by `frameText`, so
  * a HookInput shared by many frames is serialized once, and written straight to the Node
- * stream, waiting only when it asks for `drain`.
+ * stream, waiting only when it asks for `drain`; `send` writes one without the SDK's queue.
  *
- * Frames go out as soon as they are made: holding back a gate's requests to batch them was
- * measured slower, since a client starts on the first request while the rest are written.
- * Observer events are the exception: nobody waits for them and they come in bursts (one per
- * callback), so an event holds the output until the end of the tick and the burst, with
- * whatever follows it in that tick, leaves in one write.
+ * Hook frames come in bursts (one per callback of a gate or an event), so one holds the
+ * output until the end of the tick and the burst, with whatever follows it in that tick,
+ * leaves in one write: a system call per frame cost more than the frame.
  */
-export function stdioStream(output: Writable, input: Readable, limits: StdioLimits = {}): Stream {
+export function stdioStream(
+  output: Writable,
+  input: Readable,
+  limits: StdioLimits = {},
+): DirectStream {
   const sink = new Sink(output);
   const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   // An oversize line is dropped before the SDK sees it: the SDK would end the connection.
@@ -37,14 +43,15 @@ export function stdioStream(output: Writable, input: Readable, limits: StdioLimi
   // The SDK answers unparsable lines itself; those answers go through the same sink, in order.
   const bytes = new WritableStream<Uint8Array>({ write: (chunk) => sink.write(chunk) });
   const { readable } = ndJsonStream(bytes, lines, { maxMessageBytes: maxFrameBytes });
-  const writable = new WritableStream<AnyMessage>({
-    write: (message) => {
-      if ("method" in message && message.method === HOOK_EVENT_METHOD) sink.holdUntilNextTick();
-      return sink.write(`${frameText(message)}\n`);
-    },
-  });
-  return { readable, writable };
+  const send = (message: AnyMessage) => {
+    if ("method" in message && HELD_METHODS.has(message.method)) sink.holdUntilNextTick();
+    return sink.write(`${frameText(message)}\n`);
+  };
+  const writable = new WritableStream<AnyMessage>({ write: send });
+  return { readable, writable, send };
 }
+
+const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 
 /**
  * Answers a discarded request with -32600 when its head names an id and a method. A
@@ -106,6 +113,7 @@ function replySkeleton(value: unknown): { id: string | number; result?: unknown 
 class Sink {
   private failure: Error | undefined;
   private held = false;
+  private ready: Promise<void> | undefined;
 
   constructor(private readonly out: Writable) {
     out.on("error", (error) => (this.failure ??= error));
@@ -125,16 +133,19 @@ class Sink {
   write(chunk: string | Uint8Array): Promise<void> | undefined {
     if (this.failure) throw this.failure;
     if (this.out.write(chunk)) return undefined;
-    const { out } = this;
-    return new Promise((resolve, reject) => {
+    // Every write made while the output is full waits for the same drain.
+    this.ready ??= new Promise<void>((resolve, reject) => {
+      const { out } = this;
       const settle = () => {
         out.off("drain", settle);
         out.off("close", settle);
+        this.ready = undefined;
         if (this.failure || out.destroyed) reject(this.failure ?? new Error("output closed"));
         else resolve();
       };
       out.on("drain", settle);
       out.on("close", settle);
     });
+    return this.ready;
   }
 }

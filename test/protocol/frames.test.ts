@@ -86,10 +86,10 @@ describe("frames", () => {
     expect(JSON.stringify(sent)).toContain("[omitted: nested deeper than 32 levels]");
   });
 
-  it("the stdio stream writes a burst of observer events, and what follows it, in one write", async () => {
+  it("the stdio stream writes a burst of hook frames, and what follows it, in one write", async () => {
     const { out, writes } = recordingOutput();
-    const { writable } = stdioStream(out, new PassThrough());
-    const writer = writable.getWriter();
+    const stream = stdioStream(out, new PassThrough());
+    const writer = stream.writable.getWriter();
     const shared = input();
     shareInFrames(shared);
     const frames: AnyMessage[] = [
@@ -98,18 +98,26 @@ describe("frames", () => {
         method: "_hooks/event",
         params: { sessionId: "s1", hookCallbackId: id, input: shared },
       })),
-      { jsonrpc: "2.0", id: 1, method: "_hooks/run", params: { sessionId: "s1" } },
+      ...["d", "e"].map((id, i) => ({
+        jsonrpc: "2.0" as const,
+        id: `hook-${i}`,
+        method: "_hooks/run",
+        params: { sessionId: "s1", hookCallbackId: id, toolUseId: "t1", input: shared },
+      })),
+      { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1" } },
     ];
-    await Promise.all(frames.map((f) => writer.write(f)));
+    // Sent directly (a HookChannel) and through the SDK's writable alike.
+    for (const f of frames.slice(0, 4)) void stream.send(f);
+    await Promise.all(frames.slice(4).map((f) => writer.write(f)));
     await new Promise((r) => setImmediate(r));
     expect(writes).toEqual([frames.map((f) => `${JSON.stringify(f)}\n`).join("")]);
   });
 
   it("other frames go out one write each, as soon as they are made", async () => {
     const { out, writes } = recordingOutput();
-    const writer = stdioStream(out, new PassThrough()).writable.getWriter();
-    await writer.write({ jsonrpc: "2.0", id: 1, method: "_hooks/run", params: {} });
-    await writer.write({ jsonrpc: "2.0", id: 2, method: "_hooks/run", params: {} });
+    const stream = stdioStream(out, new PassThrough());
+    void stream.send({ jsonrpc: "2.0", method: "session/update", params: { n: 1 } });
+    await stream.writable.getWriter().write({ jsonrpc: "2.0", id: 2, result: {} });
     await new Promise((r) => setImmediate(r));
     expect(writes).toHaveLength(2);
   });

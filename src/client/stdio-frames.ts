@@ -1,0 +1,137 @@
+import type { Readable, Writable } from "node:stream";
+import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import { isRecord } from "../shared/values.js";
+import type { HookFrameTaker } from "./fast-path.js";
+
+/** The SDK's default cap on one incoming frame, kept here. */
+const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** What {@link stdioFrames} connects. */
+export interface StdioFramesOptions {
+  /** Takes hook frames as they are parsed, answering through the `send` it is given. */
+  readonly taker?: (send: (message: AnyMessage) => void) => HookFrameTaker;
+  /** Sees every message in wire order (incoming before it is dispatched). */
+  readonly onMessage?: (direction: "incoming" | "outgoing", message: AnyMessage) => void;
+}
+
+/**
+ * ACP's newline-delimited JSON over the agent's stdout and stdin, framed here rather than by
+ * the SDK's `ndJsonStream`: each line is parsed once, hook frames go to the taker without a
+ * web-stream hop, and every write of one tick (a gate's replies settle together) leaves in one
+ * system call. Other frames reach the SDK as `ndJsonStream` delivers them; an unparsable
+ * line is answered as it answers one.
+ */
+export function stdioFrames(
+  stdout: Readable,
+  stdin: Writable,
+  options: StdioFramesOptions = {},
+): Stream {
+  const { onMessage } = options;
+  let corked = false;
+  const write = (message: AnyMessage): boolean => {
+    onMessage?.("outgoing", message);
+    if (!corked) {
+      corked = true;
+      stdin.cork();
+      process.nextTick(() => {
+        corked = false;
+        stdin.uncork();
+      });
+    }
+    return stdin.write(`${JSON.stringify(message)}\n`);
+  };
+  const taker = options.taker?.((message) => void write(message));
+
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let ended = false;
+  const readable = new ReadableStream<AnyMessage>({
+    start(controller) {
+      const deliver = (line: string) => {
+        const text = line.trim();
+        if (text === "") return;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          write(protocolError(RequestError.parseError()));
+          return;
+        }
+        if (Array.isArray(message)) {
+          write(protocolError(RequestError.invalidRequest(undefined, BATCHES)));
+        } else if (!isRecord(message)) {
+          write(protocolError(RequestError.invalidRequest(message)));
+        } else {
+          // A JSON object: the SDK checks the rest of its shape, as after ndJsonStream.
+          const frame = message as AnyMessage;
+          onMessage?.("incoming", frame);
+          if (!taker?.take(frame)) controller.enqueue(frame);
+        }
+      };
+      const finish = (error?: Error) => {
+        if (ended) return;
+        ended = true;
+        taker?.ended();
+        if (error) controller.error(error);
+        else {
+          if (pendingBytes > 0) deliver(Buffer.concat(pending).toString("utf8"));
+          controller.close();
+        }
+        pending = [];
+        pendingBytes = 0;
+      };
+      stdout.on("data", (chunk: Buffer) => {
+        if (ended) return;
+        const last = chunk.lastIndexOf(NEWLINE);
+        if (last === -1 || pendingBytes + last > MAX_FRAME_BYTES) {
+          pending.push(chunk);
+          pendingBytes += chunk.byteLength;
+          if (pendingBytes > MAX_FRAME_BYTES) {
+            stdout.destroy();
+            finish(new Error(`Incoming ACP data exceeds the ${MAX_FRAME_BYTES} byte limit`));
+          }
+          return;
+        }
+        const head = chunk.subarray(0, last);
+        const text = (pending.length > 0 ? Buffer.concat([...pending, head]) : head).toString(
+          "utf8",
+        );
+        pending = last + 1 < chunk.byteLength ? [chunk.subarray(last + 1)] : [];
+        pendingBytes = chunk.byteLength - last - 1;
+        for (const line of text.split("\n")) deliver(line);
+      });
+      stdout.once("end", () => finish());
+      stdout.once("error", (error) => finish(error));
+    },
+    cancel() {
+      ended = true;
+      taker?.ended();
+      stdout.destroy();
+    },
+  });
+  const writable = new WritableStream<AnyMessage>({
+    write(message) {
+      if (write(message)) return;
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off("drain", done);
+          stdin.off("close", done);
+          resolve();
+        };
+        stdin.on("drain", done);
+        stdin.on("close", done);
+      });
+    },
+    close: () => new Promise<void>((resolve) => stdin.end(resolve)),
+    abort: () => void stdin.destroy(),
+  });
+  return { readable, writable };
+}
+
+const BATCHES = "JSON-RPC batches are not supported";
+
+/** An error response with `id: null`, as JSON-RPC answers a frame it cannot read. */
+function protocolError(error: RequestError): AnyMessage {
+  return { jsonrpc: "2.0", id: null, error: error.toErrorResponse() } as AnyMessage;
+}

@@ -1,0 +1,160 @@
+import { PassThrough, Writable } from "node:stream";
+import { client, methods } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { HookRouter } from "../../src/client/index.js";
+import { hookFrameTaker } from "../../src/client/fast-path.js";
+import { stdioFrames } from "../../src/client/stdio-frames.js";
+import { eventually } from "../helpers/eventually.js";
+
+const input = {
+  session_id: "s1",
+  transcript_path: "",
+  cwd: "/",
+  hook_event_name: "PreToolUse",
+  permission_mode: "default",
+  tool_name: "Bash",
+  tool_input: { command: "rm -rf /" },
+  tool_use_id: "call-1",
+};
+
+/**
+ * A client app with a router on the stdio framing spawnHookgate uses; the test plays the agent
+ * by writing lines to its stdout and reading what the client writes to its stdin.
+ */
+function connect(router: HookRouter) {
+  const stdout = new PassThrough();
+  const writes: string[] = [];
+  const stdin = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString("utf8"));
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map((c) => String(c.chunk)).join(""));
+      done();
+    },
+  });
+  const updates: unknown[] = [];
+  const app = router.install(
+    client({ name: "stdio-frames-test" }).onNotification(
+      methods.client.session.update,
+      ({ params }) => void updates.push(params),
+    ),
+  );
+  app.connect(stdioFrames(stdout, stdin, { taker: (send) => hookFrameTaker(router, send) }));
+  const replies = () =>
+    writes
+      .join("")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { stdout, writes, replies, updates };
+}
+
+const line = (message: object) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+
+describe("hookgate/client's stdio framing", () => {
+  it("answers a gate's _hooks/run burst, split across reads, with every reply in one write", async () => {
+    const router = new HookRouter();
+    const reg = router.register({
+      PreToolUse: [{ hooks: [() => ({}), () => ({ decision: "deny", reason: "no rm" })] }],
+    });
+    const h = connect(router);
+    const burst = reg.callbackIds
+      .map((hookCallbackId, i) =>
+        line({
+          id: `hook-${i}`,
+          method: "_hooks/run",
+          params: { sessionId: "s1", hookCallbackId, toolUseId: "call-1", input },
+        }),
+      )
+      .join("");
+    // A read may end anywhere, even inside a multi-byte character.
+    const bytes = Buffer.from(burst.replace("rm -rf /", "rm -rf /ü"));
+    const cut = bytes.indexOf(Buffer.from("ü")) + 1;
+    h.stdout.write(bytes.subarray(0, cut));
+    h.stdout.write(bytes.subarray(cut));
+    await eventually(() => h.replies().length === 2);
+    expect(h.writes).toHaveLength(1);
+    expect(h.replies()).toEqual([
+      { jsonrpc: "2.0", id: "hook-0", result: {} },
+      { jsonrpc: "2.0", id: "hook-1", result: { decision: "deny", reason: "no rm" } },
+    ]);
+  });
+
+  it("answers malformed _hooks/run params with -32602 naming the field, before any callback runs", async () => {
+    const errors: string[] = [];
+    const router = new HookRouter({ onError: (e) => void errors.push(String(e)) });
+    let called = false;
+    const reg = router.register({ PreToolUse: [{ hooks: [() => void (called = true)] }] });
+    const h = connect(router);
+    const hookCallbackId = reg.callbackIds[0];
+    const withoutToolName: Partial<typeof input> = { ...input };
+    delete withoutToolName.tool_name;
+    h.stdout.write(
+      line({ id: 1, method: "_hooks/run", params: { sessionId: "s1", toolUseId: "c", input } }) +
+        line({
+          id: 2,
+          method: "_hooks/run",
+          params: { sessionId: "s1", hookCallbackId, toolUseId: "c", input: withoutToolName },
+        }) +
+        line({
+          id: 3,
+          method: "_hooks/run",
+          params: { sessionId: "s1", hookCallbackId, toolUseId: "c", input: "text" },
+        }),
+    );
+    await eventually(() => h.replies().length === 3);
+    const byId = new Map(h.replies().map((r) => [r.id, r]));
+    for (const [id, field] of [
+      [1, "hookCallbackId"],
+      [2, "input.tool_name"],
+      [3, "input"],
+    ] as const) {
+      expect(byId.get(id)).toMatchObject({ error: { code: -32602 } });
+      expect(JSON.stringify(byId.get(id))).toContain(`${field}: `);
+    }
+    expect(called).toBe(false);
+    expect(errors).toHaveLength(3);
+  });
+
+  it("hands other frames to the app and answers an unreadable line as the SDK does", async () => {
+    const router = new HookRouter();
+    const h = connect(router);
+    const update = {
+      sessionId: "s1",
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+    };
+    h.stdout.write(`{"jsonrpc":"2.0",\n${line({ method: "session/update", params: update })}`);
+    await eventually(() => h.updates.length === 1 && h.replies().length === 1);
+    expect(h.updates).toEqual([update]);
+    expect(h.replies()[0]).toMatchObject({ id: null, error: { code: -32700 } });
+  });
+
+  it("aborts running callbacks when the agent's output ends", async () => {
+    let started = false;
+    const router = new HookRouter({ trace: () => void (started = true) });
+    let aborted = false;
+    const reg = router.register({
+      PreToolUse: [
+        {
+          hooks: [
+            (_input, _id, { signal }) =>
+              new Promise(() => signal.addEventListener("abort", () => (aborted = true))),
+          ],
+        },
+      ],
+    });
+    const h = connect(router);
+    h.stdout.write(
+      line({
+        id: 1,
+        method: "_hooks/run",
+        params: { sessionId: "s1", hookCallbackId: reg.callbackIds[0], toolUseId: "c", input },
+      }),
+    );
+    await eventually(() => started);
+    h.stdout.end();
+    await eventually(() => aborted);
+  });
+});
