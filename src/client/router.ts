@@ -11,7 +11,6 @@ import {
   hookRunParamsSchema,
 } from "../wire/hooks.js";
 import type { sessionRequestMetaSchema } from "../wire/meta.js";
-import type { z } from "zod";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { errorMessage, isRecord } from "../shared/values.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { HookRouter } from "../../src/client/index.js";
 import { hookFrameTaker } from "../../src/client/fast-path.js";
 import { stdioFrames } from "../../src/client/stdio-frames.js";
-import { eventually } from "../helpers/eventually.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const input = {
   session_id: "s1",
@@ -74,7 +74,7 @@ describe("hookgate/client's stdio framing", () => {
     const cut = bytes.indexOf(Buffer.from("ü")) + 1;
     h.stdout.write(bytes.subarray(0, cut));
     h.stdout.write(bytes.subarray(cut));
-    await eventually(() => h.replies().length === 2);
+    await waitUntil("two replies written", () => h.replies().length === 2);
     expect(h.writes).toHaveLength(1);
     expect(h.replies()).toEqual([
       { jsonrpc: "2.0", id: "hook-0", result: {} },
@@ -104,7 +104,7 @@ describe("hookgate/client's stdio framing", () => {
           params: { sessionId: "s1", hookCallbackId, toolUseId: "c", input: "text" },
         }),
     );
-    await eventually(() => h.replies().length === 3);
+    await waitUntil("three replies written", () => h.replies().length === 3);
     const byId = new Map(h.replies().map((r) => [r.id, r]));
     for (const [id, field] of [
       [1, "hookCallbackId"],
@@ -126,7 +126,10 @@ describe("hookgate/client's stdio framing", () => {
       update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
     };
     h.stdout.write(`{"jsonrpc":"2.0",\n${line({ method: "session/update", params: update })}`);
-    await eventually(() => h.updates.length === 1 && h.replies().length === 1);
+    await waitUntil(
+      "the update and one reply",
+      () => h.updates.length === 1 && h.replies().length === 1,
+    );
     expect(h.updates).toEqual([update]);
     expect(h.replies()[0]).toMatchObject({ id: null, error: { code: -32700 } });
   });
@@ -153,8 +156,8 @@ describe("hookgate/client's stdio framing", () => {
         params: { sessionId: "s1", hookCallbackId: reg.callbackIds[0], toolUseId: "c", input },
       }),
     );
-    await eventually(() => started);
+    await waitUntil("the callback started", () => started);
     h.stdout.end();
-    await eventually(() => aborted);
+    await waitUntil("the callback aborted", () => aborted);
   });
 });
