@@ -67,16 +67,32 @@ export function reportsOf(
 ): OutcomeReport[] {
   return handlers.map((h, i) => {
     const o = outcomes[i];
-    const asked = o?.label === "proceeded" && o.result?.decision === "ask";
+    const reason = o && reportReason(o);
     return {
       hookCallbackId: h.id,
       kind: h.kind ?? "callback",
+      ...(h.matcher !== undefined && { matcher: h.matcher }),
       outcome: o?.label ?? "cancelled",
       durationMs: roundMs(o ? o.durationMs : elapsed),
       ...(o?.truncated === true && { truncated: true as const }),
-      ...(asked && o.result?.reason && { reason: o.result.reason }),
+      ...(reason && { reason: capReason(reason) }),
     };
   });
+}
+
+/** A report's reason: what the hook said (its stop reason first), else what went wrong. */
+function reportReason(o: Outcome): string | undefined {
+  const said = o.result?.stop?.reason || o.result?.reason;
+  return said || o.failure;
+}
+
+/** Reports ride on every update of a call: a reason is kept short there (the log has it all). */
+export const MAX_REPORT_REASON_CHARS = 1000;
+
+function capReason(reason: string): string {
+  if (reason.length <= MAX_REPORT_REASON_CHARS) return reason;
+  // By code point, so a cut never splits a surrogate pair.
+  return `${Array.from(reason).slice(0, MAX_REPORT_REASON_CHARS).join("")}…`;
 }
 
 /** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */

@@ -314,6 +314,8 @@ export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
 export const outcomeReportSchema = z.strictObject({
   hookCallbackId: z.string(),
   kind: z.enum(["callback", "command"]),
+  /** The matcher of the group the hook was selected through, as registered (absent: every tool). */
+  matcher: z.string().optional(),
   outcome: z.enum(OUTCOME_LABELS),
   durationMs: z.number().nonnegative(),
   /**
@@ -321,7 +323,10 @@ export const outcomeReportSchema = z.strictObject({
    * only its head was read. The outcome still stands (an exit 2 or a deny still denies).
    */
   truncated: z.literal(true).optional(),
-  /** Why the hook asked for the user's permission (`ask` with a reason), for the client to show. */
+  /**
+   * What the hook said (its deny, ask, allow or stop reason), else what went wrong (a timeout,
+   * a failed command...); at most 1000 characters, then cut with `…`.
+   */
   reason: z.string().optional(),
 });
 
