@@ -4,6 +4,7 @@ import type { ClientPort } from "../shared/port.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { HookReminder } from "./hook-context.js";
+import { toolNameMeta } from "../wire/hooks.js";
 
 /** What the model is told about one tool call. */
 export interface ToolCallResult {
@@ -25,18 +26,19 @@ export class CallReport {
   constructor(
     readonly id: string,
     readonly client: ClientPort,
+    /** The tool's name as the model asked for it, carried on every update. */
+    readonly toolName: string,
   ) {}
 
   gated(meta: GateMeta): void {
     this.gate = meta;
   }
 
-  /** What each hook did so far, and the gate's own time: the `_meta` of every update. */
-  meta(): { hooks: OutcomeReport[]; hooksGateMs?: number } {
+  /** The tool's name, what each hook did so far and the gate's own time: every update's `_meta`. */
+  meta(): { claudeCode: { toolName: string }; hooks: OutcomeReport[]; hooksGateMs?: number } {
     const { gate } = this;
-    return gate.gateMs === undefined
-      ? { hooks: gate.reports }
-      : { hooks: gate.reports, hooksGateMs: gate.gateMs };
+    const hooks = { ...toolNameMeta(this.toolName), hooks: gate.reports };
+    return gate.gateMs === undefined ? hooks : { ...hooks, hooksGateMs: gate.gateMs };
   }
 
   /** Every update after the gate carries what each hook did, and the gate's own time. */

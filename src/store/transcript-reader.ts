@@ -5,6 +5,7 @@ import { MAX_TOOL_INPUT_DEPTH, jsonTextDepth } from "../shared/json-depth.js";
 import type { Logger } from "../shared/log.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { readRegularFile, retryTransient } from "./files.js";
+import { toolNameMeta, toolNameMetaSchema } from "../wire/hooks.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
 import {
   loadMessageSchema,
@@ -136,7 +137,13 @@ function parseLine(line: string) {
 function replayOf(entry: ViewEntry): SessionUpdate[] {
   if (entry.sessionUpdate !== "tool_call") return [entry];
   const { status, content, rawOutput, _meta, ...call } = entry;
-  const opened: SessionUpdate = { ...call, status: "pending" };
+  // The name opens the call, as it did live; the hook reports ride on its final update.
+  const named = toolNameMetaSchema.safeParse(_meta);
+  const opened: SessionUpdate = {
+    ...call,
+    status: "pending",
+    ...(named.success && { _meta: toolNameMeta(named.data.claudeCode.toolName) }),
+  };
   return [
     opened,
     {

@@ -332,6 +332,20 @@ export const outcomeReportSchema = z.strictObject({
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;
 
+/**
+ * The tool's name on every `tool_call` and `tool_call_update` (ACP's tool call has a kind and a
+ * title but no name): `_meta.claudeCode.toolName`, where Zed's Claude Code adapter puts it, so
+ * clients written for that adapter read it unchanged. Loose: other `_meta` fields pass.
+ */
+export const toolNameMetaSchema = z.looseObject({
+  claudeCode: z.looseObject({ toolName: z.string() }),
+});
+
+/** The `_meta` fields naming a call's tool. */
+export function toolNameMeta(toolName: string): { claudeCode: { toolName: string } } {
+  return { claudeCode: { toolName } };
+}
+
 // ---- the settings-file report -------------------------------------------------------------
 
 /**
