@@ -1,3 +1,4 @@
+import type { HookEventName } from "../wire/events.js";
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
@@ -58,17 +59,20 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
 
 /**
  * The `_meta.hooks` entries: one per handler, in registration order; a handler with no
- * outcome yet was cancelled when the decision came, `elapsed` after the start.
+ * outcome yet was cancelled when the decision came, `elapsed` after the start. `event`: the
+ * event they were asked for, given for every hook but the PreToolUse gate's.
  */
 export function reportsOf(
   handlers: readonly Handler[],
   outcomes: readonly (Outcome | undefined)[],
   elapsed: number,
+  event?: HookEventName,
 ): OutcomeReport[] {
   return handlers.map((h, i) => {
     const o = outcomes[i];
     const reason = o && reportReason(o);
     return {
+      ...(event !== undefined && { event }),
       hookCallbackId: h.id,
       kind: h.kind ?? "callback",
       ...(h.matcher !== undefined && { matcher: h.matcher }),

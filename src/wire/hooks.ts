@@ -312,6 +312,12 @@ export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
 
 /** One entry of a `tool_call_update`'s `_meta.hooks`: what one hook did for that call. */
 export const outcomeReportSchema = z.strictObject({
+  /**
+   * The event the hook was asked for, on every report but the PreToolUse gate's: a steering
+   * event's (UserPromptSubmit, SessionStart, PostToolUse, Stop...), or an `async` PreToolUse
+   * hook's, which answers after the call went on.
+   */
+  event: z.enum(HOOK_EVENTS).optional(),
   hookCallbackId: z.string(),
   kind: z.enum(["callback", "command"]),
   /** The matcher of the group the hook was selected through, as registered (absent: every tool). */
