@@ -16,10 +16,12 @@ import {
   type HooksConfig,
   type PreToolUseResult,
 } from "../client/index.js";
-import { HOOK_EVENTS } from "../wire/events.js";
+import { HOOK_EVENTS, type HookEventName } from "../wire/events.js";
 import { errorMessage } from "../shared/values.js";
 import { ruleMatches, type Action, type Rule } from "./actions.js";
 import { HttpError, servePage, type PageServer } from "./http.js";
+import { Recent, type RecentLimits } from "./recent.js";
+import { HookRecord } from "./record.js";
 
 /** How to start an inspector. */
 export interface InspectorOptions {
@@ -46,24 +48,43 @@ export interface Inspector {
   readonly agentExited: Promise<void>;
 }
 
+/**
+ * Events the page's observer is asked for and awaited (`blocking`), so that the agent reports
+ * it beside the other hooks of the event (it answers at once and never changes anything).
+ */
+const ASKED = new Set<HookEventName>([
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+]);
 const OBSERVED = HOOK_EVENTS.filter((e) => e !== "PreToolUse");
+
+/** What a page opened later is sent of the past: the page's own state, and raw traffic. */
+export const REPLAY_LIMITS: RecentLimits = { items: 20_000, bytes: 16 * 1024 * 1024 };
+export const TRAFFIC_LIMITS: RecentLimits = { items: 500, bytes: 4 * 1024 * 1024 };
 
 /** Starts the HTTP server and, behind it, a hookgate agent it is the ACP client of. */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
   const token = randomBytes(24).toString("base64url");
   const streams = new Set<ServerResponse>();
-  /** Every message sent to pages, replayed to a page that connects (or reloads) later. */
-  const history: string[] = [];
+  /** The latest messages sent to pages, replayed to a page that connects (or reloads) later. */
+  const history = new Recent<string>(REPLAY_LIMITS, (frame) => frame.length);
+  /** The latest raw JSON-RPC messages, for the Traffic panel of a page opened later. */
+  const traffic = new Recent<string>(TRAFFIC_LIMITS, (frame) => frame.length);
+  /** Each session's hook record, for Export: complete within its bounds, whatever was replayed. */
+  const record = new HookRecord();
   const rules: Rule[] = [];
   const gates = new Map<string, (answer: { decision: "allow" | "deny"; reason: string }) => void>();
   const permissions = new Map<string, (response: RequestPermissionResponse) => void>();
   let current: string | undefined;
   let registrations = 0;
 
-  /** Sends to every page; `live` messages (raw traffic) are not replayed to later pages. */
-  const broadcast = (type: string, data: unknown, live = false) => {
-    const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-    if (!live) history.push(frame);
+  /** Sends to every page, and keeps it for pages opened later (raw traffic apart). */
+  const broadcast = (type: string, data: unknown, kept = history) => {
+    const frame = sse(type, data);
+    kept.push(frame);
     for (const res of streams) res.write(frame);
   };
 
@@ -75,7 +96,6 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     toolUseId: string | undefined,
     { signal, sessionId }: HookContext,
   ): Promise<PreToolUseResult> {
-    if (toolUseId !== undefined) broadcast("toolName", { toolUseId, toolName: input.tool_name });
     const rule = rules.find((r) => ruleMatches(r, input));
     if (!rule) return {};
     const id = randomUUID();
@@ -101,8 +121,6 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           signal.addEventListener("abort", onAbort, { once: true });
         },
       );
-      // The card shows it on the page callback's row: the agent's report has no reasons.
-      broadcast("gateAnswered", { toolUseId, ...answer });
       return answer;
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -111,14 +129,17 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     }
   }
 
-  /** Observers: every other event goes to the page's Events log. */
+  /** Observers: every other event goes to the page's Events log and the hook record. */
   const observe = (input: HookInput) => {
+    record.event(input);
     broadcast("hookEvent", { event: input.hook_event_name, input });
   };
 
   const hooks: HooksConfig = {
     PreToolUse: [{ matcher: "*", timeout: options.gateTimeout, hooks: [browser] }],
-    ...Object.fromEntries(OBSERVED.map((event) => [event, [{ hooks: [observe] }]])),
+    ...Object.fromEntries(
+      OBSERVED.map((event) => [event, [{ hooks: [observe], blocking: ASKED.has(event) }]]),
+    ),
   };
 
   const router = new HookRouter({
@@ -128,6 +149,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const app = router.install(
     client({ name: "hookgate-inspect" })
       .onNotification(methods.client.session.update, ({ params }) => {
+        record.update(params);
         broadcast("update", params);
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
@@ -163,7 +185,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       broadcast(
         "frame",
         { direction: direction === "outgoing" ? "to agent" : "from agent", message },
-        true,
+        traffic,
       ),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
@@ -217,6 +239,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           await acp.notify(methods.agent.session.cancel, { sessionId: current });
         }
         return {};
+      case "exportRecord":
+        return record.export(current);
       case "listSessions": {
         const result = await acp.request(methods.agent.session.list, { cwd: options.cwd });
         return { sessions: result.sessions };
@@ -273,7 +297,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       token,
       act,
       subscribe(res) {
-        for (const frame of history) res.write(frame);
+        // Say what is missing first: the page shows it above what follows.
+        if (history.dropped > 0) res.write(sse("trimmed", { messages: history.dropped }));
+        for (const frame of history.items()) res.write(frame);
+        for (const frame of traffic.items()) res.write(frame);
         streams.add(res);
         res.on("close", () => streams.delete(res));
       },
@@ -297,4 +324,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       return closing;
     },
   };
+}
+
+/** One server-sent event. */
+function sse(type: string, data: unknown): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
