@@ -181,7 +181,7 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("Allow lets the call run; the Events log shows PostToolUse and Stop", async () => {
+  it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
     const run = await inspect({});
     try {
       const page = await open(run.url);
@@ -200,7 +200,7 @@ describe("hookgate inspect in a real browser", () => {
         .filter({ hasText: OBSERVER("PostToolUse") })
         .waitFor();
       await after.getByText("proceeded").waitFor();
-      for (const event of ["UserPromptSubmit", "Stop"]) {
+      for (const event of ["SessionStart", "UserPromptSubmit", "Stop"]) {
         const rows = page.getByRole("list", { name: new RegExp(`^${event} hooks`) });
         await rows
           .getByRole("listitem")
