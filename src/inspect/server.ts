@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import {
   client,
   methods,
@@ -20,7 +19,7 @@ import { HOOK_EVENTS, type HookEventName } from "../wire/events.js";
 import { errorMessage } from "../shared/values.js";
 import { ruleMatches, type Action, type Rule } from "./actions.js";
 import { HttpError, servePage, type PageServer } from "./http.js";
-import { Recent, type RecentLimits } from "./recent.js";
+import { PageChannel } from "./channel.js";
 import { HookRecord } from "./record.js";
 
 /** How to start an inspector. */
@@ -61,18 +60,10 @@ const ASKED = new Set<HookEventName>([
 ]);
 const OBSERVED = HOOK_EVENTS.filter((e) => e !== "PreToolUse");
 
-/** What a page opened later is sent of the past: the page's own state, and raw traffic. */
-export const REPLAY_LIMITS: RecentLimits = { items: 20_000, bytes: 16 * 1024 * 1024 };
-export const TRAFFIC_LIMITS: RecentLimits = { items: 500, bytes: 4 * 1024 * 1024 };
-
 /** Starts the HTTP server and, behind it, a hookgate agent it is the ACP client of. */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
   const token = randomBytes(24).toString("base64url");
-  const streams = new Set<ServerResponse>();
-  /** The latest messages sent to pages, replayed to a page that connects (or reloads) later. */
-  const history = new Recent<string>(REPLAY_LIMITS, (frame) => frame.length);
-  /** The latest raw JSON-RPC messages, for the Traffic panel of a page opened later. */
-  const traffic = new Recent<string>(TRAFFIC_LIMITS, (frame) => frame.length);
+  const channel = new PageChannel();
   /** Each session's hook record, for Export: complete within its bounds, whatever was replayed. */
   const record = new HookRecord();
   const rules: Rule[] = [];
@@ -81,12 +72,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   let current: string | undefined;
   let registrations = 0;
 
-  /** Sends to every page, and keeps it for pages opened later (raw traffic apart). */
-  const broadcast = (type: string, data: unknown, kept = history) => {
-    const frame = sse(type, data);
-    kept.push(frame);
-    for (const res of streams) res.write(frame);
-  };
+  const broadcast = (type: string, data: unknown) => channel.broadcast(type, data);
 
   // ---- the ACP client side ----------------------------------------------------------------
 
@@ -182,11 +168,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     cwd: options.cwd,
     // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
     onMessage: (direction, message) =>
-      broadcast(
-        "frame",
-        { direction: direction === "outgoing" ? "to agent" : "from agent", message },
-        traffic,
-      ),
+      channel.frame({ direction: direction === "outgoing" ? "to agent" : "from agent", message }),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
   try {
@@ -296,14 +278,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       port: options.port,
       token,
       act,
-      subscribe(res) {
-        // Say what is missing first: the page shows it above what follows.
-        if (history.dropped > 0) res.write(sse("trimmed", { messages: history.dropped }));
-        for (const frame of history.items()) res.write(frame);
-        for (const frame of traffic.items()) res.write(frame);
-        streams.add(res);
-        res.on("close", () => streams.delete(res));
-      },
+      subscribe: (res) => channel.subscribe(res),
       warn: options.warn,
     });
   } catch (error) {
@@ -317,16 +292,11 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     agentExited,
     close() {
       closing ??= (async () => {
-        for (const res of streams) res.end();
+        channel.close();
         await agent.close();
         await page.close();
       })();
       return closing;
     },
   };
-}
-
-/** One server-sent event. */
-function sse(type: string, data: unknown): string {
-  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
