@@ -1,6 +1,5 @@
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { HookInput } from "../client/index.js";
-import { capValue } from "../hooks/truncate.js";
 import { outcomeReportSchema, toolNameMetaSchema, type OutcomeReport } from "../wire/hooks.js";
 
 /** How much of one session's hook record is kept; past a bound the oldest entries go. */
@@ -84,7 +83,7 @@ export class HookRecord {
     if (update.kind != null) call.kind = update.kind;
     if (update.status != null) call.status = update.status;
     if (update.rawInput !== undefined) {
-      const capped = capValue(update.rawInput, this.limits.valueBytes);
+      const capped = cap(update.rawInput, this.limits.valueBytes);
       call.rawInput = capped.value;
       if (capped.truncated) call.rawInputTruncated = true;
       else delete call.rawInputTruncated;
@@ -96,7 +95,7 @@ export class HookRecord {
 
   event(input: HookInput): void {
     const session = this.session(input.session_id);
-    const capped = capValue(input, this.limits.valueBytes);
+    const capped = cap(input, this.limits.valueBytes);
     session.events.push({
       event: input.hook_event_name,
       input: capped.value,
@@ -164,4 +163,11 @@ function reportsIn(meta: Record<string, unknown> | null | undefined): OutcomeRep
     const report = outcomeReportSchema.safeParse(h);
     return report.success ? [report.data] : [];
   });
+}
+
+/** The value, or when its JSON is longer than `max` characters, the head of that JSON text. */
+function cap(value: unknown, max: number): { value: unknown; truncated: boolean } {
+  const json = JSON.stringify(value) ?? "";
+  if (json.length <= max) return { value, truncated: false };
+  return { value: json.slice(0, max), truncated: true };
 }

@@ -1,6 +1,5 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
 import type { ViewEntry } from "./transcript-lines.js";
-import { toolNameMeta } from "../wire/hooks.js";
 
 /** What the model is told about a call whose process died before it answered. */
 export const INTERRUPTED_RESULT =
@@ -93,7 +92,6 @@ function interruptedView(call: OpenCall): ViewEntry {
     toolCallId: call.toolCallId,
     title: call.toolName,
     status: "failed",
-    _meta: toolNameMeta(call.toolName),
     rawInput: call.input,
     content: [{ type: "content", content: { type: "text", text: INTERRUPTED_RESULT } }],
   };

@@ -5,7 +5,6 @@ import { MAX_TOOL_INPUT_DEPTH, jsonTextDepth } from "../shared/json-depth.js";
 import type { Logger } from "../shared/log.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { readRegularFile, retryTransient } from "./files.js";
-import { toolNameMeta, toolNameMetaSchema } from "../wire/hooks.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
 import {
   loadMessageSchema,
@@ -137,12 +136,13 @@ function parseLine(line: string) {
 function replayOf(entry: ViewEntry): SessionUpdate[] {
   if (entry.sessionUpdate !== "tool_call") return [entry];
   const { status, content, rawOutput, _meta, ...call } = entry;
-  // The name opens the call, as it did live; the hook reports ride on its final update.
-  const named = toolNameMetaSchema.safeParse(_meta);
+  // What named the call (its tool's name) opens it, as it did live; the hook reports ride on
+  // its final update.
+  const naming = Object.entries(_meta ?? {}).filter(([k]) => k !== "hooks" && k !== "hooksGateMs");
   const opened: SessionUpdate = {
     ...call,
     status: "pending",
-    ...(named.success && { _meta: toolNameMeta(named.data.claudeCode.toolName) }),
+    ...(naming.length > 0 && { _meta: Object.fromEntries(naming) }),
   };
   return [
     opened,
