@@ -1,19 +1,9 @@
 // The hookgate inspect page: plain DOM modules, no library. This one wires the controls and
 // the live channel (server-sent events) to the parts of the page.
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
-import {
-  addText,
-  append,
-  cards,
-  onUpdate,
-  setAnswer,
-  setToolName,
-  toolNames,
-} from "./conversation.js";
+import { addText, append, onUpdate } from "./conversation.js";
 import { $, el, post, token } from "./dom.js";
-import { events, logEvent, logFrame } from "./log.js";
-
-let currentSession = undefined;
+import { logEvent, logFrame } from "./log.js";
 
 // ---- session controls ------------------------------------------------------------------------
 
@@ -88,29 +78,17 @@ function showRules(rules) {
   );
 }
 
-/** The current session's hook record: each tool call with its hooks, and the events. */
-$("export").addEventListener("click", () => {
-  const sessionId = currentSession;
-  const record = {
-    sessionId,
-    toolCalls: [...cards.values()]
-      .filter((entry) => entry.sessionId === sessionId)
-      .map(({ call }) => ({
-        toolCallId: call.toolCallId,
-        toolName: toolNames.get(call.toolCallId),
-        title: call.title,
-        kind: call.kind,
-        status: call.status,
-        rawInput: call.rawInput,
-        hooks: call._meta?.hooks ?? [],
-        hooksGateMs: call._meta?.hooksGateMs,
-      })),
-    events: events.filter((e) => e.input.session_id === sessionId),
-  };
+/**
+ * The current session's hook record, from the server (which keeps it whole within documented
+ * bounds, whatever this page saw): each tool call with its hooks, the turns' hooks, the events.
+ */
+$("export").addEventListener("click", async () => {
+  const record = await post({ type: "exportRecord" });
+  if (!record) return;
   const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
   const link = el("a", {
     href: URL.createObjectURL(blob),
-    download: `hookgate-${sessionId ?? "no-session"}.json`,
+    download: `hookgate-${record.sessionId ?? "no-session"}.json`,
   });
   link.click();
   URL.revokeObjectURL(link.href);
@@ -131,10 +109,7 @@ on("gate", showGate);
 on("gateClosed", ({ id }) => closeGate(id));
 on("permission", showPermission);
 on("permissionClosed", ({ id }) => closePermission(id));
-on("toolName", setToolName);
-on("gateAnswered", setAnswer);
 on("session", ({ sessionId, loaded }) => {
-  currentSession = sessionId;
   $("current").textContent = sessionId;
   append(el("h3", { class: "session-mark" }, `${loaded ? "Loaded" : "New"} session ${sessionId}`));
 });
@@ -143,3 +118,12 @@ on("turnEnded", ({ stopReason }) =>
   append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`)),
 );
 on("failure", ({ message }) => ($("error").textContent = message));
+on("trimmed", ({ messages }) =>
+  append(
+    el(
+      "p",
+      { class: "turn-end" },
+      `${messages} earlier messages are no longer kept; Export hook record still has the session's hooks.`,
+    ),
+  ),
+);

@@ -2,7 +2,6 @@
 import { $, el, pretty } from "./dom.js";
 
 export const cards = new Map();
-export const toolNames = new Map();
 let lastText = undefined;
 
 export function append(node) {
@@ -37,6 +36,7 @@ function card(toolCallId, sessionId) {
     const input = el("pre", {}, "");
     const output = el("pre", {}, "");
     const hooks = el("ol", { class: "hooks", "aria-label": "Hooks" });
+    const after = el("ol", { class: "hooks", "aria-label": "PostToolUse hooks", hidden: "" });
     const node = el(
       "article",
       { "aria-labelledby": heading.id, class: "card" },
@@ -45,53 +45,116 @@ function card(toolCallId, sessionId) {
       input,
       hooks,
       output,
+      after,
     );
-    entry = { node, heading, status, input, output, hooks, sessionId, call: { toolCallId } };
+    entry = { node, heading, status, input, output, hooks, after, sessionId, call: { toolCallId } };
     cards.set(toolCallId, entry);
     append(node);
   }
   return entry;
 }
 
+/** Reports of these events belong to their tool call's card; others to the turn. */
+const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
+const ownReport = (report) => report.event === undefined || TOOL_EVENTS.has(report.event);
+
+/**
+ * One row per hook, drawn as a waterfall against `scaleMs`: hooks asked at once start
+ * together; hooks asked one after another (`sequential`) each start where the last ended.
+ */
+function hookRows(reports, scaleMs, sequential) {
+  let start = 0;
+  return reports.map((report) => {
+    const offset = sequential ? start : 0;
+    start += report.durationMs;
+    const share = (ms) => (scaleMs > 0 ? Math.min(100, (ms / scaleMs) * 100) : 0);
+    return el(
+      "li",
+      { class: `hook ${report.outcome}` },
+      el("span", { class: "id" }, report.hookCallbackId),
+      el("span", { class: "kind" }, report.kind),
+      el(
+        "span",
+        { class: "matcher" },
+        report.matcher === undefined ? "" : `matcher ${report.matcher}`,
+      ),
+      el("span", { class: "outcome" }, report.outcome),
+      el("span", { class: "reason" }, report.reason ?? ""),
+      el("span", { class: "ms" }, `${report.durationMs.toFixed(1)} ms`),
+      el(
+        "span",
+        { class: "track", "aria-hidden": "true" },
+        el("span", {
+          class: "bar",
+          "data-offset": share(offset).toFixed(1),
+          "data-share": share(report.durationMs).toFixed(1),
+        }),
+      ),
+    );
+  });
+}
+
+/** Bars are placed from script: the CSP allows no inline style attributes. */
+function placeBars(list) {
+  for (const bar of list.querySelectorAll(".bar")) {
+    bar.style.marginLeft = `${bar.dataset.offset}%`;
+    bar.style.width = `${bar.dataset.share}%`;
+  }
+}
+
+const total = (reports) => reports.reduce((sum, r) => sum + r.durationMs, 0);
+const longest = (reports) => Math.max(0, ...reports.map((r) => r.durationMs));
+
 function renderCard(entry) {
   const { call } = entry;
-  const name = toolNames.get(call.toolCallId) ?? call.kind ?? "tool";
+  const name = entry.toolName ?? call.kind ?? "tool";
   entry.heading.textContent = `${name}: ${call.title ?? ""}`;
   entry.status.textContent = `status: ${call.status ?? "pending"}`;
   entry.node.dataset.status = call.status ?? "pending";
   entry.input.textContent = call.rawInput === undefined ? "" : pretty(call.rawInput);
   entry.output.textContent = contentText(call.content);
-  const reports = call._meta?.hooks ?? [];
-  const gateMs = call._meta?.hooksGateMs ?? Math.max(0, ...reports.map((r) => r.durationMs));
-  entry.hooks.replaceChildren(
-    ...reports.map((report) => {
-      const share = gateMs > 0 ? Math.min(100, (report.durationMs / gateMs) * 100) : 0;
-      return el(
-        "li",
-        { class: `hook ${report.outcome}` },
-        el("span", { class: "id" }, report.hookCallbackId),
-        el("span", { class: "kind" }, report.kind),
-        el("span", { class: "outcome" }, report.outcome),
-        answerOf(call.toolCallId, report),
-        el("span", { class: "ms" }, `${report.durationMs.toFixed(1)} ms`),
-        el(
-          "span",
-          { class: "track", "aria-hidden": "true" },
-          el("span", { class: "bar", "data-share": share.toFixed(1) }),
-        ),
-      );
-    }),
-  );
-  // Bars are sized from script (the CSP allows no inline style attributes).
-  for (const bar of entry.hooks.querySelectorAll(".bar")) {
-    bar.style.width = `${bar.dataset.share}%`;
-  }
-  if (reports.length > 0) {
+  const reports = (call._meta?.hooks ?? []).filter(ownReport);
+  const gate = reports.filter((r) => r.event === undefined);
+  const gateMs = call._meta?.hooksGateMs ?? longest(gate);
+  entry.hooks.replaceChildren(...hookRows(gate, gateMs, false));
+  placeBars(entry.hooks);
+  if (gate.length > 0) {
     entry.hooks.setAttribute("aria-label", `Hooks (gate ${gateMs.toFixed(1)} ms)`);
+  }
+  // PostToolUse hooks are asked one after another, each seeing the output the last one left.
+  const after = reports.filter((r) => r.event !== undefined);
+  entry.after.replaceChildren(...hookRows(after, total(after), true));
+  placeBars(entry.after);
+  entry.after.hidden = after.length === 0;
+  const event = after[0]?.event ?? "PostToolUse";
+  entry.after.setAttribute("aria-label", `${event} hooks (${total(after).toFixed(1)} ms)`);
+}
+
+/**
+ * Hooks of the turn's other events (UserPromptSubmit, SessionStart, Stop...) ride on whichever
+ * update comes next: each event's rows go in the conversation where they arrived.
+ */
+function turnHooks(reports) {
+  const byEvent = new Map();
+  for (const report of reports) {
+    const event = report.event ?? "Hooks";
+    byEvent.set(event, [...(byEvent.get(event) ?? []), report]);
+  }
+  for (const [event, list] of byEvent) {
+    const ms = longest(list);
+    const rows = el("ol", { class: "hooks", "aria-label": `${event} hooks (${ms.toFixed(1)} ms)` });
+    rows.append(...hookRows(list, ms, false));
+    placeBars(rows);
+    append(el("section", { class: "turn-hooks" }, el("h3", {}, `${event} hooks`), rows));
   }
 }
 
 export function onUpdate({ sessionId, update }) {
+  const isCall =
+    update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update";
+  const reports = update._meta?.hooks ?? [];
+  const others = isCall ? reports.filter((r) => !ownReport(r)) : reports;
+  if (others.length > 0) turnHooks(others);
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
       if (update.content?.type === "text") addText("agent", update.content.text);
@@ -117,32 +180,13 @@ export function onUpdate({ sessionId, update }) {
       for (const [key, value] of Object.entries(update)) {
         if (value !== undefined && value !== null) entry.call[key] = value;
       }
+      // ACP's tool call has no name: the agent gives it in `_meta.claudeCode.toolName`.
+      const toolName = update._meta?.claudeCode?.toolName;
+      if (typeof toolName === "string") entry.toolName = toolName;
       renderCard(entry);
       return;
     }
     default:
       return;
   }
-}
-
-/** What the page answered at a call's gate, shown on the page callback's row. */
-const answers = new Map();
-
-function answerOf(toolCallId, report) {
-  const answer = report.kind === "callback" ? answers.get(toolCallId) : undefined;
-  if (!answer) return el("span", { class: "answer" }, "");
-  return el("span", { class: "answer" }, `${answer.decision}: ${answer.reason}`);
-}
-
-export function setAnswer({ toolUseId, decision, reason }) {
-  answers.set(toolUseId, { decision, reason });
-  const entry = cards.get(toolUseId);
-  if (entry) renderCard(entry);
-}
-
-/** The gate told us a call's tool name (ACP's tool_call carries none). */
-export function setToolName({ toolUseId, toolName }) {
-  toolNames.set(toolUseId, toolName);
-  const entry = cards.get(toolUseId);
-  if (entry) renderCard(entry);
 }

@@ -13,7 +13,6 @@ const EVENTS = [
   "SessionEnd",
 ];
 $("events-event").append(...EVENTS.map((name) => el("option", { value: name }, name)));
-export const events = [];
 
 function shown(item) {
   const event = $("events-event").value;
@@ -30,7 +29,6 @@ $("events-event").addEventListener("change", filterEvents);
 $("events-tool").addEventListener("input", filterEvents);
 
 export function logEvent({ event, input }) {
-  events.push({ event, input });
   const detail = [input.tool_name, input.stop_reason, input.source].filter(Boolean).join(" ");
   const item = el(
     "li",

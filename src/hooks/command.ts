@@ -31,6 +31,8 @@ export interface CommandHandler {
    * and run once per event, wherever any copy's matcher and `if` would run it.
    */
   readonly dedupKey?: string;
+  /** The matcher of the group it was selected through, for reports (absent: every tool). */
+  readonly matcher?: string;
   /** The handler's `if` rule: false skips it for this call. Absent: always runs. */
   readonly applies?: (toolName: string, toolInput: unknown) => boolean;
 }

@@ -1,3 +1,4 @@
+import type { HookEventName } from "../wire/events.js";
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
 import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
@@ -58,25 +59,44 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
 
 /**
  * The `_meta.hooks` entries: one per handler, in registration order; a handler with no
- * outcome yet was cancelled when the decision came, `elapsed` after the start.
+ * outcome yet was cancelled when the decision came, `elapsed` after the start. `event`: the
+ * event they were asked for, given for every hook but the PreToolUse gate's.
  */
 export function reportsOf(
   handlers: readonly Handler[],
   outcomes: readonly (Outcome | undefined)[],
   elapsed: number,
+  event?: HookEventName,
 ): OutcomeReport[] {
   return handlers.map((h, i) => {
     const o = outcomes[i];
-    const asked = o?.label === "proceeded" && o.result?.decision === "ask";
+    const reason = o && reportReason(o);
     return {
+      ...(event !== undefined && { event }),
       hookCallbackId: h.id,
       kind: h.kind ?? "callback",
+      ...(h.matcher !== undefined && { matcher: h.matcher }),
       outcome: o?.label ?? "cancelled",
       durationMs: roundMs(o ? o.durationMs : elapsed),
       ...(o?.truncated === true && { truncated: true as const }),
-      ...(asked && o.result?.reason && { reason: o.result.reason }),
+      ...(reason && { reason: capReason(reason) }),
     };
   });
+}
+
+/** A report's reason: what the hook said (its stop reason first), else what went wrong. */
+function reportReason(o: Outcome): string | undefined {
+  const said = o.result?.stop?.reason || o.result?.reason;
+  return said || o.failure;
+}
+
+/** Reports ride on every update of a call: a reason is kept short there (the log has it all). */
+export const MAX_REPORT_REASON_CHARS = 1000;
+
+function capReason(reason: string): string {
+  if (reason.length <= MAX_REPORT_REASON_CHARS) return reason;
+  // By code point, so a cut never splits a surrogate pair.
+  return `${Array.from(reason).slice(0, MAX_REPORT_REASON_CHARS).join("")}…`;
 }
 
 /** Milliseconds to microsecond precision: enough for benchmarks, short on the wire. */

@@ -17,6 +17,8 @@ export interface Callback {
   readonly failClosed: boolean;
   /** The group set `blocking`: on a steering event it is asked and awaited, not notified. */
   readonly blocking: boolean;
+  /** The matcher of the group it was selected through, for reports (absent: every tool). */
+  readonly matcher?: string;
 }
 
 /** Anything the gate can ask: a client callback or a command hook from a settings file. */
@@ -30,6 +32,8 @@ export interface CommandGroup {
 
 interface CompiledGroup {
   readonly matches: ToolMatcher;
+  /** As registered, for reports; absent on events that ignore matchers. */
+  readonly matcher?: string;
   readonly callbacks: readonly Handler[];
 }
 
@@ -52,15 +56,17 @@ export class HookRegistry {
   ) {
     for (const event of HOOK_EVENTS) {
       // Events with nothing to match on (UserPromptSubmit, Stop) ignore the matcher.
-      const compile = (matcher: string | undefined): ToolMatcher =>
-        hasMatcher(event) ? compileMatcher(matcher) : () => true;
+      const compile = (matcher: string | undefined) =>
+        hasMatcher(event)
+          ? { matches: compileMatcher(matcher), ...(matcher && { matcher }) }
+          : { matches: () => true };
       const compiled: CompiledGroup[] = (commands[event] ?? []).map((g) => ({
-        matches: compile(g.matcher),
+        ...compile(g.matcher),
         callbacks: g.handlers,
       }));
       for (const g of spec[event] ?? []) {
         compiled.push({
-          matches: compile(g.matcher),
+          ...compile(g.matcher),
           callbacks: g.hookCallbackIds.map((id) => ({
             id,
             timeoutMs: (g.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
@@ -116,7 +122,7 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
         const at = cb.dedupKey === undefined ? undefined : commands.get(cb.dedupKey);
         const first = at === undefined ? undefined : out[at];
         if (at === undefined || first?.kind !== "command") {
-          const added = out.push(cb) - 1;
+          const added = out.push(selected(cb, group.matcher)) - 1;
           if (cb.dedupKey !== undefined) commands.set(cb.dedupKey, added);
           continue;
         }
@@ -125,7 +131,7 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
       }
       const at = index.get(cb.id);
       if (at === undefined) {
-        index.set(cb.id, out.push(cb) - 1);
+        index.set(cb.id, out.push(selected(cb, group.matcher)) - 1);
       } else {
         const first = out[at];
         if (!first || first.kind === "command") continue;
@@ -143,6 +149,11 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
 }
 
 const always = (): boolean => true;
+
+/** The handler as selected through a group with this matcher (reports name it). */
+function selected<H extends Handler>(handler: H, matcher: string | undefined): H {
+  return matcher === undefined ? handler : { ...handler, matcher };
+}
 
 /** `first`, running wherever either copy's `if` admits the call (no rule: everywhere). */
 function withEitherRule(first: CommandHandler, copy: CommandHandler): CommandHandler {

@@ -212,7 +212,8 @@ export class SessionHooks {
       const settled = outcomes.filter((o): o is Outcome => o !== undefined && !isFailure(o.label));
       this.late.push({
         event: "PreToolUse",
-        reports: reportsOf(handlers, outcomes, performance.now() - started),
+        // Not the gate's: an `async` hook answers after the call went on.
+        reports: reportsOf(handlers, outcomes, performance.now() - started, "PreToolUse"),
         systemMessages: settled.flatMap((o) =>
           o.result?.systemMessage ? [o.result.systemMessage] : [],
         ),

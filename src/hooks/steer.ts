@@ -54,7 +54,7 @@ export async function steerConcurrently(
     ctx.event,
     outcomes,
     decided,
-    reportsOf(handlers, outcomes, performance.now() - started),
+    reportsOf(handlers, outcomes, performance.now() - started, ctx.event),
   );
   logSteering(ctx, steering);
   return steering;
@@ -91,7 +91,7 @@ export async function steerToolOutput(
       outcomes[0] ?? unanswered(handler, performance.now() - started),
       judge,
     );
-    const [report] = reportsOf([handler], [outcome], performance.now() - started);
+    const [report] = reportsOf([handler], [outcome], performance.now() - started, ctx.event);
     if (report) fold.add(outcome, report);
   }
   const steering = fold.done();

@@ -15,6 +15,7 @@ export const actionSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("prompt"), text: z.string().min(1).max(100_000) }),
   z.strictObject({ type: z.literal("cancel") }),
   z.strictObject({ type: z.literal("listSessions") }),
+  z.strictObject({ type: z.literal("exportRecord") }),
   z.strictObject({ type: z.literal("loadSession"), sessionId: z.string().min(1).max(200) }),
   z.strictObject({ type: z.literal("addRule"), rule: ruleSchema }),
   z.strictObject({ type: z.literal("removeRule"), id: z.string().max(100) }),

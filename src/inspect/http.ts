@@ -6,6 +6,7 @@ import { extname } from "node:path";
 import { firstIssue } from "../shared/zod-issues.js";
 import { errorMessage } from "../shared/values.js";
 import { actionSchema, type Action } from "./actions.js";
+import { pageHosts, type PageHosts } from "./hosts.js";
 
 /** What the page server needs from the inspector behind it. */
 export interface PageServerOptions {
@@ -21,7 +22,7 @@ export interface PageServerOptions {
 }
 
 export interface PageServer {
-  /** `http://host:port`, the only origin and host it answers to. */
+  /** `http://host:port`, the address to print (see {@link pageHosts} for all it answers to). */
   readonly origin: string;
   close(): Promise<void>;
 }
@@ -70,7 +71,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * the page's files the path `/t/<token>/`) and only to the inspector's own Host and Origin.
  */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
-  let origin = "";
+  let hosts: PageHosts = { origin: "", allowed: new Set() };
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) return refuse(res, error.status, error.message);
@@ -81,13 +82,13 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", origin);
+    const url = new URL(req.url ?? "/", hosts.origin);
     // DNS rebinding: a page from another site whose name resolves to us is refused.
-    if (req.headers.host !== new URL(origin).host) {
+    if (!hosts.allowed.has((req.headers.host ?? "").toLowerCase())) {
       return refuse(res, 403, "This inspector answers only to its own address.");
     }
-    const from = req.headers.origin;
-    if (from !== undefined && from !== origin) {
+    const from = req.headers.origin?.toLowerCase();
+    if (from !== undefined && !(from.startsWith("http://") && hosts.allowed.has(from.slice(7)))) {
       return refuse(res, 403, "Requests from other origins are refused.");
     }
     const asset = ASSET_PATH.exec(url.pathname);
@@ -128,10 +129,9 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
-  origin = `http://${host}:${port}`;
+  hosts = pageHosts(options.host, port);
   return {
-    origin,
+    origin: hosts.origin,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

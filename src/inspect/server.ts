@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import {
   client,
   methods,
@@ -16,10 +15,12 @@ import {
   type HooksConfig,
   type PreToolUseResult,
 } from "../client/index.js";
-import { HOOK_EVENTS } from "../wire/events.js";
+import { HOOK_EVENTS, type HookEventName } from "../wire/events.js";
 import { errorMessage } from "../shared/values.js";
 import { ruleMatches, type Action, type Rule } from "./actions.js";
 import { HttpError, servePage, type PageServer } from "./http.js";
+import { PageChannel } from "./channel.js";
+import { HookRecord } from "./record.js";
 
 /** How to start an inspector. */
 export interface InspectorOptions {
@@ -46,26 +47,32 @@ export interface Inspector {
   readonly agentExited: Promise<void>;
 }
 
+/**
+ * Events the page's observer is asked for and awaited (`blocking`), so that the agent reports
+ * it beside the other hooks of the event (it answers at once and never changes anything).
+ */
+const ASKED = new Set<HookEventName>([
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+]);
 const OBSERVED = HOOK_EVENTS.filter((e) => e !== "PreToolUse");
 
 /** Starts the HTTP server and, behind it, a hookgate agent it is the ACP client of. */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
   const token = randomBytes(24).toString("base64url");
-  const streams = new Set<ServerResponse>();
-  /** Every message sent to pages, replayed to a page that connects (or reloads) later. */
-  const history: string[] = [];
+  const channel = new PageChannel();
+  /** Each session's hook record, for Export: complete within its bounds, whatever was replayed. */
+  const record = new HookRecord();
   const rules: Rule[] = [];
   const gates = new Map<string, (answer: { decision: "allow" | "deny"; reason: string }) => void>();
   const permissions = new Map<string, (response: RequestPermissionResponse) => void>();
   let current: string | undefined;
   let registrations = 0;
 
-  /** Sends to every page; `live` messages (raw traffic) are not replayed to later pages. */
-  const broadcast = (type: string, data: unknown, live = false) => {
-    const frame = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-    if (!live) history.push(frame);
-    for (const res of streams) res.write(frame);
-  };
+  const broadcast = (type: string, data: unknown) => channel.broadcast(type, data);
 
   // ---- the ACP client side ----------------------------------------------------------------
 
@@ -75,7 +82,6 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     toolUseId: string | undefined,
     { signal, sessionId }: HookContext,
   ): Promise<PreToolUseResult> {
-    if (toolUseId !== undefined) broadcast("toolName", { toolUseId, toolName: input.tool_name });
     const rule = rules.find((r) => ruleMatches(r, input));
     if (!rule) return {};
     const id = randomUUID();
@@ -101,8 +107,6 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           signal.addEventListener("abort", onAbort, { once: true });
         },
       );
-      // The card shows it on the page callback's row: the agent's report has no reasons.
-      broadcast("gateAnswered", { toolUseId, ...answer });
       return answer;
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -111,14 +115,17 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     }
   }
 
-  /** Observers: every other event goes to the page's Events log. */
+  /** Observers: every other event goes to the page's Events log and the hook record. */
   const observe = (input: HookInput) => {
+    record.event(input);
     broadcast("hookEvent", { event: input.hook_event_name, input });
   };
 
   const hooks: HooksConfig = {
     PreToolUse: [{ matcher: "*", timeout: options.gateTimeout, hooks: [browser] }],
-    ...Object.fromEntries(OBSERVED.map((event) => [event, [{ hooks: [observe] }]])),
+    ...Object.fromEntries(
+      OBSERVED.map((event) => [event, [{ hooks: [observe], blocking: ASKED.has(event) }]]),
+    ),
   };
 
   const router = new HookRouter({
@@ -128,6 +135,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const app = router.install(
     client({ name: "hookgate-inspect" })
       .onNotification(methods.client.session.update, ({ params }) => {
+        record.update(params);
         broadcast("update", params);
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
@@ -160,11 +168,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     cwd: options.cwd,
     // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
     onMessage: (direction, message) =>
-      broadcast(
-        "frame",
-        { direction: direction === "outgoing" ? "to agent" : "from agent", message },
-        true,
-      ),
+      channel.frame({ direction: direction === "outgoing" ? "to agent" : "from agent", message }),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
   try {
@@ -217,6 +221,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           await acp.notify(methods.agent.session.cancel, { sessionId: current });
         }
         return {};
+      case "exportRecord":
+        return record.export(current);
       case "listSessions": {
         const result = await acp.request(methods.agent.session.list, { cwd: options.cwd });
         return { sessions: result.sessions };
@@ -272,11 +278,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       port: options.port,
       token,
       act,
-      subscribe(res) {
-        for (const frame of history) res.write(frame);
-        streams.add(res);
-        res.on("close", () => streams.delete(res));
-      },
+      subscribe: (res) => channel.subscribe(res),
       warn: options.warn,
     });
   } catch (error) {
@@ -290,7 +292,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     agentExited,
     close() {
       closing ??= (async () => {
-        for (const res of streams) res.end();
+        channel.close();
         await agent.close();
         await page.close();
       })();

@@ -5,6 +5,7 @@ import { textContent } from "../tools/text.js";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { HookReminder } from "./hook-context.js";
 import type { z } from "zod";
+import { toolNameMeta } from "../wire/hooks.js";
 import type { UpdateHooksMeta, updateHooksMetaSchema } from "../wire/meta.js";
 
 /** What the model is told about one tool call. */
@@ -27,16 +28,19 @@ export class CallReport {
   constructor(
     readonly id: string,
     readonly client: ClientPort,
+    /** The tool's name as the model asked for it, carried on every update. */
+    readonly toolName: string,
   ) {}
 
   gated(meta: GateMeta): void {
     this.gate = meta;
   }
 
-  /** What each hook did so far, and the gate's own time: the `_meta` of every update. */
+  /** The tool's name, what each hook did so far and the gate's own time: every update's `_meta`. */
   meta(): UpdateHooksMeta {
     const { gate } = this;
     return {
+      ...toolNameMeta(this.toolName),
       hooks: gate.reports,
       ...(gate.gateMs !== undefined && { hooksGateMs: gate.gateMs }),
     } satisfies z.input<typeof updateHooksMetaSchema>;

@@ -11,6 +11,7 @@ import { locate } from "./locations.js";
 import { permit, type ClearedCall, type PermissionEnv } from "./permission-step.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { tooDeep } from "../shared/json-depth.js";
+import { toolNameMeta } from "../wire/hooks.js";
 
 export type { ToolCallResult } from "./call-report.js";
 
@@ -72,7 +73,7 @@ async function steps(
   env: ToolCallEnv,
   signal: AbortSignal,
 ): Promise<ToolCallResult> {
-  const report = new CallReport(call.toolCallId, env.client);
+  const report = new CallReport(call.toolCallId, env.client, call.toolName);
   const valid = await validate(call, env, report);
   if ("output" in valid) return valid;
   const cleared = await gate(valid, env, report, signal);
@@ -104,6 +105,7 @@ async function validate(
     status: "pending",
     rawInput: args.ok ? args.value : call.input,
     locations: tool && parsed?.success ? locate(tool, parsed.data, env) : [],
+    _meta: toolNameMeta(call.toolName),
   });
   if (!tool) return report.fail(`Unknown tool ${call.toolName}.`);
   if (!args.ok) return report.fail(`Invalid input for ${tool.name}: ${args.error}.`);

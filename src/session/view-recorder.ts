@@ -88,6 +88,9 @@ export class ViewRecorder extends ClientProxy {
           ...defined(update),
           sessionUpdate: "tool_call",
         };
+        // Shallow: the tool's name from the call's opening survives an update without it.
+        if (item.entry._meta && update._meta)
+          merged._meta = { ...item.entry._meta, ...update._meta };
         item.entry = merged;
         item.settled = FINAL.has(merged.status ?? "");
         this.settle();

@@ -136,7 +136,14 @@ function parseLine(line: string) {
 function replayOf(entry: ViewEntry): SessionUpdate[] {
   if (entry.sessionUpdate !== "tool_call") return [entry];
   const { status, content, rawOutput, _meta, ...call } = entry;
-  const opened: SessionUpdate = { ...call, status: "pending" };
+  // What named the call (its tool's name) opens it, as it did live; the hook reports ride on
+  // its final update.
+  const naming = Object.entries(_meta ?? {}).filter(([k]) => k !== "hooks" && k !== "hooksGateMs");
+  const opened: SessionUpdate = {
+    ...call,
+    status: "pending",
+    ...(naming.length > 0 && { _meta: Object.fromEntries(naming) }),
+  };
   return [
     opened,
     {

@@ -356,8 +356,16 @@ export type OutcomeLabel = (typeof OUTCOME_LABELS)[number];
 
 /** One entry of a `tool_call_update`'s `_meta.hooks`: what one hook did for that call. */
 export const outcomeReportSchema = z.strictObject({
+  /**
+   * The event the hook was asked for, on every report but the PreToolUse gate's: a steering
+   * event's (UserPromptSubmit, SessionStart, PostToolUse, Stop...), or an `async` PreToolUse
+   * hook's, which answers after the call went on.
+   */
+  event: z.enum(HOOK_EVENTS).optional(),
   hookCallbackId: z.string(),
   kind: z.enum(["callback", "command"]),
+  /** The matcher of the group the hook was selected through, as registered (absent: every tool). */
+  matcher: z.string().optional(),
   outcome: z.enum(OUTCOME_LABELS),
   durationMs: z.number().nonnegative(),
   /**
@@ -365,11 +373,28 @@ export const outcomeReportSchema = z.strictObject({
    * only its head was read. The outcome still stands (an exit 2 or a deny still denies).
    */
   truncated: z.literal(true).optional(),
-  /** Why the hook asked for the user's permission (`ask` with a reason), for the client to show. */
+  /**
+   * What the hook said (its deny, ask, allow or stop reason), else what went wrong (a timeout,
+   * a failed command...); at most 1000 characters, then cut with `…`.
+   */
   reason: z.string().optional(),
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;
+
+/**
+ * The tool's name on every `tool_call` and `tool_call_update` (ACP's tool call has a kind and a
+ * title but no name): `_meta.claudeCode.toolName`, where Zed's Claude Code adapter puts it, so
+ * clients written for that adapter read it unchanged. Loose: other `_meta` fields pass.
+ */
+export const toolNameMetaSchema = z.looseObject({
+  claudeCode: z.looseObject({ toolName: z.string() }),
+});
+
+/** The `_meta` fields naming a call's tool. */
+export function toolNameMeta(toolName: string): { claudeCode: { toolName: string } } {
+  return { claudeCode: { toolName } };
+}
 
 // ---- the settings-file report -------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import {
   hookRegistrationSchema,
   outcomeReportSchema,
   sessionHooksReportSchema,
+  toolNameMetaSchema,
 } from "./hooks.js";
 import { mcpReportSchema } from "./mcp.js";
 
@@ -63,6 +64,8 @@ export const updateHooksMetaSchema = z.looseObject({
   hooks: z.array(outcomeReportSchema),
   /** Gate start to decision, in ms (PreToolUse only). */
   hooksGateMs: z.number().nonnegative().optional(),
+  /** The call's tool name, where Zed's Claude Code adapter puts it (see toolNameMetaSchema). */
+  claudeCode: toolNameMetaSchema.shape.claudeCode.optional(),
 });
 
 export type UpdateHooksMeta = z.infer<typeof updateHooksMetaSchema>;

@@ -79,8 +79,10 @@ describe("Claude Code's hook output over _hooks/run", () => {
           {
             hookCallbackId: "gate",
             kind: "callback",
+            matcher: "Bash",
             outcome: "denied",
             durationMs: expect.any(Number),
+            reason,
           },
         ]);
         expect(r.stopReason).toBe("end_turn");

@@ -140,6 +140,12 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
         kind: "edit",
         rawInput: { file_path: a.file, content: "remember the milk" },
       });
+      // ACP's tool call has no name: the replay names the tool as the live call did, where
+      // Zed's Claude Code adapter puts it, on the call and on its final update.
+      const named = { claudeCode: { toolName: "Write" } };
+      expect(original?._meta).toEqual(named);
+      expect(opened?._meta).toEqual(named);
+      expect(after[0]?._meta).toMatchObject(named);
       // The order the client first saw: the prompt, then each run of text and each call with
       // its final update.
       expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", ...runs(a.seen)]);

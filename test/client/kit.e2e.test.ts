@@ -46,15 +46,24 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
       toolName: "Write",
       reply: { decision: "ask" },
       outcome: "proceeded",
+      reason: "check writes",
       cancelled: false,
     });
     expect(call?.durationMs).toBeGreaterThan(0);
     expect(call?.callbackMs).toBeGreaterThanOrEqual(0);
     expect(run.toolCalls).toMatchObject([
       {
+        toolName: "Write",
         status: "completed",
         kind: "edit",
-        hooks: [{ hookCallbackId: "r1/PreToolUse:0:0", outcome: "proceeded" }],
+        hooks: [
+          {
+            hookCallbackId: "r1/PreToolUse:0:0",
+            matcher: "Write",
+            outcome: "proceeded",
+            reason: "check writes",
+          },
+        ],
       },
     ]);
     expect(run.toolCalls[0]?.gateMs).toBeGreaterThan(0);

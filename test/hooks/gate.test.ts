@@ -117,6 +117,38 @@ describe("the PreToolUse gate", () => {
     expect(sent[0]?.signal.aborted).toBe(true);
   });
 
+  it("each report says why: the hook's own reason, what went wrong, and its group's matcher", async () => {
+    const { transport } = fakeTransport({
+      slow: never,
+      deny: after(500, { decision: "deny", reason: "x".repeat(1500) }),
+    });
+    const pending = runGate(
+      gateCall([{ ...cb("slow", 300), matcher: "Bash|Write" }, cb("deny")]),
+      new AbortController().signal,
+      opts(transport),
+    );
+    await vi.advanceTimersByTimeAsync(500);
+    const v = await pending;
+    expect(v.reports).toEqual([
+      {
+        hookCallbackId: "slow",
+        kind: "callback",
+        matcher: "Bash|Write",
+        outcome: "timed_out",
+        durationMs: expect.any(Number),
+        reason: "hook slow timed out after 300 ms on Bash",
+      },
+      {
+        hookCallbackId: "deny",
+        kind: "callback",
+        outcome: "denied",
+        durationMs: expect.any(Number),
+        // Reports ride on every update of the call: a long reason is cut (the log has it all).
+        reason: `${"x".repeat(1000)}…`,
+      },
+    ]);
+  });
+
   it("the same timeout with onFailure deny blocks, naming the callback and the failure", async () => {
     const { transport } = fakeTransport({ slow: never });
     const pending = runGate(

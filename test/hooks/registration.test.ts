@@ -66,8 +66,22 @@ describe("registration", () => {
     });
     const bash = registry.callbacksFor("PreToolUse", "Bash");
     expect(bash.map((c) => c.id)).toEqual(["a", "b", "c"]);
-    expect(bash[0]).toEqual({ id: "a", timeoutMs: 5000, failClosed: true, blocking: false });
-    expect(bash[1]).toEqual({ id: "b", timeoutMs: 5000, failClosed: false, blocking: false });
+    // Each is reported with the matcher of the group it was selected through (its first).
+    expect(bash[0]).toEqual({
+      id: "a",
+      timeoutMs: 5000,
+      failClosed: true,
+      blocking: false,
+      matcher: "Bash",
+    });
+    expect(bash[1]).toEqual({
+      id: "b",
+      timeoutMs: 5000,
+      failClosed: false,
+      blocking: false,
+      matcher: "Bash",
+    });
+    expect(bash[2]?.matcher).toBeUndefined();
     expect(bash[2]?.timeoutMs).toBe(30_000);
     expect(registry.callbacksFor("PreToolUse", "Write").map((c) => c.id)).toEqual(["c", "a", "w"]);
   });
@@ -82,5 +96,7 @@ describe("registration", () => {
   it("matchers are ignored for events without a tool name", () => {
     const registry = new HookRegistry({ Stop: [{ matcher: "Bash", hookCallbackIds: ["s"] }] });
     expect(registry.callbacksFor("Stop").map((c) => c.id)).toEqual(["s"]);
+    // Nor reported: it selected nothing.
+    expect(registry.callbacksFor("Stop")[0]?.matcher).toBeUndefined();
   });
 });

@@ -12,6 +12,8 @@ const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
 /** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
 const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
 const GATE_ID = "page1/PreToolUse:0:0:browser";
+/** The page's own observer on an event: asked and awaited, so the agent reports it. */
+const OBSERVER = (event: string) => `page1/${event}:0:0:observe`;
 
 interface Running {
   readonly child: ChildProcess;
@@ -166,8 +168,10 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: failed" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
       await card.getByText("Hook denied: build/ holds the release").waitFor();
+      // The row says what the agent reported: the matcher of the page's group and the reason.
       const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
-      await row.getByText("deny: build/ holds the release").waitFor();
+      await row.getByText("build/ holds the release", { exact: true }).waitFor();
+      await row.getByText("matcher *").waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await dialog.count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
@@ -177,7 +181,7 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("Allow lets the call run; the Events log shows PostToolUse and Stop", async () => {
+  it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
     const run = await inspect({});
     try {
       const page = await open(run.url);
@@ -188,6 +192,21 @@ describe("hookgate inspect in a real browser", () => {
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: completed" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "proceeded" }).waitFor();
+      // The steering events' hooks are drawn too: PostToolUse on the call's card, the turn's
+      // other events in the conversation, the page's own observer a row in each.
+      const after = card.getByRole("list", { name: /^PostToolUse hooks/ });
+      await after
+        .getByRole("listitem")
+        .filter({ hasText: OBSERVER("PostToolUse") })
+        .waitFor();
+      await after.getByText("proceeded").waitFor();
+      for (const event of ["SessionStart", "UserPromptSubmit", "Stop"]) {
+        const rows = page.getByRole("list", { name: new RegExp(`^${event} hooks`) });
+        await rows
+          .getByRole("listitem")
+          .filter({ hasText: OBSERVER(event) })
+          .waitFor();
+      }
       const events = page.getByRole("log", { name: "Events" });
       await events.getByText("PostToolUse Bash").waitFor();
       await events.getByText(/^Stop/).waitFor();
@@ -198,13 +217,17 @@ describe("hookgate inspect in a real browser", () => {
       await events.getByText("PostToolUse Bash").waitFor({ state: "hidden" });
       await events.getByText(/^Stop/).waitFor();
 
-      // Traffic: the gate's request as it crossed the wire.
-      await page.getByText(/Raw JSON-RPC frames/).click();
-      const traffic = page.getByRole("log", { name: "Traffic" });
-      await traffic
-        .getByText(/"method":"_hooks\/run"/)
-        .first()
-        .waitFor();
+      // Traffic: the gate's request as it crossed the wire, also for a page opened later.
+      const later = await open(run.url);
+      for (const p of [page, later]) {
+        await p.getByText(/Raw JSON-RPC frames/).click();
+        const traffic = p.getByRole("log", { name: "Traffic" });
+        await traffic
+          .getByText(/"method":"_hooks\/run"/)
+          .first()
+          .waitFor();
+      }
+      await later.close();
 
       // Export: the session's hook record as JSON.
       const [download] = await Promise.all([
@@ -214,12 +237,25 @@ describe("hookgate inspect in a real browser", () => {
       const saved = join(run.cwd, "record.json");
       await download.saveAs(saved);
       const record = JSON.parse(readFileSync(saved, "utf8")) as {
+        complete: boolean;
         toolCalls: { toolName: string; status: string; hooks: { hookCallbackId: string }[] }[];
+        turnHooks: { event: string; hookCallbackId: string }[];
         events: { event: string }[];
       };
+      expect(record.complete).toBe(true);
       expect(record.toolCalls).toMatchObject([
-        { toolName: "Bash", status: "completed", hooks: [{ hookCallbackId: GATE_ID }] },
+        {
+          toolName: "Bash",
+          status: "completed",
+          hooks: [
+            { hookCallbackId: GATE_ID, matcher: "*", outcome: "proceeded" },
+            { event: "PostToolUse", hookCallbackId: OBSERVER("PostToolUse") },
+          ],
+        },
       ]);
+      expect(record.turnHooks).toContainEqual(
+        expect.objectContaining({ event: "Stop", hookCallbackId: OBSERVER("Stop") }),
+      );
       expect(record.events.map((e) => e.event)).toContain("PostToolUse");
       await page.close();
     } finally {
@@ -239,7 +275,9 @@ describe("hookgate inspect in a real browser", () => {
 
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: failed" }).waitFor();
-      await card.filter({ hasText: GATE_ID }).filter({ hasText: "timed_out" }).waitFor();
+      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
+      await row.filter({ hasText: "timed_out" }).waitFor();
+      await row.getByText(`hook ${GATE_ID} timed out after 1000 ms on Bash`).waitFor();
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
       await page.close();
     } finally {
@@ -271,11 +309,9 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: failed" }).waitFor();
       const hooks = card.getByRole("list", { name: /Hooks/ });
       await hooks.getByRole("listitem").filter({ hasText: GATE_ID }).getByText("denied").waitFor();
-      await hooks
-        .getByRole("listitem")
-        .filter({ hasText: commandId })
-        .getByText("command")
-        .waitFor();
+      const commandRow = hooks.getByRole("listitem").filter({ hasText: commandId });
+      await commandRow.getByText("command", { exact: true }).waitFor();
+      await commandRow.getByText("matcher Bash").waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
       if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
       await page.close();
@@ -292,9 +328,8 @@ describe("hookgate inspect in a real browser", () => {
         .first()
         .click();
       await page.getByText(/Loaded session/).waitFor();
-      // A replay carries no tool names (ACP's tool_call has none): the card is named by its
-      // kind and title.
-      const card = page.getByRole("article", { name: /execute: rm -rf build/ });
+      // The replay names the tool as the live call did (`_meta.claudeCode.toolName`).
+      const card = page.getByRole("article", { name: "Bash: rm -rf build" });
       await card.filter({ hasText: "status: failed" }).waitFor();
       await card.filter({ hasText: "Hook denied" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();

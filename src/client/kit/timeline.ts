@@ -10,7 +10,7 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../../shared/values.js";
-import type { OutcomeReport } from "../../wire/hooks.js";
+import { toolNameMetaSchema, type OutcomeReport } from "../../wire/hooks.js";
 import { readUpdateHooksMeta } from "../../wire/meta.js";
 import type {
   HookErrorInfo,
@@ -41,6 +41,8 @@ export interface HookCallRecord {
   outcome?: HookOutcome;
   /** Request to classified reply, as the agent measured it, in ms. */
   durationMs?: number;
+  /** What the callback said, or what went wrong, as the agent reported it. */
+  reason?: string;
 }
 
 /** One `_hooks/event` notification delivered to an observer. */
@@ -61,6 +63,8 @@ export interface PermissionRecord {
 /** A tool call as its `tool_call` and `tool_call_update` notifications left it. */
 export interface ToolCallRecord {
   readonly toolCallId: string;
+  /** The tool's name (`Bash`, `mcp__github__search`), from `_meta.claudeCode.toolName`. */
+  toolName: string | undefined;
   title: string;
   kind: ToolKind | undefined;
   /** The input the call runs with: after any hook's `updatedInput`. */
@@ -140,6 +144,7 @@ export class TimelineRecorder implements Recording {
     if (!call) {
       call = {
         toolCallId: update.toolCallId,
+        toolName: undefined,
         title: "",
         kind: undefined,
         rawInput: undefined,
@@ -156,6 +161,8 @@ export class TimelineRecorder implements Recording {
     if (update.sessionUpdate === "tool_call") call.requestedInput = update.rawInput;
     if (update.status != null) call.status = update.status;
     if (update.content != null) call.text = contentText(update.content);
+    const named = toolNameMetaSchema.safeParse(update._meta);
+    if (named.success) call.toolName = named.data.claudeCode.toolName;
     this.applyHooksMeta(call, update._meta);
   }
 
@@ -234,6 +241,7 @@ export class TimelineRecorder implements Recording {
       if (!record) continue;
       record.outcome = report.outcome;
       record.durationMs = report.durationMs;
+      if (report.reason !== undefined) record.reason = report.reason;
     }
   }
 }

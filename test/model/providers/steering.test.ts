@@ -32,7 +32,14 @@ describe("UserPromptSubmit hooks that steer", () => {
       "Prompt blocked by hook guard: the prompt contains an AWS key",
     );
     expect(reportedHooks(updates)).toEqual([
-      expect.objectContaining({ hookCallbackId: "guard", kind: "callback", outcome: "denied" }),
+      // The report names its event: it rides on whichever update the turn sends next.
+      expect.objectContaining({
+        event: "UserPromptSubmit",
+        hookCallbackId: "guard",
+        kind: "callback",
+        outcome: "denied",
+        reason: "the prompt contains an AWS key",
+      }),
     ]);
     // The next prompt goes through, and the blocked one is not in what the model reads.
     expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
@@ -311,8 +318,16 @@ describe("PostToolUse hooks that steer", () => {
     });
     expect(reportedHooks(updates).filter((r) => r.hookCallbackId !== undefined)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ hookCallbackId: "redact", outcome: "proceeded" }),
-        expect.objectContaining({ hookCallbackId: "audit", outcome: "denied" }),
+        expect.objectContaining({
+          event: "PostToolUse",
+          hookCallbackId: "redact",
+          outcome: "proceeded",
+        }),
+        expect.objectContaining({
+          event: "PostToolUse",
+          hookCallbackId: "audit",
+          outcome: "denied",
+        }),
       ]),
     );
   });
