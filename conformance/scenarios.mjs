@@ -23,10 +23,6 @@ const ASK_TEXT = {
   deviation: "the refusal after an ask names the hook that asked",
   deviates: ["line"],
 };
-const EXIT2_TEXT = {
-  deviation: "an exit-2 reason is the stderr alone, without CC's `[<command>]: ` prefix",
-  deviates: ["line"],
-};
 const MODE_FIELD = "hookgate keeps permission_mode, common to every hookgate input";
 /** Input fields hookgate keeps that Claude Code 2.1.332 does not send. */
 const KEPT_FIELDS = {
@@ -324,7 +320,6 @@ export const SCENARIOS = [
   },
   {
     name: "post: exit 2 stderr reaches the model",
-    ...EXIT2_TEXT,
     hooks: on("PostToolUse", "Bash", { code: 2, err: "POST-EXIT2" }),
     turns: [MAKE_A, done],
     markers: ["POST-EXIT2"],
@@ -429,9 +424,6 @@ export const SCENARIOS = [
   },
   {
     name: "stop: exit 2 blocks once",
-    ...EXIT2_TEXT,
-    deviation:
-      "an exit-2 reason is the stderr alone, and hookgate sends Stop's blocking-error reminder for it too",
     hooks: on("Stop", undefined, {
       code: 2,
       err: "STOP-EXIT2",

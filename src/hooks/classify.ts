@@ -163,7 +163,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
       return failed(asked, "hook_error", "exit 2 without a reason on stderr", truncated);
     }
     const why = reason === "" ? `blocked by hook ${handler.id}` : reason;
-    return fromResult(asked, { decision: "deny", reason: why }, truncated);
+    return fromResult(asked, { decision: "deny", reason: why, fromExit2: true }, truncated);
   }
   const reply = jsonReply(run.stdout);
   if (run.status === "exited" && run.exitCode === 0) {

@@ -42,6 +42,8 @@ export interface HookText {
   readonly from: { readonly kind: "command" | "callback"; readonly name: string };
   /** The text is a command hook's plain stdout (Claude Code: "hook success"), not JSON. */
   readonly plain?: true;
+  /** The text is a command hook's exit-2 stderr (Claude Code puts `[<command>]: ` before it). */
+  readonly exit2?: true;
 }
 
 /** `text`, as given by the outcome's hook. */
@@ -54,7 +56,13 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
           name: h.exec.form === "shell" ? h.exec.command : [h.exec.file, ...h.exec.args].join(" "),
         }
       : { kind: "callback" as const, name: h.id };
-  return { hookCallbackId: h.id, text, from, ...(plain && { plain: true as const }) };
+  return {
+    hookCallbackId: h.id,
+    text,
+    from,
+    ...(plain && { plain: true as const }),
+    ...(outcome.result?.fromExit2 && { exit2: true as const }),
+  };
 }
 
 /**

@@ -48,6 +48,8 @@ export interface HookResult {
   readonly additionalContext?: string;
   /** `additionalContext` is a command hook's plain (non-JSON) stdout. */
   readonly plainOutput?: true;
+  /** The block is a command hook's exit 2, `reason` its stderr (Claude Code names the command). */
+  readonly fromExit2?: true;
   /**
    * Rewrites of the tool input, kept apart because their semantics differ: `replace`
    * (`hookSpecificOutput.updatedInput`, Claude Code) stands in for the whole input, then

@@ -43,7 +43,7 @@ export function hookName(event: NoteEvent, qualifier?: string): string {
 export function reminderText(name: string, note: HookText, kind: "context" | "block"): string {
   if (kind === "block") {
     return systemReminder(
-      `${name} hook blocking error from ${note.from.kind}: ${JSON.stringify(note.from.name)}: ${note.text}`,
+      `${name} hook blocking error from ${note.from.kind}: ${JSON.stringify(note.from.name)}: ${reasonText(note)}`,
     );
   }
   const what = note.plain ? "success" : "additional context";
@@ -52,7 +52,14 @@ export function reminderText(name: string, note: HookText, kind: "context" | "bl
 
 /** Claude Code's text for a Stop block: the reason the turn goes on with, as a reminder. */
 export function stopFeedbackText(note: HookText): string {
-  return systemReminder(`Stop hook feedback:\n${note.text}`);
+  return systemReminder(`Stop hook feedback:\n${reasonText(note)}`);
+}
+
+/** A block's reason as Claude Code words it: an exit-2 stderr follows `[<command>]: `. */
+function reasonText(note: HookText): string {
+  return note.exit2 && note.from.kind === "command"
+    ? `[${note.from.name}]: ${note.text}`
+    : note.text;
 }
 
 // The marker rides in the message's provider options under our own name, which providers

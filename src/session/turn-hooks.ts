@@ -107,10 +107,11 @@ export async function checkStop(
     return { kind: "end" };
   }
   const { block } = steering;
-  // Claude Code sends two reminders: the blocking error naming the hook, then the feedback.
+  // Claude Code sends two reminders for a JSON block, the blocking error naming the hook and
+  // then the feedback, and the feedback alone for an exit 2.
   const hookCallbackIds = [block.hookCallbackId];
   const messages = hookMessages([
-    ...remindersOf("Stop", [block], "block"),
+    ...(block.exit2 ? [] : remindersOf("Stop", [block], "block")),
     { event: "Stop", hookCallbackIds, text: stopFeedbackText(block) },
   ]);
   return { kind: "continue", messages };

@@ -35,7 +35,7 @@ describe("where hook text reaches the model, as Claude Code places it (Anthropic
     const script = join(file, "..", "hook-0.sh");
     expect(blocks.slice(1).map((b) => b.text)).toEqual([
       "<system-reminder>\nPreToolUse:Read hook additional context: the notes are a week old\n</system-reminder>",
-      `<system-reminder>\nPostToolUse:Read hook blocking error from command: ${JSON.stringify(script)}: generated file: edit the template\n</system-reminder>`,
+      `<system-reminder>\nPostToolUse:Read hook blocking error from command: ${JSON.stringify(script)}: [${script}]: generated file: edit the template\n</system-reminder>`,
     ]);
   });
 

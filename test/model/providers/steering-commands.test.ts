@@ -35,8 +35,11 @@ describe("command hooks that steer (always awaited)", () => {
       false,
       ...Array.from({ length: 8 }, () => true),
     ]);
-    expect(JSON.stringify(messagesOf(1).at(-1))).toContain(
-      "<system-reminder>\\nStop hook feedback:\\nKEEP-GOING: 2 tests fail\\n</system-reminder>",
+    // Claude Code's words for an exit 2: the feedback alone, the stderr after the command.
+    const script = join(file, "..", "hook-0.sh");
+    const last = messagesOf(1).at(-1);
+    expect(last?.content).toBe(
+      `<system-reminder>\nStop hook feedback:\n[${script}]: KEEP-GOING: 2 tests fail\n</system-reminder>`,
     );
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "ending it anyway",
