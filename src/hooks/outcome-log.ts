@@ -21,6 +21,17 @@ export interface OutcomePlace {
  */
 export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
   const { handler, label } = o;
+  const deferral =
+    o.result?.deferred === true && place.event === "PreToolUse" && place.background !== true;
+  const level =
+    label === "cancelled" || isFailure(label)
+      ? "warn"
+      : deferral || policyOf(place.event).awaited === "none" || place.background === true
+        ? "info"
+        : "debug";
+  // The gate logs every callback's outcome: at the default level most are debug lines that
+  // would be built only to be dropped.
+  if (!log.isLevelEnabled(level)) return;
   const fields = {
     hookCallbackId: handler.id,
     kind: handler.kind ?? "callback",
@@ -33,18 +44,8 @@ export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
     ...(o.failure !== undefined && { failure: o.failure }),
     ...(o.truncated === true && { truncated: true }),
   };
-  const said = `hook ${handler.id} ${label} on ${place.event}${place.tool ? ` (${place.tool})` : ""}`;
-  if (label === "cancelled" || isFailure(label)) {
-    log.warn(fields, said);
-  } else if (o.result?.deferred && place.event === "PreToolUse" && place.background !== true) {
-    const tool = place.tool ?? "the call";
-    log.info(
-      fields,
-      `hook ${handler.id} deferred ${tool}: the call does not run and the turn ends`,
-    );
-  } else if (policyOf(place.event).awaited === "none" || place.background === true) {
-    log.info(fields, said);
-  } else {
-    log.debug(fields, said);
-  }
+  const said = deferral
+    ? `hook ${handler.id} deferred ${place.tool ?? "the call"}: the call does not run and the turn ends`
+    : `hook ${handler.id} ${label} on ${place.event}${place.tool ? ` (${place.tool})` : ""}`;
+  log[level](fields, said);
 }

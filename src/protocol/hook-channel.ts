@@ -3,13 +3,14 @@ import { z } from "zod";
 import { HookTransportError, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import { shareInFrames } from "./frame-json.js";
+import { errorReply, eventNotSent } from "./hook-transport.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
   type HookEventParams,
   type HookRunParams,
 } from "../wire/hooks.js";
-import { errorMessage, isRecord } from "../shared/values.js";
+import { errorMessage } from "../shared/values.js";
 import { firstIssue } from "../shared/zod-issues.js";
 
 /** Frames written straight to the connection's output, in the order they are sent. */
@@ -126,11 +127,7 @@ export class HookChannel {
 
   private event(notice: HookEventParams, log: Logger): void {
     shareInFrames(notice.input);
-    const failed = (error: unknown) =>
-      log.warn(
-        { err: error, sessionId: notice.sessionId, hookCallbackId: notice.hookCallbackId },
-        `${HOOK_EVENT_METHOD} not sent`,
-      );
+    const failed = (error: unknown) => eventNotSent(log, notice, error);
     try {
       this.output
         .send({ jsonrpc: "2.0", method: HOOK_EVENT_METHOD, params: notice })
@@ -158,6 +155,5 @@ function replyError(error: unknown): HookTransportError {
     );
   }
   const { code, message, data } = parsed.data;
-  const truncated = isRecord(data) && "truncatedResult" in data ? data.truncatedResult : undefined;
-  return new HookTransportError(`JSON-RPC error ${code}: ${message}`, code, truncated);
+  return errorReply(code, message, data);
 }

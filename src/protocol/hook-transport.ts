@@ -27,27 +27,32 @@ export class AcpHookTransport implements HookTransport {
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (error instanceof RequestError) {
-        const data: unknown = error.data;
-        const truncated =
-          isRecord(data) && "truncatedResult" in data ? data.truncatedResult : undefined;
-        throw new HookTransportError(
-          `JSON-RPC error ${error.code}: ${error.message}`,
-          error.code,
-          truncated,
-        );
-      }
+      if (error instanceof RequestError) throw errorReply(error.code, error.message, error.data);
       throw new HookTransportError(`request failed: ${errorMessage(error)}`);
     }
   }
 
   event(notice: HookEventParams): void {
     shareInFrames(notice.input);
-    this.client.notify(HOOK_EVENT_METHOD, notice).catch((error: unknown) => {
-      this.log.warn(
-        { err: error, sessionId: notice.sessionId, hookCallbackId: notice.hookCallbackId },
-        `${HOOK_EVENT_METHOD} not sent`,
-      );
-    });
+    this.client
+      .notify(HOOK_EVENT_METHOD, notice)
+      .catch((error: unknown) => eventNotSent(this.log, notice, error));
   }
+}
+
+/**
+ * The failure a `_hooks/run` error reply stands for. An oversize reply's stand-in carries the
+ * reply's skeleton as `data.truncatedResult`, so a deny in it can still be read.
+ */
+export function errorReply(code: number, message: string, data: unknown): HookTransportError {
+  const truncated = isRecord(data) && "truncatedResult" in data ? data.truncatedResult : undefined;
+  return new HookTransportError(`JSON-RPC error ${code}: ${message}`, code, truncated);
+}
+
+/** A `_hooks/event` that could not be sent: logged, never thrown into the turn. */
+export function eventNotSent(log: Logger, notice: HookEventParams, error: unknown): void {
+  log.warn(
+    { err: error, sessionId: notice.sessionId, hookCallbackId: notice.hookCallbackId },
+    `${HOOK_EVENT_METHOD} not sent`,
+  );
 }

@@ -1,9 +1,10 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { client, methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { HookRouter } from "../../src/client/index.js";
 import { hookFrameTaker } from "../../src/client/fast-path.js";
 import { stdioFrames } from "../../src/client/stdio-frames.js";
+import { recordingOutput } from "../helpers/recording-output.js";
 import { waitUntil } from "../helpers/wait.js";
 
 const input = {
@@ -23,17 +24,7 @@ const input = {
  */
 function connect(router: HookRouter) {
   const stdout = new PassThrough();
-  const writes: string[] = [];
-  const stdin = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      writes.push(chunk.toString("utf8"));
-      done();
-    },
-    writev(chunks, done) {
-      writes.push(chunks.map((c) => String(c.chunk)).join(""));
-      done();
-    },
-  });
+  const { out: stdin, writes } = recordingOutput();
   const updates: unknown[] = [];
   const app = router.install(
     client({ name: "stdio-frames-test" }).onNotification(

@@ -1,24 +1,9 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { frameText, shareInFrames, SHARED_PLACEHOLDER } from "../../src/protocol/frame-json.js";
 import { stdioStream } from "../../src/protocol/stdio-stream.js";
-
-/** An output that records each write it is asked for (a socket turns a writev into one system call). */
-function recordingOutput() {
-  const writes: string[] = [];
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      writes.push(chunk.toString("utf8"));
-      done();
-    },
-    writev(chunks, done) {
-      writes.push(chunks.map((c) => String(c.chunk)).join(""));
-      done();
-    },
-  });
-  return { out, writes };
-}
+import { recordingOutput } from "../helpers/recording-output.js";
 
 const input = () => ({
   session_id: "s1",
