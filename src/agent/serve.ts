@@ -31,7 +31,10 @@ export function connectHookgate(
 ): AgentConnection {
   if (target instanceof ClientApp) return createHookgateApp(options).connect(target);
   const channel = "send" in target ? new HookChannel(target) : undefined;
-  const stream = releaseAbandoned(target, undefined, channel);
+  // A stream that frames its own input hands the channel its replies as each line is parsed.
+  if (channel && "intercept" in target) target.intercept(channel);
+  const taker = channel && !("intercept" in target) ? channel : undefined;
+  const stream = releaseAbandoned(target, undefined, taker);
   return createHookgateApp(options, channel).connect(stream);
 }
 

@@ -28,12 +28,88 @@ export function limitFrames(
   maxBytes: number,
   onOversize: (frame: OversizeFrame) => Uint8Array | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  // Set while the rest of an oversize line is being skipped.
-  let oversize: { head: Uint8Array; bytes: number; skeleton: FrameSkeleton } | undefined;
+  const limiter = new FrameLimiter(maxBytes, onOversize);
+  return new TransformStream({
+    transform(chunk, controller) {
+      limiter.push(chunk, (piece) => controller.enqueue(piece));
+    },
+    flush(controller) {
+      limiter.end((piece) => controller.enqueue(piece));
+    },
+  });
+}
 
-  const startOversize = (tail: Uint8Array): void => {
+/**
+ * The byte-level half of {@link limitFrames}, for a reader that is not a web stream: `push`
+ * hands `emit` the bytes that pass, in order, each piece ending at a newline unless a later
+ * piece continues its line; `end` hands over what is left once the input ends.
+ */
+export class FrameLimiter {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  // Set while the rest of an oversize line is being skipped.
+  private oversize: { head: Uint8Array; bytes: number; skeleton: FrameSkeleton } | undefined;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onOversize: (frame: OversizeFrame) => Uint8Array | undefined,
+  ) {}
+
+  push(chunk: Uint8Array, emit: (piece: Uint8Array) => void): void {
+    let start = 0;
+    // Fast path: no line in this chunk can pass the limit, so everything up to its last
+    // newline goes on at once.
+    if (!this.oversize && this.pendingBytes + chunk.byteLength <= this.maxBytes) {
+      const last = chunk.lastIndexOf(NEWLINE);
+      if (last === -1) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.byteLength;
+        return;
+      }
+      for (const part of this.pending) emit(part);
+      emit(chunk.subarray(0, last + 1));
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = last + 1;
+      if (start < chunk.byteLength) {
+        this.pending.push(chunk.subarray(start));
+        this.pendingBytes = chunk.byteLength - start;
+      }
+      return;
+    }
+    while (start < chunk.byteLength) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.byteLength : newline;
+      const piece = chunk.subarray(start, end);
+      if (this.oversize) {
+        this.oversize.bytes += piece.byteLength;
+        this.oversize.skeleton.feed(piece);
+      } else if (this.pendingBytes + piece.byteLength > this.maxBytes) {
+        this.startOversize(piece);
+      } else if (newline === -1) {
+        this.pending.push(piece);
+        this.pendingBytes += piece.byteLength;
+      } else {
+        for (const part of this.pending) emit(part);
+        emit(chunk.subarray(start, newline + 1));
+        this.pending = [];
+        this.pendingBytes = 0;
+      }
+      if (newline === -1) return;
+      this.endOversize(emit);
+      start = newline + 1;
+    }
+  }
+
+  end(emit: (piece: Uint8Array) => void): void {
+    this.endOversize(emit);
+    for (const part of this.pending) emit(part);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  private startOversize(tail: Uint8Array): void {
+    const { pending, pendingBytes } = this;
     const head = new Uint8Array(Math.min(OVERSIZE_HEAD_BYTES, pendingBytes + tail.byteLength));
     let filled = 0;
     for (const part of [...pending, tail]) {
@@ -44,70 +120,22 @@ export function limitFrames(
     }
     const skeleton = new FrameSkeleton();
     for (const part of [...pending, tail]) skeleton.feed(part);
-    oversize = { head, bytes: pendingBytes + tail.byteLength, skeleton };
-    pending = [];
-    pendingBytes = 0;
-  };
+    this.oversize = { head, bytes: pendingBytes + tail.byteLength, skeleton };
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
 
-  const endOversize = (controller: TransformStreamDefaultController<Uint8Array>): void => {
-    if (oversize) {
-      const { head, bytes, skeleton } = oversize;
+  private endOversize(emit: (piece: Uint8Array) => void): void {
+    if (this.oversize) {
+      const { head, bytes, skeleton } = this.oversize;
       const value = skeleton.value();
-      const instead = onOversize({ head, bytes, ...(value !== undefined && { skeleton: value }) });
-      if (instead) controller.enqueue(instead);
+      const instead = this.onOversize({
+        head,
+        bytes,
+        ...(value !== undefined && { skeleton: value }),
+      });
+      if (instead) emit(instead);
     }
-    oversize = undefined;
-  };
-
-  return new TransformStream({
-    transform(chunk, controller) {
-      let start = 0;
-      // Fast path: no line in this chunk can pass the limit, so everything up to its last
-      // newline goes on at once.
-      if (!oversize && pendingBytes + chunk.byteLength <= maxBytes) {
-        const last = chunk.lastIndexOf(NEWLINE);
-        if (last === -1) {
-          pending.push(chunk);
-          pendingBytes += chunk.byteLength;
-          return;
-        }
-        for (const part of pending) controller.enqueue(part);
-        controller.enqueue(chunk.subarray(0, last + 1));
-        pending = [];
-        pendingBytes = 0;
-        start = last + 1;
-        if (start < chunk.byteLength) {
-          pending.push(chunk.subarray(start));
-          pendingBytes = chunk.byteLength - start;
-        }
-        return;
-      }
-      while (start < chunk.byteLength) {
-        const newline = chunk.indexOf(NEWLINE, start);
-        const end = newline === -1 ? chunk.byteLength : newline;
-        const piece = chunk.subarray(start, end);
-        if (oversize) {
-          oversize.bytes += piece.byteLength;
-          oversize.skeleton.feed(piece);
-        } else if (pendingBytes + piece.byteLength > maxBytes) {
-          startOversize(piece);
-        } else if (newline === -1) {
-          pending.push(piece);
-          pendingBytes += piece.byteLength;
-        } else {
-          for (const part of pending) controller.enqueue(part);
-          controller.enqueue(chunk.subarray(start, newline + 1));
-          pending = [];
-          pendingBytes = 0;
-        }
-        if (newline === -1) return;
-        endOversize(controller);
-        start = newline + 1;
-      }
-    },
-    flush(controller) {
-      endOversize(controller);
-      for (const part of pending) controller.enqueue(part);
-    },
-  });
+    this.oversize = undefined;
+  }
 }

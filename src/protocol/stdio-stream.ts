@@ -1,11 +1,12 @@
-import { Readable, type Writable } from "node:stream";
-import { ndJsonStream, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import type { Readable, Writable } from "node:stream";
+import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import type { FrameTaker } from "./abandoned-requests.js";
 import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
 import type { FrameOutput } from "./hook-channel.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
-import { DEFAULT_MAX_FRAME_BYTES, limitFrames, type OversizeFrame } from "./frame-limit.js";
+import { DEFAULT_MAX_FRAME_BYTES, FrameLimiter, type OversizeFrame } from "./frame-limit.js";
 import { isRecord } from "../shared/values.js";
 
 /** Limits on the incoming side of a stdio stream. */
@@ -16,13 +17,26 @@ export interface StdioLimits {
   readonly log?: Logger;
 }
 
-/** A stream whose frames can also be written straight to its output (see {@link FrameOutput}). */
-export type DirectStream = Stream & FrameOutput;
+/**
+ * A stream whose frames can also be written straight to its output (see {@link FrameOutput}),
+ * and whose incoming frames a {@link FrameTaker} can take before the SDK sees them.
+ */
+export type DirectStream = Stream &
+  FrameOutput & {
+    /** From now on, each incoming frame is offered to `taker` as soon as it is parsed. */
+    intercept(taker: FrameTaker): void;
+  };
+
+/** Parsed frames the SDK has not read yet, past which the input is paused. */
+const QUEUED_FRAMES = 256;
 
 /**
- * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio). Incoming
- * lines are framed and parsed by the SDK. Outgoing frames are serialized by `frameText`, so
- * a HookInput shared by many frames is serialized once, and written straight to the Node
+ * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio), framed here
+ * rather than by the SDK's `ndJsonStream`. Incoming lines are split off the Node stream as
+ * it delivers them, each parsed once; a taker (the HookChannel) gets the replies to its
+ * requests there and then, the rest queue for the SDK, and a line that is not a JSON object
+ * is answered as the SDK answers one. Outgoing frames are serialized by `frameText`, so a
+ * HookInput shared by many frames is serialized once, and written straight to the Node
  * stream, waiting only when it asks for `drain`; `send` writes one without the SDK's queue.
  *
  * Hook frames come in bursts (one per callback of a gate or an event), so one holds the
@@ -36,19 +50,128 @@ export function stdioStream(
 ): DirectStream {
   const sink = new Sink(output);
   const maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  // An oversize line is dropped before the SDK sees it: the SDK would end the connection.
-  const lines = (Readable.toWeb(input) as ReadableStream<Uint8Array>).pipeThrough(
-    limitFrames(maxFrameBytes, (frame) => refuseOversize(frame, maxFrameBytes, sink, limits.log)),
+  const answer = (message: AnyMessage) => {
+    try {
+      sink.write(`${JSON.stringify(message)}\n`)?.catch(() => {});
+    } catch {
+      // The output has failed: nobody is left to tell.
+    }
+  };
+  // An oversize line is dropped before it is parsed: the SDK would end the connection.
+  const limiter = new FrameLimiter(maxFrameBytes, (frame) =>
+    refuseOversize(frame, maxFrameBytes, answer, limits.log),
   );
-  // The SDK answers unparsable lines itself; those answers go through the same sink, in order.
-  const bytes = new WritableStream<Uint8Array>({ write: (chunk) => sink.write(chunk) });
-  const { readable } = ndJsonStream(bytes, lines, { maxMessageBytes: maxFrameBytes });
+  let taker: FrameTaker | undefined;
+  const readable = new ReadableStream<AnyMessage>(
+    {
+      start(controller) {
+        const lines = new LineAssembler((line) => {
+          const read = readLine(line);
+          if (read === undefined) return;
+          if ("reply" in read) return answer(read.reply);
+          if (taker?.take(read.frame)) return;
+          controller.enqueue(read.frame);
+          if ((controller.desiredSize ?? 1) <= 0) input.pause();
+        });
+        const emit = (piece: Uint8Array) => lines.push(piece);
+        let ended = false;
+        const finish = (error?: Error) => {
+          if (ended) return;
+          ended = true;
+          if (!error) limiter.end(emit);
+          lines.end();
+          taker?.close();
+          if (error) controller.error(error);
+          else controller.close();
+        };
+        input.on("data", (chunk: Buffer) => {
+          if (!ended) limiter.push(chunk, emit);
+        });
+        input.once("end", () => finish());
+        input.once("close", () => finish());
+        input.once("error", (error) => finish(error));
+      },
+      pull() {
+        if (input.isPaused()) input.resume();
+      },
+      cancel() {
+        input.destroy();
+      },
+    },
+    { highWaterMark: QUEUED_FRAMES },
+  );
   const send = (message: AnyMessage) => {
     if ("method" in message && HELD_METHODS.has(message.method)) sink.holdUntilNextTick();
     return sink.write(`${frameText(message)}\n`);
   };
   const writable = new WritableStream<AnyMessage>({ write: send });
-  return { readable, writable, send };
+  return {
+    readable,
+    writable,
+    send,
+    intercept(next) {
+      taker = next;
+    },
+  };
+}
+
+/**
+ * Joins the pieces a {@link FrameLimiter} passes into whole lines, decoding each run of
+ * complete lines at once (a newline byte never falls inside a UTF-8 character).
+ */
+class LineAssembler {
+  private partial: Uint8Array[] = [];
+
+  constructor(private readonly deliver: (line: string) => void) {}
+
+  push(piece: Uint8Array): void {
+    const last = piece.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      this.partial.push(piece);
+      return;
+    }
+    const head = piece.subarray(0, last);
+    const bytes = this.partial.length > 0 ? Buffer.concat([...this.partial, head]) : head;
+    this.partial = last + 1 < piece.byteLength ? [piece.subarray(last + 1)] : [];
+    for (const line of decoder.decode(bytes).split("\n")) this.deliver(line);
+  }
+
+  /** The input ended: a last line without its newline is still a line. */
+  end(): void {
+    if (this.partial.length === 0) return;
+    const bytes = Buffer.concat(this.partial);
+    this.partial = [];
+    this.deliver(decoder.decode(bytes));
+  }
+}
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder();
+const BATCHES = "JSON-RPC batches are not supported";
+
+/**
+ * One incoming line, read as the SDK's `ndJsonStream` reads it: blank lines are skipped, a
+ * JSON object is a frame, anything else gets the error reply the SDK would send (`id: null`).
+ */
+function readLine(line: string): { frame: AnyMessage } | { reply: AnyMessage } | undefined {
+  const text = line.trim();
+  if (text === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { reply: protocolError(RequestError.parseError()) };
+  }
+  if (Array.isArray(value)) {
+    return { reply: protocolError(RequestError.invalidRequest(undefined, BATCHES)) };
+  }
+  if (!isRecord(value)) return { reply: protocolError(RequestError.invalidRequest(value)) };
+  // A JSON object: the SDK checks the rest of its shape.
+  return { frame: value as AnyMessage };
+}
+
+function protocolError(error: RequestError): AnyMessage {
+  return { jsonrpc: "2.0", id: null, error: error.toErrorResponse() } as AnyMessage;
 }
 
 const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
@@ -63,7 +186,7 @@ const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 function refuseOversize(
   frame: OversizeFrame,
   maxFrameBytes: number,
-  sink: Sink,
+  answer: (message: AnyMessage) => void,
   log: Logger | undefined,
 ): Uint8Array | undefined {
   const message = `frame of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte limit; discarded`;
@@ -81,7 +204,7 @@ function refuseOversize(
     const encode = (e: object) =>
       new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: reply.id, error: e })}\n`);
     const full = encode(error);
-    // The stand-in must itself fit the limit, or the SDK would end the connection over it.
+    // The stand-in must itself fit the limit, as any incoming line must.
     if (full.byteLength <= maxFrameBytes) return full;
     return encode({ code: error.code, message: error.message });
   }
@@ -89,14 +212,12 @@ function refuseOversize(
   const request = id !== undefined && id !== null && method !== undefined;
   log?.warn({ bytes: frame.bytes, maxFrameBytes, id, method, answered: request }, message);
   if (!request) return undefined;
-  const answer = {
+  const refusal = {
     jsonrpc: "2.0",
     id,
     error: { code: -32600, message: `Invalid request: ${message}` },
-  };
-  void Promise.resolve()
-    .then(() => sink.write(`${JSON.stringify(answer)}\n`))
-    .catch(() => {});
+  } as AnyMessage;
+  answer(refusal);
   return undefined;
 }
 

@@ -106,4 +106,62 @@ describe("frames", () => {
     await new Promise((r) => setImmediate(r));
     expect(writes).toHaveLength(2);
   });
+
+  it("incoming lines are parsed once: the taker's frames never reach the SDK, the rest do in order", async () => {
+    const { out, writes } = recordingOutput();
+    const stdin = new PassThrough();
+    const stream = stdioStream(out, stdin);
+    const taken: AnyMessage[] = [];
+    stream.intercept({
+      take: (m) =>
+        "id" in m && typeof m.id === "string" && m.id.startsWith("hook-") && !!taken.push(m),
+      close: () => undefined,
+    });
+    // Split mid-line and mid-character, with a blank line, a batch and a broken line among them.
+    const text =
+      '{"jsonrpc":"2.0","id":"hook-1","result":{}}\n\n{"jsonrpc":"2.0","id":1,"method":"ünï"}\n' +
+      '[1]\n{nope\n{"jsonrpc":"2.0","id":"hook-2","result":{}}\n{"jsonrpc":"2.0","id":2,"method":"b"}';
+    const bytes = Buffer.from(text);
+    for (const at of [0, 30, 75, 76, 77, bytes.length]) {
+      const next = [0, 30, 75, 76, 77, bytes.length].find((x) => x > at) ?? bytes.length;
+      if (next > at) stdin.write(bytes.subarray(at, next));
+    }
+    stdin.end();
+    const seen: AnyMessage[] = [];
+    for await (const m of stream.readable) seen.push(m);
+    expect(taken.map((m) => ("id" in m ? m.id : undefined))).toEqual(["hook-1", "hook-2"]);
+    expect(seen).toEqual([
+      { jsonrpc: "2.0", id: 1, method: "ünï" },
+      { jsonrpc: "2.0", id: 2, method: "b" },
+    ]);
+    await new Promise((r) => setImmediate(r));
+    const replies = writes
+      .join("")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as unknown);
+    expect(replies).toEqual([
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }),
+    ]);
+  });
+
+  it("pauses its input while the SDK has many frames unread, and loses none", async () => {
+    const { out } = recordingOutput();
+    const stdin = new PassThrough();
+    const stream = stdioStream(out, stdin);
+    const count = 2000;
+    stdin.write(
+      Array.from(
+        { length: count },
+        (_, i) => `{"jsonrpc":"2.0","method":"n","params":${i}}\n`,
+      ).join(""),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(stdin.isPaused()).toBe(true);
+    stdin.end();
+    const seen: unknown[] = [];
+    for await (const m of stream.readable) seen.push("params" in m ? m.params : undefined);
+    expect(seen).toEqual(Array.from({ length: count }, (_, i) => i));
+  });
 });
