@@ -1,4 +1,5 @@
 import type { Logger } from "../shared/log.js";
+import type { HookCancel } from "./cancel.js";
 import type { HookEventName } from "../wire/events.js";
 import { classify, type Answer } from "./classify.js";
 import type { CommandHookRunner } from "./command.js";
@@ -25,11 +26,16 @@ export function askHandler(
   event: HookEventName,
   input: AnyHookInput,
   toolUseId: string,
-): (handler: Handler, signal: AbortSignal) => Promise<Outcome> {
-  return async (handler, signal) => {
+): (handler: Handler, cancel: HookCancel) => Promise<Outcome> {
+  return async (handler, cancel) => {
     const asked = performance.now();
-    const answer = await reach(opts, handler, input, toolUseId, signal);
-    return classify(answer, { handler, event, signal, durationMs: performance.now() - asked });
+    const answer = await reach(opts, handler, input, toolUseId, cancel);
+    return classify(answer, {
+      handler,
+      event,
+      signal: cancel,
+      durationMs: performance.now() - asked,
+    });
   };
 }
 
@@ -38,15 +44,19 @@ async function reach(
   handler: Handler,
   input: AnyHookInput,
   toolUseId: string,
-  signal: AbortSignal,
+  cancel: HookCancel,
 ): Promise<Answer> {
   if (handler.kind === "command") {
     if (!opts.commands) return { kind: "unrunnable", why: "no command runner for command hooks" };
-    return { kind: "process", run: await opts.commands.run(handler, input, signal) };
+    return { kind: "process", run: await opts.commands.run(handler, input, cancel.signal) };
   }
   try {
     const params = { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input };
-    return { kind: "reply", raw: await opts.transport.run(params, signal) };
+    const { transport } = opts;
+    const raw = transport.runCancellable
+      ? await transport.runCancellable(params, cancel)
+      : await transport.run(params, cancel.signal);
+    return { kind: "reply", raw };
   } catch (error) {
     return { kind: "rejected", error };
   }

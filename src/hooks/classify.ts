@@ -29,7 +29,7 @@ export interface Asked {
   readonly handler: Handler;
   readonly event: HookEventName;
   /** The handler's own signal: its reason (a HookAbort) tells a timeout from a cancel. */
-  readonly signal: AbortSignal;
+  readonly signal: Pick<AbortSignal, "aborted" | "reason">;
   readonly durationMs: number;
 }
 
@@ -194,7 +194,7 @@ function failed(
 }
 
 /** Why the handler's signal fired, when it did so with a HookAbort. */
-function abortOf(signal: AbortSignal): HookAbort | undefined {
+function abortOf(signal: Pick<AbortSignal, "aborted" | "reason">): HookAbort | undefined {
   return signal.aborted && signal.reason instanceof HookAbort ? signal.reason : undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { HookEventName } from "../wire/events.js";
+import { HookCancel } from "./cancel.js";
 import { classify } from "./classify.js";
 import type { Outcome } from "./outcome.js";
 import { blocks } from "./policy.js";
@@ -19,7 +20,7 @@ export interface RaceOptions {
   /** The event asked about: its policy says which outcomes decide it at once. */
   readonly event: HookEventName;
   /** Asks one handler; a rejection is classified like a failed request. */
-  readonly ask: (handler: Handler, signal: AbortSignal) => Promise<Outcome>;
+  readonly ask: (handler: Handler, cancel: HookCancel) => Promise<Outcome>;
   /**
    * Sees every outcome as it settles, including those that arrive after the end. It cannot
    * change the race: if it throws, the error goes to `log` and the race goes on.
@@ -35,9 +36,9 @@ export interface RaceOptions {
  * blocking outcome (aborting the rest), once all have answered, or when `turn` aborts. The
  * outcomes are those known at the end, a snapshot later settlements do not change.
  *
- * One promise per handler, but one abort listener on the turn and one timer per distinct
- * timeout whatever the count: per-handler listeners on a shared signal cost O(n) each to add
- * and trip Node's listener-leak warning past ten.
+ * One promise and one {@link HookCancel} per handler, but one abort listener on the turn and
+ * one timer per distinct timeout whatever the count: per-handler listeners on a shared signal
+ * cost O(n) each to add and trip Node's listener-leak warning past ten.
  */
 export function raceHandlers(
   handlers: readonly Handler[],
@@ -46,7 +47,7 @@ export function raceHandlers(
 ): Promise<RaceResult> {
   return new Promise((resolve) => {
     const outcomes: (Outcome | undefined)[] = handlers.map(() => undefined);
-    const controllers = handlers.map(() => new AbortController());
+    const cancels = handlers.map(() => new HookCancel());
     const timers: ReturnType<typeof setTimeout>[] = [];
     let pending = handlers.length;
     let over = false;
@@ -57,10 +58,10 @@ export function raceHandlers(
       turn.removeEventListener("abort", onTurn);
       for (const timer of timers) clearTimeout(timer);
       let reason: HookAbort | undefined;
-      controllers.forEach((controller, i) => {
+      cancels.forEach((cancel, i) => {
         if (outcomes[i] !== undefined || !abortReason) return;
         reason ??= abortReason();
-        controller.abort(reason);
+        cancel.abort(reason);
       });
       resolve({ end: result, outcomes: [...outcomes] });
     };
@@ -102,7 +103,7 @@ export function raceHandlers(
         for (const i of indexes) {
           const cb = handlers[i];
           if (cb && outcomes[i] === undefined) {
-            controllers[i]?.abort(new HookAbort("timeout", opts.timeoutMessage(cb)));
+            cancels[i]?.abort(new HookAbort("timeout", opts.timeoutMessage(cb)));
           }
         }
       };
@@ -110,17 +111,17 @@ export function raceHandlers(
       timers.push(setTimeout(onTimeout, timerDelay(ms)));
     }
     handlers.forEach((cb, i) => {
-      const controller = controllers[i] ?? new AbortController();
+      const cancel = cancels[i] ?? new HookCancel();
       const asked = performance.now();
       const settled = opts
-        .ask(cb, controller.signal)
+        .ask(cb, cancel)
         .catch((error: unknown) =>
           classify(
             { kind: "rejected", error },
             {
               handler: cb,
               event: opts.event,
-              signal: controller.signal,
+              signal: cancel,
               durationMs: performance.now() - asked,
             },
           ),

@@ -1,4 +1,5 @@
 import type { HookEventParams, HookRunParams } from "../wire/hooks.js";
+import type { HookCancel } from "./cancel.js";
 
 /** Why a callback's request was abandoned; carried as the AbortSignal's reason. */
 export class HookAbort extends Error {
@@ -34,6 +35,11 @@ export class HookTransportError extends Error {
  */
 export interface HookTransport {
   run(request: HookRunParams, signal: AbortSignal): Promise<unknown>;
+  /**
+   * The same, cancelled through the race's {@link HookCancel} rather than an AbortSignal: a
+   * gate's fan-out then makes no EventTarget per callback. Preferred when present.
+   */
+  runCancellable?(request: HookRunParams, cancel: HookCancel): Promise<unknown>;
   /** Fire-and-forget; never throws. */
   event(notice: HookEventParams): void;
 }

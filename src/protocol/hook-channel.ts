@@ -1,5 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { HookCancel } from "../hooks/cancel.js";
 import { HookTransportError, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import { shareInFrames } from "./frame-json.js";
@@ -58,6 +59,7 @@ export class HookChannel {
   transport(log: Logger): HookTransport {
     return {
       run: (request, signal) => this.run(request, signal),
+      runCancellable: (request, cancel) => this.run(request, cancel),
       event: (notice) => this.event(notice, log),
     };
   }
@@ -94,8 +96,8 @@ export class HookChannel {
     }
   }
 
-  private run(params: HookRunParams, signal: AbortSignal): Promise<unknown> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  private run(params: HookRunParams, cancel: AbortSignal | HookCancel): Promise<unknown> {
+    if (cancel.aborted) return Promise.reject(cancel.reason);
     if (this.closed !== undefined) {
       return Promise.reject(new HookTransportError(`request failed: ${this.closed}`));
     }
@@ -110,11 +112,16 @@ export class HookChannel {
           method: CANCEL_REQUEST_METHOD,
           params: { requestId: id },
         });
-        reject(signal.reason);
+        reject(cancel.reason);
       };
-      const release = () => signal.removeEventListener("abort", onAbort);
+      let release: () => void;
+      if (cancel instanceof HookCancel) {
+        release = cancel.onAbort(onAbort);
+      } else {
+        cancel.addEventListener("abort", onAbort, { once: true });
+        release = () => cancel.removeEventListener("abort", onAbort);
+      }
       this.pending.set(id, { resolve, reject, release });
-      signal.addEventListener("abort", onAbort, { once: true });
       try {
         this.output.send({ jsonrpc: "2.0", id, method: HOOK_RUN_METHOD, params })?.catch(() => {});
       } catch (error) {

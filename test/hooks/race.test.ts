@@ -59,10 +59,10 @@ describe("raceHandlers", () => {
   it("a timeout past setTimeout's range waits (clamped) instead of firing at once", async () => {
     // Real timers: Node turns a delay past 2^31-1 ms into 1 ms, which fake timers do not copy.
     const huge = cb("slow", 2_147_484_000);
-    const ask: RaceOptions["ask"] = (c, signal) =>
+    const ask: RaceOptions["ask"] = (c, cancel) =>
       new Promise((resolve) => {
         const timer = setTimeout(() => resolve(proceeded(c)), 50);
-        signal.addEventListener("abort", () => {
+        cancel.onAbort(() => {
           clearTimeout(timer);
           resolve({ handler: c, label: "timed_out", durationMs: 1 });
         });

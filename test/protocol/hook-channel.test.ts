@@ -1,5 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { HookCancel } from "../../src/hooks/cancel.js";
 import { HookAbort, HookTransportError } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { HookChannel } from "../../src/protocol/hook-channel.js";
@@ -91,6 +92,28 @@ describe("the agent's hook channel", () => {
     });
     // Taken (not handed to the SDK, which would report an unknown request) and ignored.
     expect(hooks.take({ jsonrpc: "2.0", id: idOf(0), result: {} })).toBe(true);
+  });
+
+  it("cancelled through the race's HookCancel, it does the same and makes no AbortSignal", async () => {
+    const { hooks, transport, sent, idOf } = channel();
+    const cancel = new HookCancel();
+    const answered = new HookCancel();
+    const asked = transport.runCancellable?.(params("a"), cancel);
+    const done = transport.runCancellable?.(params("b"), answered);
+    hooks.take({ jsonrpc: "2.0", id: idOf(1), result: {} });
+    await expect(done).resolves.toEqual({});
+    const reason = new HookAbort("timeout", "hook a timed out after 5 ms on Bash");
+    cancel.abort(reason);
+    answered.abort(reason);
+    await expect(asked).rejects.toBe(reason);
+    // One cancel, for the request still waiting; the answered one sends none.
+    expect(sent.slice(2)).toEqual([
+      { jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: idOf(0) } },
+    ]);
+    // A signal read afterwards tells the same story.
+    expect(cancel.signal.aborted).toBe(true);
+    expect(cancel.signal.reason).toBe(reason);
+    await expect(transport.runCancellable?.(params("c"), cancel)).rejects.toBe(reason);
   });
 
   it("a closed connection fails the requests still waiting and every later one", async () => {
