@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { capDepth } from "../shared/json-depth.js";
 import { errorMessage, isRecord } from "../shared/values.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
 const shared = new WeakMap<object, string | undefined>();
@@ -60,8 +61,34 @@ function serialize(message: AnyMessage): string {
     text = JSON.stringify(input);
     shared.set(input, text);
   }
+  const hook = hookFrame(message, params, text);
+  if (hook !== undefined) return hook;
   const head = JSON.stringify({ ...message, params: { ...params, input: MARK } });
   // `input` is written after every field that could hold text from outside, so the last mark is ours.
   const at = head.lastIndexOf(MARK_JSON);
   return head.slice(0, at) + text + head.slice(at + MARK_JSON.length);
+}
+
+/**
+ * A `_hooks/run` or `_hooks/event` frame written field by field: the general splice copies
+ * the frame twice and searches it once, and a gate writes one per callback. Its params are
+ * the wire's strict shape (`sessionId`, `hookCallbackId`, `toolUseId` on a run, `input`),
+ * written in that order, so the text is what `JSON.stringify` writes for a frame made in
+ * that order; a frame whose fields are not all strings is left to the general path.
+ */
+function hookFrame(
+  message: AnyMessage,
+  params: Record<string, unknown>,
+  input: string,
+): string | undefined {
+  if (!("method" in message)) return undefined;
+  const { method } = message;
+  const run = method === HOOK_RUN_METHOD;
+  if (!run && method !== HOOK_EVENT_METHOD) return undefined;
+  const { sessionId, hookCallbackId, toolUseId } = params;
+  if (typeof sessionId !== "string" || typeof hookCallbackId !== "string") return undefined;
+  if (run !== (typeof toolUseId === "string")) return undefined;
+  const id = "id" in message ? `"id":${JSON.stringify(message.id)},` : "";
+  const tool = run ? `"toolUseId":${JSON.stringify(toolUseId)},` : "";
+  return `{"jsonrpc":"2.0",${id}"method":"${method}","params":{"sessionId":${JSON.stringify(sessionId)},"hookCallbackId":${JSON.stringify(hookCallbackId)},${tool}"input":${input}}}`;
 }

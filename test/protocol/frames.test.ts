@@ -27,6 +27,37 @@ describe("frames", () => {
     }
   });
 
+  it("hook frames of every shape are written exactly as JSON.stringify would write them", () => {
+    const shared = input();
+    shareInFrames(shared);
+    const frames: AnyMessage[] = [
+      {
+        jsonrpc: "2.0",
+        method: "_hooks/event",
+        params: { sessionId: 's"1', hookCallbackId: "ü\n", input: shared },
+      },
+      {
+        jsonrpc: "2.0",
+        id: "hook-9",
+        method: "_hooks/run",
+        params: { sessionId: "s1", hookCallbackId: "cb", toolUseId: "t\\1", input: shared },
+      },
+      // Not the wire's shape: written by the general path, still exactly.
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "_hooks/run",
+        params: { sessionId: "s1", hookCallbackId: 7, toolUseId: "t1", input: shared },
+      } as never,
+      {
+        jsonrpc: "2.0",
+        method: "_hooks/event",
+        params: { sessionId: "s1", input: shared },
+      } as never,
+    ];
+    for (const frame of frames) expect(frameText(frame)).toBe(JSON.stringify(frame));
+  });
+
   it("text that looks like the placeholder in an earlier field cannot displace the input", () => {
     const shared = input();
     shareInFrames(shared);
