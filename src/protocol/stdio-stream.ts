@@ -62,6 +62,8 @@ export function stdioStream(
     refuseOversize(frame, maxFrameBytes, answer, limits.log),
   );
   let taker: FrameTaker | undefined;
+  // Set once the input ended or the SDK cancelled the stream: nothing more is read or queued.
+  let ended = false;
   const readable = new ReadableStream<AnyMessage>(
     {
       start(controller) {
@@ -70,16 +72,18 @@ export function stdioStream(
           if (read === undefined) return;
           if ("reply" in read) return answer(read.reply);
           if (taker?.take(read.frame)) return;
+          if (ended) return;
           controller.enqueue(read.frame);
           if ((controller.desiredSize ?? 1) <= 0) input.pause();
         });
         const emit = (piece: Uint8Array) => lines.push(piece);
-        let ended = false;
         const finish = (error?: Error) => {
           if (ended) return;
+          if (!error) {
+            limiter.end(emit);
+            lines.end();
+          }
           ended = true;
-          if (!error) limiter.end(emit);
-          lines.end();
           taker?.close();
           if (error) controller.error(error);
           else controller.close();
@@ -95,6 +99,8 @@ export function stdioStream(
         if (input.isPaused()) input.resume();
       },
       cancel() {
+        if (!ended) taker?.close();
+        ended = true;
         input.destroy();
       },
     },

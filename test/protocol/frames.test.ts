@@ -195,4 +195,18 @@ describe("frames", () => {
     for await (const m of stream.readable) seen.push("params" in m ? m.params : undefined);
     expect(seen).toEqual(Array.from({ length: count }, (_, i) => i));
   });
+
+  it("a cancelled stream stops reading, fails the taker's requests once, and throws nothing later", async () => {
+    const { out } = recordingOutput();
+    const stdin = new PassThrough();
+    const stream = stdioStream(out, stdin);
+    let closed = 0;
+    stream.intercept({ take: () => false, close: () => void closed++ });
+    await stream.readable.cancel();
+    expect(stdin.destroyed).toBe(true);
+    // Late input and the close that follows the destroy must not throw from a listener.
+    stdin.emit("data", Buffer.from('{"jsonrpc":"2.0","method":"n"}\n'));
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(1);
+  });
 });
