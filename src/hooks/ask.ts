@@ -1,11 +1,10 @@
 import type { Logger } from "../shared/log.js";
-import type { HookCancel } from "./cancel.js";
 import type { HookEventName } from "../wire/events.js";
 import { classify, type Answer } from "./classify.js";
 import type { CommandHookRunner } from "./command.js";
 import type { Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
-import type { HookTransport } from "./transport.js";
+import type { HookCancel, HookTransport } from "./transport.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 /** How a session's hooks are reached. */

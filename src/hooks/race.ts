@@ -1,10 +1,9 @@
 import type { HookEventName } from "../wire/events.js";
-import { HookCancel } from "./cancel.js";
 import { classify } from "./classify.js";
 import type { Outcome } from "./outcome.js";
 import { blocks } from "./policy.js";
 import type { Handler } from "./registry.js";
-import { HookAbort } from "./transport.js";
+import { HookAbort, HookCancel } from "./transport.js";
 import { detach, errorMessage, timerDelay, type FailureLog } from "../shared/values.js";
 
 /** How a race ended: the first blocking outcome, every handler answered, or the turn was cancelled. */

@@ -1,7 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { HookCancel } from "../hooks/cancel.js";
-import { HookTransportError, type HookTransport } from "../hooks/transport.js";
+import { HookCancel, HookTransportError, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import { shareInFrames } from "./frame-json.js";
 import { errorReply, eventNotSent } from "./hook-transport.js";

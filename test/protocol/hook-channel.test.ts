@@ -1,7 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { HookCancel } from "../../src/hooks/cancel.js";
-import { HookAbort, HookTransportError } from "../../src/hooks/transport.js";
+import { HookAbort, HookCancel, HookTransportError } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { HookChannel } from "../../src/protocol/hook-channel.js";
 

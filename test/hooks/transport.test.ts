@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HookCancel } from "../../src/hooks/cancel.js";
-import { HookAbort } from "../../src/hooks/transport.js";
+import { HookAbort, HookCancel } from "../../src/hooks/transport.js";
 
 describe("HookCancel", () => {
   it("tells each listener once, with the first reason; a released listener hears nothing", () => {
