@@ -73,9 +73,9 @@ class WindowLines {
 
 /**
  * Reads an open local file from its start, keeping only the wanted lines but counting all
- * of them; `binary` when its first bytes hold a NUL. `size` is the file's size when it was
- * opened: a read that comes back short once that much was read is the end. The handle stays
- * open for the caller to close.
+ * of them; `binary` when its first BINARY_SNIFF_BYTES bytes hold a NUL. `size` is the file's
+ * size when it was opened: a read that comes back short once that much was read is the end.
+ * The handle stays open for the caller to close.
  */
 export async function readLocalWindow(
   handle: FileHandle,
@@ -84,18 +84,22 @@ export async function readLocalWindow(
   limit: number,
   signal: AbortSignal,
 ): Promise<LineWindow | "binary"> {
-  const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(BINARY_SNIFF_BYTES, size + 1)));
+  // One byte more than the file held when opened, so a small file takes one read.
+  let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size + 1));
   const decoder = new StringDecoder("utf8");
   const window = new WindowLines(startLine, limit);
   let position = 0;
   for (;;) {
     signal.throwIfAborted();
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-    if (position === 0 && looksBinary(buffer.subarray(0, bytesRead))) return "binary";
+    const sniffed = Math.min(bytesRead, BINARY_SNIFF_BYTES - position);
+    if (sniffed > 0 && looksBinary(buffer.subarray(0, sniffed))) return "binary";
     if (bytesRead === 0) break;
     position += bytesRead;
     window.push(decoder.write(buffer.subarray(0, bytesRead)));
     if (bytesRead < buffer.length && position >= size) break;
+    // Not the end yet (the file grew since it was opened): read on in full-sized chunks.
+    if (buffer.length < CHUNK_BYTES) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   }
   window.push(decoder.end());
   window.end();

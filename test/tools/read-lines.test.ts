@@ -82,10 +82,28 @@ describe("reading a local file's lines", () => {
     }
   });
 
-  it("calls a file with a NUL in its first bytes binary", async () => {
+  it("calls a file with a NUL in its first 8 KiB binary, and only then", async () => {
     const dir = await tempDir();
     const file = path.join(dir, "f.bin");
     await writeFile(file, Buffer.from([104, 105, 0, 10]));
     expect(await windowOf(file)).toBe("binary");
+    await writeFile(file, Buffer.concat([Buffer.alloc(8191, 120), Buffer.from([0])]));
+    expect(await windowOf(file)).toBe("binary");
+    await writeFile(file, Buffer.concat([Buffer.alloc(8192, 120), Buffer.from([0])]));
+    expect(await windowOf(file)).not.toBe("binary");
+  });
+
+  it("sniffs the first 8 KiB of a small file that grew after it was opened", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, "f.txt");
+    await writeFile(file, "a\n");
+    const handle = await open(file, "r+");
+    try {
+      await handle.write(Buffer.concat([Buffer.alloc(5000, 120), Buffer.from([0])]), 2);
+      const window = await readLocalWindow(handle, 2, 1, 10, new AbortController().signal);
+      expect(window).toBe("binary");
+    } finally {
+      await handle.close();
+    }
   });
 });
