@@ -4,8 +4,9 @@ import type {
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
+import { aiInternal } from "./ai-internal.js";
 
-/** A history's messages already checked and converted, and the messages they came from. */
+/** A history's messages already converted, and the messages they came from (both only grow). */
 interface Converted {
   readonly sources: ModelMessage[];
   readonly prompt: LanguageModelV3Message[];
@@ -17,11 +18,13 @@ const converted = new WeakMap<readonly ModelMessage[], Converted>();
 
 /**
  * The history in the provider's prompt format (`LanguageModelV3Prompt`), the system prompt
- * first. Only messages added since the last call on the same history are validated against
- * the AI SDK's message schema and converted: checking the whole history on every call made
- * a step's cost grow with the session. A history whose earlier messages were replaced (not
- * appended to) is converted again from the start. Messages are read as values: a message
- * must not be changed in place once a model call has seen it.
+ * first. A history is checked against the AI SDK's message schema when its conversion starts
+ * (a session's first step, a loaded history, one whose earlier messages were replaced); after
+ * that only the messages appended since the last call are converted, without another check:
+ * the turn builds them itself from parts checked where they came in (the prompt, hook replies,
+ * the model's stream). Checking on every call made a step's cost grow with the session, and
+ * checking each appended message again was a good part of a tool call's cost. Messages are
+ * read as values: a message must not be changed in place once a model call has seen it.
  */
 export async function providerPrompt(
   model: LanguageModelV3,
@@ -29,22 +32,26 @@ export async function providerPrompt(
   history: readonly ModelMessage[],
   signal: AbortSignal,
 ): Promise<LanguageModelV3Prompt> {
-  const done = reusable(history, converted.get(history));
+  let done = reusable(history, converted.get(history));
   const fresh = history.slice(done?.sources.length ?? 0);
-  let prompt = done?.prompt ?? [];
   // An empty history goes through too, so it fails as the AI SDK fails it.
   if (fresh.length > 0 || !done) {
-    const { convertToLanguageModelPrompt, standardizePrompt } = await import("ai/internal");
-    const { messages } = await standardizePrompt({ messages: fresh });
+    const { convertToLanguageModelPrompt, standardizePrompt } = await aiInternal();
+    const messages = done ? fresh : (await standardizePrompt({ messages: fresh })).messages;
     const tail = await convertToLanguageModelPrompt({
       prompt: { messages },
       supportedUrls: await model.supportedUrls,
       download: undefined,
       abortSignal: signal,
     });
-    prompt = [...prompt, ...tail];
-    converted.set(history, { sources: [...(done?.sources ?? []), ...fresh], prompt });
+    if (!done) {
+      done = { sources: [], prompt: [] };
+      converted.set(history, done);
+    }
+    done.sources.push(...fresh);
+    done.prompt.push(...tail);
   }
+  const { prompt } = done;
   return system === undefined ? [...prompt] : [{ role: "system", content: system }, ...prompt];
 }
 

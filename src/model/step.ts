@@ -9,6 +9,7 @@ import { jsonSchema, tool } from "@ai-sdk/provider-utils";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
+import { aiInternal } from "./ai-internal.js";
 import { defuseDeepInput, defusedInput } from "./deep-input.js";
 import { profileOf } from "./profile.js";
 import { providerPrompt } from "./provider-prompt.js";
@@ -87,7 +88,7 @@ const providerTools = new WeakMap<ToolSet, Promise<ProviderTools>>();
 function toolsFor(tools: ToolSet): Promise<ProviderTools> {
   let prepared = providerTools.get(tools);
   if (!prepared) {
-    prepared = import("ai/internal")
+    prepared = aiInternal()
       .then(({ prepareToolsAndToolChoice }) =>
         prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined }),
       )
@@ -113,7 +114,7 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
   const model = providerModel(opts.model);
   const profile = profileOf(model);
   // The AI SDK's call helpers load with a session's first step, not at startup.
-  const { prepareCallSettings, prepareRetries } = await import("ai/internal");
+  const { prepareCallSettings, prepareRetries } = await aiInternal();
   const { retry } = prepareRetries({
     maxRetries: opts.maxRetries ?? profile.maxRetries ?? 2,
     abortSignal: signal,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ModelMessage } from "ai";
 import type { Logger } from "../shared/log.js";
@@ -7,6 +7,9 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { makeDirectory, retryTransient } from "../store/files.js";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
 import { hookContextOf } from "./hook-context.js";
+
+/** How long the file stays open with nothing written to it. */
+const IDLE_CLOSE_MS = 1000;
 
 /** One content block of a transcript line, named as in Claude Code's transcripts. */
 type Block =
@@ -19,14 +22,21 @@ type Block =
  * A session's conversation as JSON lines in the shape of Claude Code's transcripts
  * (`type` user/assistant, `message.content` blocks text/thinking/tool_use/tool_result), so a
  * hook script that reads `transcript_path` finds what it expects. Writes are queued in order
- * and never throw into the turn; one that fails for want of file descriptors is retried, and
- * one that still fails is reported once (logged, and to the `onFailure` listener). Each
- * message line also carries
+ * and never throw into the turn; lines appended while a write is under way go out together in
+ * the next one, through a descriptor kept open until the turn's `flush` (or a second without
+ * writes). A write that fails for want of file descriptors is retried, and one that still
+ * fails is reported once (logged, and to the `onFailure` listener). Each message line also
+ * carries
  * `modelMessage` (the message exactly as the model got it) and `hookgate_view` lines record
  * what the client was shown, so a session can be loaded again (see store/transcript-lines.ts).
  */
 export class Transcript {
   private queue: Promise<void> = Promise.resolve();
+  /** Lines not yet handed to a write, and the queued write that will take them. */
+  private pending = "";
+  private batch: Promise<void> | undefined;
+  private file: FileHandle | undefined;
+  private idle: NodeJS.Timeout | undefined;
   private dirReady = false;
   private failed = false;
   private failureListener: ((error: unknown) => void) | undefined;
@@ -80,9 +90,14 @@ export class Transcript {
 
   private append(lines: readonly Record<string, unknown>[]): Promise<void> {
     if (lines.length === 0) return this.queue;
-    const text = lines.map((l) => `${JSON.stringify(l)}\n`).join("");
-    this.queue = this.queue
-      .then(() => retryTransient(() => this.write(text)))
+    for (const line of lines) this.pending += `${JSON.stringify(line)}\n`;
+    this.batch ??= this.queue = this.queue
+      .then(() => {
+        const text = this.pending;
+        this.pending = "";
+        this.batch = undefined;
+        return retryTransient(() => this.write(text));
+      })
       .catch((error: unknown) => {
         // Later writes are still tried (a load closes what a gap leaves open), but one
         // failure is one report, however many lines it costs.
@@ -91,7 +106,7 @@ export class Transcript {
         this.log.error({ err: error, path: this.path }, "transcript not written");
         this.failureListener?.(error);
       });
-    return this.queue;
+    return this.batch;
   }
 
   private async write(text: string): Promise<void> {
@@ -99,12 +114,41 @@ export class Transcript {
       makeDirectory(dirname(this.path));
       this.dirReady = true;
     }
-    await appendFile(this.path, text, "utf8");
+    this.file ??= await open(this.path, "a");
+    try {
+      await this.file.appendFile(text, "utf8");
+    } catch (error) {
+      // The next write opens the file again rather than trust this descriptor.
+      await this.closeFile();
+      throw error;
+    }
+    if (this.idle) this.idle.refresh();
+    else {
+      // Closing never fails: the queue's links catch what they throw.
+      this.idle = setTimeout(() => {
+        this.release().catch(() => undefined);
+      }, IDLE_CLOSE_MS);
+      this.idle.unref();
+    }
   }
 
-  /** Resolves once everything recorded so far is on disk (or has failed). */
-  flush(): Promise<void> {
+  /** Closes the file once what is queued is written; a later append opens it again. */
+  private release(): Promise<void> {
+    clearTimeout(this.idle);
+    this.idle = undefined;
+    this.queue = this.queue.then(() => this.closeFile());
     return this.queue;
+  }
+
+  private async closeFile(): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    await file?.close().catch(() => undefined);
+  }
+
+  /** Resolves once everything recorded so far is on disk (or has failed), and closes the file. */
+  flush(): Promise<void> {
+    return this.release();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, readlinkSync } from "node:fs";
 import { open, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { errnoCode, insideRoots } from "./paths.js";
@@ -12,10 +12,19 @@ function procPath(handle: FileHandle): string {
   return `/proc/self/fd/${handle.fd}`;
 }
 
-/** The real path of what a descriptor refers to, or undefined where /proc cannot tell. */
-async function descriptorPath(handle: FileHandle): Promise<string | undefined> {
-  const real = await readlink(procPath(handle)).catch(() => undefined);
-  return real !== undefined && path.isAbsolute(real) ? real : undefined;
+/**
+ * The real path of what a descriptor refers to, or undefined where /proc cannot tell. Read
+ * synchronously: /proc answers from memory, never from the file's own file system, so this
+ * cannot block, and it spares a thread-pool round trip on every file a tool opens.
+ */
+function descriptorPath(handle: FileHandle): string | undefined {
+  let real: string;
+  try {
+    real = readlinkSync(procPath(handle));
+  } catch {
+    return undefined;
+  }
+  return path.isAbsolute(real) ? real : undefined;
 }
 
 function escaped(p: string, real: string | undefined): ToolError {
@@ -36,7 +45,7 @@ export async function assertOpenedInside(
   p: string,
   roots: readonly string[],
 ): Promise<boolean> {
-  const real = await descriptorPath(handle);
+  const real = descriptorPath(handle);
   if (real !== undefined) {
     if (insideRoots(roots, real)) return true;
     throw escaped(p, real);

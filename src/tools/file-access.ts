@@ -64,15 +64,20 @@ export async function checkedKind(p: string): Promise<LocalKind> {
 /**
  * Opens a local file for reading, refusing anything but a regular file before a read
  * could block, and anything that is not really inside `roots` (real paths): the path may
- * have changed since it was checked. The caller closes it.
+ * have changed since it was checked. Returns the handle, which the caller closes, and the
+ * file's size when it was opened.
  */
-export async function openRegularFile(p: string, roots: readonly string[]): Promise<FileHandle> {
+export async function openRegularFile(
+  p: string,
+  roots: readonly string[],
+): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(p, constants.O_RDONLY | OPEN_WITHOUT_WAITING);
   try {
     await assertOpenedInside(handle, p, roots);
-    const kind = kindOf(await handle.stat());
+    const stats = await handle.stat();
+    const kind = kindOf(stats);
     if (kind !== "file") throw notRegularFile(p, kind);
-    return handle;
+    return { handle, size: stats.size };
   } catch (err) {
     await handle.close();
     throw err;
@@ -131,7 +136,7 @@ export async function readCurrentText(ctx: ToolContext, p: string): Promise<stri
   }
   if (kind === "missing") return null;
   if (kind === "directory") throw new ToolError(`${p} is a directory, not a file`);
-  const handle = await openRegularFile(p, await realRoots(ctx));
+  const { handle } = await openRegularFile(p, await realRoots(ctx));
   try {
     return await handle.readFile({ encoding: "utf8", signal: ctx.signal });
   } finally {

@@ -42,9 +42,23 @@ export async function realpathLoose(p: string, hops = 0): Promise<string> {
   return path.join(await realpathLoose(parent, hops), path.basename(p));
 }
 
-/** The real paths of the roots, to compare real paths found later against. */
-export function realRoots(ctx: Pick<ToolContext, "roots">): Promise<string[]> {
-  return Promise.all(ctx.roots.map((root) => realpathLoose(path.resolve(root))));
+// Keyed by a session's roots array, which lives as long as the session.
+const resolvedRoots = new WeakMap<readonly string[], Promise<readonly string[]>>();
+
+/**
+ * The real paths of the roots, to compare real paths found later against. Taken once per
+ * roots array (a session's), when a tool first needs them: a root replaced by a symlink
+ * afterwards does not move the workspace with it, and calls do not pay for it again.
+ */
+export function realRoots(ctx: Pick<ToolContext, "roots">): Promise<readonly string[]> {
+  let real = resolvedRoots.get(ctx.roots);
+  if (!real) {
+    real = Promise.all(ctx.roots.map((root) => realpathLoose(path.resolve(root))));
+    resolvedRoots.set(ctx.roots, real);
+    // A root that could not be resolved is tried again (and fails again) on the next call.
+    real.catch(() => resolvedRoots.delete(ctx.roots));
+  }
+  return real;
 }
 
 /** True when the real path `real` lies inside one of the real roots. */

@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import { StringDecoder } from "node:string_decoder";
 import { BINARY_SNIFF_BYTES, looksBinary, splitLines } from "./text.js";
 
 /** A run of lines from a file. */
@@ -13,36 +13,97 @@ export interface LineWindow {
   readonly more: boolean;
 }
 
-/** True when the first bytes of an open local file contain a NUL. */
-export async function localFileLooksBinary(handle: FileHandle): Promise<boolean> {
-  const buf = new Uint8Array(BINARY_SNIFF_BYTES);
-  const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-  return looksBinary(buf.subarray(0, bytesRead));
+/** Most bytes asked of the file in one read. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** What ends a line in a local file: `\n`, `\r\n`, or a `\r` on its own. */
+const LINE_END = /\r?\n|\r(?!\n)/g;
+
+/**
+ * Counts the lines of text fed to it chunk by chunk, keeping those of one window. Lines end
+ * as Node's readline ends them (a `\r\n` split across two chunks is one end).
+ */
+class WindowLines {
+  readonly lines: string[] = [];
+  count = 0;
+  private rest = "";
+  private sawReturn = false;
+
+  constructor(
+    private readonly startLine: number,
+    private readonly limit: number,
+  ) {}
+
+  push(chunk: string): void {
+    // An empty chunk (half a character) neither ends a line nor separates `\r` from `\n`.
+    if (chunk === "") return;
+    let text = chunk;
+    if (this.sawReturn) {
+      this.sawReturn = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+    }
+    LINE_END.lastIndex = 0;
+    if (!LINE_END.test(text)) {
+      this.rest += text;
+      return;
+    }
+    text = this.rest + text;
+    this.sawReturn = text.endsWith("\r");
+    let start = 0;
+    LINE_END.lastIndex = 0;
+    for (let end = LINE_END.exec(text); end !== null; end = LINE_END.exec(text)) {
+      this.line(text, start, end.index);
+      start = LINE_END.lastIndex;
+    }
+    this.rest = text.slice(start);
+  }
+
+  end(): void {
+    if (this.rest !== "") this.line(this.rest, 0, this.rest.length);
+    this.rest = "";
+  }
+
+  private line(text: string, start: number, end: number): void {
+    this.count += 1;
+    if (this.count >= this.startLine && this.lines.length < this.limit) {
+      this.lines.push(text.slice(start, end));
+    }
+  }
 }
 
 /**
- * Streams an open local file from its start, keeping only the wanted lines but counting
- * all of them. The handle stays open for the caller to close.
+ * Reads an open local file from its start, keeping only the wanted lines but counting all
+ * of them; `binary` when its first BINARY_SNIFF_BYTES bytes hold a NUL. `size` is the file's
+ * size when it was opened: a read that comes back short once that much was read is the end.
+ * The handle stays open for the caller to close.
  */
 export async function readLocalWindow(
   handle: FileHandle,
+  size: number,
   startLine: number,
   limit: number,
   signal: AbortSignal,
-): Promise<LineWindow> {
-  const input = handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false, signal });
-  const reader = createInterface({ input, crlfDelay: Infinity });
-  const lines: string[] = [];
-  let count = 0;
-  try {
-    for await (const line of reader) {
-      count += 1;
-      if (count >= startLine && lines.length < limit) lines.push(line);
-    }
-  } finally {
-    reader.close();
-    input.destroy();
+): Promise<LineWindow | "binary"> {
+  // One byte more than the file held when opened, so a small file takes one read.
+  let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size + 1));
+  const decoder = new StringDecoder("utf8");
+  const window = new WindowLines(startLine, limit);
+  let position = 0;
+  for (;;) {
+    signal.throwIfAborted();
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    const sniffed = Math.min(bytesRead, BINARY_SNIFF_BYTES - position);
+    if (sniffed > 0 && looksBinary(buffer.subarray(0, sniffed))) return "binary";
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    window.push(decoder.write(buffer.subarray(0, bytesRead)));
+    if (bytesRead < buffer.length && position >= size) break;
+    // Not the end yet (the file grew since it was opened): read on in full-sized chunks.
+    if (buffer.length < CHUNK_BYTES) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   }
+  window.push(decoder.end());
+  window.end();
+  const { lines, count } = window;
   return { lines, startLine, totalLines: count, more: startLine - 1 + lines.length < count };
 }
 

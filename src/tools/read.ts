@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { checkedKind, clientReadError, openRegularFile } from "./file-access.js";
 import { realRoots, resolveInRoots } from "./paths.js";
-import {
-  clientWindow,
-  localFileLooksBinary,
-  readLocalWindow,
-  type LineWindow,
-} from "./read-lines.js";
+import { clientWindow, readLocalWindow, type LineWindow } from "./read-lines.js";
 import { cutLine, fenced, numberLines, textContent } from "./text.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 
@@ -66,14 +61,15 @@ async function readWindow(
   if (kind === "directory") {
     throw new ToolError(`${p} is a directory, not a file; use Glob or Bash (ls) to list it`);
   }
-  const handle = await openRegularFile(p, await realRoots(ctx));
+  const { handle, size } = await openRegularFile(p, await realRoots(ctx));
   try {
-    if (await localFileLooksBinary(handle)) {
+    const window = await readLocalWindow(handle, size, startLine, limit, ctx.signal);
+    if (window === "binary") {
       throw new ToolError(
         `${p} looks like a binary file (it contains NUL bytes); Read shows text only`,
       );
     }
-    return await readLocalWindow(handle, startLine, limit, ctx.signal);
+    return window;
   } finally {
     await handle.close();
   }

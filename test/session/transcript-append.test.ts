@@ -11,13 +11,13 @@ vi.mock("node:fs/promises", async (actual) => {
   const real = await actual<typeof import("node:fs/promises")>();
   return {
     ...real,
-    appendFile: async (...args: Parameters<typeof real.appendFile>) => {
+    open: async (...args: Parameters<typeof real.open>) => {
       full.attempts++;
       if (full.failures > 0) {
         full.failures--;
         throw Object.assign(new Error("EMFILE: too many open files, open"), { code: "EMFILE" });
       }
-      return real.appendFile(...args);
+      return real.open(...args);
     },
   };
 });
@@ -46,7 +46,9 @@ describe("appending to a transcript", () => {
     transcript.onFailure((e) => failures.push(e));
     full.failures = 3;
     await transcript.record({ role: "user", content: "first" });
+    await transcript.flush();
     await transcript.record({ role: "user", content: "second" });
+    await transcript.flush();
     const written = readFileSync(transcript.path, "utf8").trim().split("\n");
     expect(written.map((l) => (JSON.parse(l) as { message: unknown }).message)).toEqual([
       { role: "user", content: "first" },

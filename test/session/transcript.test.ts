@@ -1,9 +1,21 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/shared/log.js";
 import { Transcript } from "../../src/session/transcript.js";
+import { waitUntil } from "../helpers/wait.js";
+
+/** Whether this process has `path` open (Linux: a descriptor in /proc/self/fd leads to it). */
+function isOpen(path: string): boolean {
+  return readdirSync("/proc/self/fd").some((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  });
+}
 
 const meta = { sessionId: "s1", cwd: "/w" };
 
@@ -58,6 +70,30 @@ describe("the session transcript", () => {
       },
     });
   });
+
+  it.runIf(process.platform === "linux")(
+    "keeps the file open while lines keep coming, and lets go of it at flush or when idle",
+    async () => {
+      const path = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "s1.jsonl");
+      const t = new Transcript(path, meta, silentLogger());
+      const written = Array.from({ length: 20 }, (_, i) =>
+        t.record({ role: "user", content: `line ${i}` }),
+      );
+      await Promise.all(written);
+      expect(isOpen(path)).toBe(true);
+      await t.record({ role: "user", content: "line 20" });
+      await t.flush();
+      expect(isOpen(path)).toBe(false);
+      const contents = readFileSync(path, "utf8").trim().split("\n");
+      expect(contents.map((l) => (JSON.parse(l) as { message: unknown }).message)).toEqual(
+        Array.from({ length: 21 }, (_, i) => ({ role: "user", content: `line ${i}` })),
+      );
+      // Written outside a turn (nothing flushes): the file is let go of once writes stop.
+      await t.record({ role: "user", content: "late" });
+      expect(isOpen(path)).toBe(true);
+      await waitUntil("the idle transcript closed", () => !isOpen(path));
+    },
+  );
 
   it("a write that fails is logged, never thrown into the turn", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "not-a-dir");

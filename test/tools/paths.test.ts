@@ -1,7 +1,7 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isInside, resolveInRoots } from "../../src/tools/paths.js";
+import { isInside, realRoots, resolveInRoots } from "../../src/tools/paths.js";
 import { ToolError } from "../../src/tools/types.js";
 import { tempDir } from "./helpers.js";
 
@@ -71,6 +71,37 @@ describe("resolveInRoots", () => {
     await expect(resolveInRoots("alias/f", { cwd, roots: [cwd] })).resolves.toBe(
       path.join(cwd, "alias/f"),
     );
+  });
+});
+
+describe("a session's roots", () => {
+  it("are taken by their real paths once: a root swapped for a symlink later leads nowhere new", async () => {
+    const cwd = await tempDir();
+    const outside = await tempDir("hookgate-outside-");
+    await writeFile(path.join(outside, "secret"), "s");
+    // One roots array for the whole session, as a session's tool calls share theirs.
+    const session = { cwd, roots: [cwd] };
+    await expect(resolveInRoots("a.txt", session)).resolves.toBe(path.join(cwd, "a.txt"));
+    await rename(cwd, `${cwd}.moved`);
+    try {
+      await symlink(outside, cwd);
+      await expect(resolveInRoots("secret", session)).rejects.toThrow(
+        `resolves to ${path.join(outside, "secret")}, which is outside the workspace`,
+      );
+      await expect(realRoots(session)).resolves.toEqual([cwd]);
+    } finally {
+      await rm(`${cwd}.moved`, { recursive: true, force: true });
+    }
+  });
+
+  it("that could not be resolved are tried again on the next call", async () => {
+    const cwd = await tempDir();
+    await symlink("loop", path.join(cwd, "loop"));
+    const roots = [path.join(cwd, "loop")];
+    await expect(realRoots({ roots })).rejects.toThrow(/Too many levels of symbolic links/);
+    await rm(path.join(cwd, "loop"));
+    await mkdir(path.join(cwd, "loop"));
+    await expect(realRoots({ roots })).resolves.toEqual(roots);
   });
 });
 
