@@ -30,12 +30,15 @@ export function cancellationOf(signal: AbortSignal): Cancellation {
   };
 }
 
-/** A Cancellation that makes its AbortSignal only when asked for it. */
+/**
+ * A Cancellation that makes its AbortSignal only when asked for it, and its listener list
+ * only when something listens (a callback that answers at once needs neither).
+ */
 export class LazyCancellation implements Cancellation {
   aborted = false;
   reason: unknown;
   private controller: AbortController | undefined;
-  private listeners: (() => void)[] = [];
+  private listeners: (() => void)[] | undefined;
 
   get signal(): AbortSignal {
     if (!this.controller) {
@@ -51,14 +54,15 @@ export class LazyCancellation implements Cancellation {
     this.reason = reason;
     this.controller?.abort(reason);
     const listeners = this.listeners;
-    this.listeners = [];
-    for (const listener of listeners) listener();
+    this.listeners = undefined;
+    for (const listener of listeners ?? []) listener();
   }
 
   onAbort(listener: () => void): () => void {
-    this.listeners.push(listener);
+    (this.listeners ??= []).push(listener);
     return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
+      const at = this.listeners?.indexOf(listener) ?? -1;
+      if (at !== -1) this.listeners?.splice(at, 1);
     };
   }
 }

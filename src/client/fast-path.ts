@@ -8,12 +8,19 @@ import {
 import { errorMessage, isRecord } from "../shared/values.js";
 import { LazyCancellation, type Cancellation } from "./cancellation.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
+import type { RunReply } from "./types.js";
 
 const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
+/** Where a `_hooks/run` request's answer goes: its result, or the error to reply with. */
+export interface RunAnswer {
+  result(result: RunReply): void;
+  error(error: unknown): void;
+}
+
 /** Where the fast path hands the hook frames it takes (a HookRouter). */
 export interface HookFrames {
-  run(params: unknown, cancel: Cancellation, requestId: JsonRpcId): Promise<unknown>;
+  answer(params: unknown, cancel: Cancellation, requestId: JsonRpcId, to: RunAnswer): void;
   event(params: unknown, signal: AbortSignal): void;
 }
 
@@ -49,32 +56,20 @@ export function hookFrameTaker(
   frames: HookFrames,
   send: (message: AnyMessage) => void,
 ): HookFrameTaker {
-  const running = new Map<JsonRpcId, LazyCancellation>();
+  const running = new Map<JsonRpcId, RunningRequest>();
   const connection = new AbortController();
+  const answered = (request: RunningRequest): void => {
+    if (running.get(request.id) === request) running.delete(request.id);
+  };
 
   const run = (id: JsonRpcId, params: unknown) => {
-    const request = new LazyCancellation();
+    const request = new RunningRequest(id, answered, send, connection.signal);
     running.set(id, request);
-    const answered = () => {
-      if (running.get(id) === request) running.delete(id);
-    };
-    let reply: Promise<unknown>;
     try {
-      reply = frames.run(params, request, id);
+      frames.answer(params, request, id, request);
     } catch (error) {
-      reply = Promise.reject(error);
+      request.error(error);
     }
-    reply.then(
-      (result) => {
-        answered();
-        send({ jsonrpc: "2.0", id, result: result ?? null });
-      },
-      (error: unknown) => {
-        answered();
-        // After the connection closed there is no one to answer.
-        if (!connection.signal.aborted) send({ jsonrpc: "2.0", id, error: errorReply(error) });
-      },
-    );
   };
 
   return {
@@ -157,6 +152,44 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
     abort: (reason: unknown) => writer.abort(reason),
   });
   return { readable, writable };
+}
+
+/**
+ * A `_hooks/run` request the fast path is running: its cancellation, and where its answer
+ * goes (one object per request, as most answer in the turn they arrive).
+ */
+class RunningRequest extends LazyCancellation implements RunAnswer {
+  private answered = false;
+
+  constructor(
+    readonly id: JsonRpcId,
+    private readonly done: (request: RunningRequest) => void,
+    private readonly send: (message: AnyMessage) => void,
+    private readonly connection: AbortSignal,
+  ) {
+    super();
+  }
+
+  result(result: RunReply): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.done(this);
+    try {
+      this.send({ jsonrpc: "2.0", id: this.id, result: result ?? null });
+    } catch (error) {
+      // A result that cannot be written (a cycle in an extra field) still gets an answer.
+      this.send({ jsonrpc: "2.0", id: this.id, error: errorReply(error) });
+    }
+  }
+
+  error(error: unknown): void {
+    if (this.answered) return;
+    this.answered = true;
+    this.done(this);
+    // After the connection closed there is no one to answer.
+    if (!this.connection.aborted)
+      this.send({ jsonrpc: "2.0", id: this.id, error: errorReply(error) });
+  }
 }
 
 /** The error a failed hook request answers with, as the SDK would write it. */

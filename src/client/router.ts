@@ -17,8 +17,8 @@ import { errorMessage, isRecord } from "../shared/values.js";
 import { isHookEventName } from "../wire/events.js";
 import { z } from "zod";
 import { cancellationOf, type Cancellation } from "./cancellation.js";
-import { hookFastPath, rememberInstalled } from "./fast-path.js";
-import { checkResult, idsOf, rejectOnCancel } from "./run.js";
+import { hookFastPath, rememberInstalled, type RunAnswer } from "./fast-path.js";
+import { checkResult, idsOf, invoke, type Invocation } from "./run.js";
 import type {
   HookContext,
   HookErrorInfo,
@@ -55,8 +55,6 @@ export interface Registration {
   dispose(): void;
 }
 
-type Call = (options: HookContext) => Promise<RunReply>;
-
 // The params around the input; the input is parsed once, with its callback's event schema
 // (entry.prepare), so no field is checked twice. Built once: zod compiles a schema on its
 // first parse, so a schema made per frame costs that compilation on every callback.
@@ -72,7 +70,9 @@ const eventParamsSchema = hookEventParamsSchema.extend({ input: anyObject }).loo
 export class HookRouter {
   private readonly entries = new Map<string, CallbackEntry>();
   private readonly labels = new Set<string>();
-  private readonly running = new Set<Promise<HookSettlement>>();
+  /** Callbacks called and not yet settled, and who waits for there to be none (idle()). */
+  private unsettled = 0;
+  private whenSettled: (() => void)[] = [];
   private counter = 0;
 
   constructor(private readonly options: HookRouterOptions = {}) {}
@@ -126,91 +126,65 @@ export class HookRouter {
     return hookFastPath(stream, this);
   }
 
-  /** A `_hooks/run` request's reply (what the fast path and the app's handler answer). */
+  /** A `_hooks/run` request's reply (what the app's handler answers). */
   run(params: unknown, cancel: Cancellation, requestId: JsonRpcId): Promise<RunReply> {
-    return this.runCallback(params, cancel, requestId);
-  }
-
-  /** Dispatches a `_hooks/event` notification to its observer. */
-  event(params: unknown, signal: AbortSignal): void {
-    this.observe(params, signal);
+    return new Promise((resolve, reject) =>
+      this.answer(params, cancel, requestId, { result: resolve, error: reject }),
+    );
   }
 
   /**
-   * Resolves once every `_hooks/run` and `_hooks/event` that arrived before the call has been
-   * dispatched and its callback has settled, observers included: after `await` of a
-   * `session/prompt`, the turn's Stop observer has run.
+   * Dispatches a `_hooks/run` request and answers it through `to`, in the same turn when its
+   * callback returns a plain value (the fast path's entry).
    */
-  async idle(): Promise<void> {
-    do {
-      // The SDK hands a received message to its handlers through a chain of promise hops,
-      // so a notification read before the prompt's response may not have reached us yet;
-      // one macrotask turn lets every such chain run out.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await Promise.all(this.running);
-    } while (this.running.size > 0);
-  }
-
-  private nextLabel(): string {
-    let n = this.counter + 1;
-    while (this.labels.has(`r${n}`)) n++;
-    return `r${n}`;
-  }
-
-  private async runCallback(
-    params: unknown,
-    cancel: Cancellation,
-    requestId: JsonRpcId,
-  ): Promise<RunReply> {
+  answer(params: unknown, cancel: Cancellation, requestId: JsonRpcId, to: RunAnswer): void {
     const parsed = runParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_RUN_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
       const info = { ...idsOf(params), kind: "run", phase: "dispatch", event: undefined } as const;
-      throw this.reported(RequestError.invalidParams({}, message), info);
+      return to.error(this.reported(RequestError.invalidParams({}, message), info));
     }
     const { sessionId, hookCallbackId, input } = parsed.data;
     // PreToolUse gates, and blocking groups of the steering events, are asked with _hooks/run.
     const event = eventOf(input);
-    const info = { kind: "run", phase: "dispatch", hookCallbackId, sessionId, event } as const;
     const entry = this.find(hookCallbackId, event);
-    if (entry instanceof Error) throw this.reported(entry, info);
-    const prepared = entry.prepare(input);
-    if (!prepared.ok) throw this.reported(RequestError.invalidParams({}, prepared.error), info);
+    const prepared = entry instanceof Error ? entry : entry.prepare(input);
+    if (prepared instanceof Error || !prepared.ok) {
+      const error =
+        prepared instanceof Error ? prepared : RequestError.invalidParams({}, prepared.error);
+      const info = { kind: "run", phase: "dispatch", hookCallbackId, sessionId, event } as const;
+      return to.error(this.reported(error, info));
+    }
     // Callbacks see a tool use id on tool events only, as in the Claude Agent SDK.
     const toolUseId = "tool_use_id" in prepared.input ? parsed.data.toolUseId : undefined;
-
-    const call: Call = (options) =>
-      rejectOnCancel(Promise.resolve(prepared.call(toolUseId, options)), cancel).then((value) =>
-        checkResult(hookCallbackId, value),
-      );
-    // The callback's signal is made only if it reads it.
-    const context: HookContext = {
-      get signal() {
-        return cancel.signal;
-      },
-      sessionId,
-    };
-    const settlement = await this.start(
-      "run",
+    const invocation: Invocation = {
+      kind: "run",
       requestId,
-      prepared.input,
-      context,
-      toolUseId,
       hookCallbackId,
-      call,
+      toolUseId,
+      input: prepared.input,
+      context: new RunContext(cancel, sessionId),
+      callback: prepared.call,
+      check: (value) => checkResult(hookCallbackId, value),
       cancel,
-    );
-    if (settlement.ok) return settlement.result;
-    // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
-    if (settlement.cancelled) throw cancel.reason;
-    this.report(settlement.error, { ...info, phase: "callback" });
-    throw RequestError.internalError(
-      { hookCallbackId },
-      `hook ${hookCallbackId} failed: ${errorMessage(settlement.error)}`,
-    );
+    };
+    this.invoke(invocation, (settlement) => {
+      if (settlement.ok) return to.result(settlement.result);
+      // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
+      if (settlement.cancelled) return to.error(cancel.reason);
+      const info = { kind: "run", phase: "callback", hookCallbackId, sessionId, event } as const;
+      this.report(settlement.error, info);
+      to.error(
+        RequestError.internalError(
+          { hookCallbackId },
+          `hook ${hookCallbackId} failed: ${errorMessage(settlement.error)}`,
+        ),
+      );
+    });
   }
 
-  private observe(params: unknown, signal: AbortSignal): void {
+  /** Dispatches a `_hooks/event` notification to its observer. */
+  event(params: unknown, signal: AbortSignal): void {
     const parsed = eventParamsSchema.safeParse(params);
     if (!parsed.success) {
       const message = `${HOOK_EVENT_METHOD} params are invalid: ${firstIssue(parsed.error)}`;
@@ -224,69 +198,69 @@ export class HookRouter {
     }
     const { sessionId, hookCallbackId, input } = parsed.data;
     const event = eventOf(input);
-    const info = { kind: "event", phase: "dispatch", hookCallbackId, sessionId, event } as const;
     const entry = this.find(hookCallbackId, event);
-    if (entry instanceof Error) return this.report(entry, info);
-    const prepared = entry.prepare(input);
-    if (!prepared.ok) return this.report(new Error(prepared.error), info);
-
+    const prepared = entry instanceof Error ? entry : entry.prepare(input);
+    if (prepared instanceof Error || !prepared.ok) {
+      const error = prepared instanceof Error ? prepared : new Error(prepared.error);
+      const info = { kind: "event", phase: "dispatch", hookCallbackId, sessionId, event } as const;
+      return this.report(error, info);
+    }
     const toolUseId = "tool_use_id" in prepared.input ? prepared.input.tool_use_id : undefined;
-    // An observer's result is not sent anywhere: notifications have no reply.
-    const call: Call = async (options) => {
-      await prepared.call(toolUseId, options);
-      return null;
-    };
-    // Not awaited: an observer must not hold up the messages behind it.
-    this.start(
-      "event",
-      undefined,
-      prepared.input,
-      { signal, sessionId },
-      toolUseId,
+    // Not awaited: an observer must not hold up the messages behind it. Its result is not
+    // sent anywhere: notifications have no reply.
+    const invocation: Invocation = {
+      kind: "event",
+      requestId: undefined,
       hookCallbackId,
-      call,
-    )
-      .then((settlement) => {
-        if (!settlement.ok) this.report(settlement.error, { ...info, phase: "callback" });
-      })
-      .catch((error: unknown) => this.report(error, { ...info, phase: "callback" }));
+      toolUseId,
+      input: prepared.input,
+      context: { signal, sessionId },
+      callback: prepared.call,
+      check: () => null,
+    };
+    this.invoke(invocation, (settlement) => {
+      if (settlement.ok) return;
+      const info = { kind: "event", phase: "callback", hookCallbackId, sessionId, event } as const;
+      this.report(settlement.error, info);
+    });
   }
 
-  /** Runs one callback and traces it; the returned promise never rejects. */
-  private start(
-    kind: HookTrace["kind"],
-    requestId: JsonRpcId | undefined,
-    input: HookTrace["input"],
-    context: HookContext,
-    toolUseId: string | undefined,
-    hookCallbackId: string,
-    call: Call,
-    cancel?: Cancellation,
-  ): Promise<HookSettlement> {
-    const started = performance.now();
-    let settle: (settlement: HookSettlement) => void = () => {};
-    // Never rejects: both outcomes are folded into the settlement.
-    const settled = new Promise<HookSettlement>((resolve) => (settle = resolve));
-    this.running.add(settled);
-    const forget = () => this.running.delete(settled);
-    settled.then(forget, forget);
-    const { sessionId } = context;
-    this.options.trace?.({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
-    // Called at once, not a microtask later: the frame is already parsed and checked.
-    let work: Promise<RunReply>;
-    try {
-      work = call(context);
-    } catch (error) {
-      work = Promise.reject(error);
-    }
-    work.then(
-      (result) => settle({ ok: true, result, ms: performance.now() - started }),
-      (error: unknown) => {
-        const cancelled = kind === "run" && (cancel?.aborted ?? false);
-        settle({ ok: false, error, cancelled, ms: performance.now() - started });
-      },
-    );
-    return settled;
+  /**
+   * Resolves once every `_hooks/run` and `_hooks/event` that arrived before the call has been
+   * dispatched and its callback has settled, observers included: after `await` of a
+   * `session/prompt`, the turn's Stop observer has run.
+   */
+  async idle(): Promise<void> {
+    do {
+      // The SDK hands a received message to its handlers through a chain of promise hops,
+      // so a notification read before the prompt's response may not have reached us yet;
+      // one macrotask turn lets every such chain run out.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.unsettled > 0) await new Promise<void>((resolve) => this.whenSettled.push(resolve));
+    } while (this.unsettled > 0);
+  }
+
+  private nextLabel(): string {
+    let n = this.counter + 1;
+    while (this.labels.has(`r${n}`)) n++;
+    return `r${n}`;
+  }
+
+  /** Runs one callback (see {@link invoke}), counting it as unsettled until it settles. */
+  private invoke(invocation: Invocation, done: (settlement: HookSettlement) => void): void {
+    this.unsettled++;
+    invoke(invocation, this.options.trace, (settlement) => {
+      this.unsettled--;
+      try {
+        done(settlement);
+      } finally {
+        if (this.unsettled === 0 && this.whenSettled.length > 0) {
+          const waiting = this.whenSettled;
+          this.whenSettled = [];
+          for (const resolve of waiting) resolve();
+        }
+      }
+    });
   }
 
   /**
@@ -320,6 +294,26 @@ export class HookRouter {
     } catch {
       // A failing error reporter must not take the connection down.
     }
+  }
+}
+
+/**
+ * A gate callback's third argument. Its signal is made only if the callback reads it; the
+ * getter sits on the prototype, as one on each object literal costs more than the callback's
+ * whole dispatch.
+ */
+class RunContext implements HookContext {
+  readonly #cancel: Cancellation;
+
+  constructor(
+    cancel: Cancellation,
+    readonly sessionId: string,
+  ) {
+    this.#cancel = cancel;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancel.signal;
   }
 }
 

@@ -1,6 +1,8 @@
+import type { JsonRpcId } from "@agentclientprotocol/sdk";
 import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
 import type { Cancellation } from "./cancellation.js";
 import { firstIssue } from "../shared/zod-issues.js";
+import type { HookContext, HookInput, HookSettlement, HookTrace, RunReply } from "./types.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
 export class HookResultError extends Error {
@@ -32,11 +34,95 @@ export function checkResult(hookCallbackId: string, value: unknown): HookRunResu
   );
 }
 
-/** Settles with `work`, or rejects with the cancellation's reason as soon as it comes. */
-export function rejectOnCancel<T>(work: Promise<T>, cancel: Cancellation): Promise<T> {
-  if (cancel.aborted) return Promise.reject(cancel.reason);
-  return new Promise<T>((resolve, reject) => {
-    const stop = cancel.onAbort(() => reject(cancel.reason));
-    work.then(resolve, reject).finally(stop);
+/** One callback call, prepared from a checked frame. */
+export interface Invocation {
+  readonly kind: HookTrace["kind"];
+  readonly requestId: JsonRpcId | undefined;
+  readonly hookCallbackId: string;
+  readonly toolUseId: string | undefined;
+  readonly input: HookInput;
+  readonly context: HookContext;
+  readonly callback: (toolUseID: string | undefined, options: HookContext) => unknown;
+  /** What the callback's value answers (throws when it is not a valid answer). */
+  check(value: unknown): RunReply;
+  /** A request's cancellation: once it fires, the callback's answer is no longer waited for. */
+  readonly cancel?: Cancellation;
+}
+
+/**
+ * Calls one callback, traces it, and hands how it ended to `done`: in the same turn when the
+ * callback returns a plain value (most do, and a promise per call would cost more than the
+ * rest of the dispatch), else when its promise settles or the request is cancelled, whichever
+ * comes first.
+ */
+export function invoke(
+  invocation: Invocation,
+  trace: ((trace: HookTrace) => void) | undefined,
+  done: (settlement: HookSettlement) => void,
+): void {
+  const { cancel } = invocation;
+  const started = performance.now();
+  let settle = done;
+  if (trace) {
+    let traced: (settlement: HookSettlement) => void = () => {};
+    const settled = new Promise<HookSettlement>((resolve) => (traced = resolve));
+    const { kind, requestId, hookCallbackId, toolUseId, input } = invocation;
+    const { sessionId } = invocation.context;
+    trace({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+    settle = (settlement) => {
+      traced(settlement);
+      done(settlement);
+    };
+  }
+  const failed = (error: unknown, cancelled: boolean) =>
+    settle({ ok: false, error, cancelled, ms: performance.now() - started });
+  const answered = (value: unknown) => {
+    let result: RunReply;
+    try {
+      result = invocation.check(value);
+    } catch (error) {
+      return failed(error, false);
+    }
+    settle({ ok: true, result, ms: performance.now() - started });
+  };
+
+  let value: unknown;
+  let thenable: boolean;
+  try {
+    value = invocation.callback(invocation.toolUseId, invocation.context);
+    thenable = isThenable(value);
+  } catch (error) {
+    return failed(error, cancel?.aborted ?? false);
+  }
+  // Cancelled before the callback returned: the agent no longer waits for its answer.
+  if (cancel?.aborted) return failed(cancel.reason, true);
+  if (!thenable) return answered(value);
+  let waiting = true;
+  const stop = cancel?.onAbort(() => {
+    if (!waiting) return;
+    waiting = false;
+    failed(cancel.reason, true);
   });
+  Promise.resolve(value).then(
+    (result) => {
+      if (!waiting) return;
+      waiting = false;
+      stop?.();
+      answered(result);
+    },
+    (error: unknown) => {
+      if (!waiting) return;
+      waiting = false;
+      stop?.();
+      failed(error, false);
+    },
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }

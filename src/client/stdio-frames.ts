@@ -18,8 +18,8 @@ export interface StdioFramesOptions {
 /**
  * ACP's newline-delimited JSON over the agent's stdout and stdin, framed here rather than by
  * the SDK's `ndJsonStream`: each line is parsed once, hook frames go to the taker without a
- * web-stream hop, and every write of one tick (a gate's replies settle together) leaves in one
- * system call. Other frames reach the SDK as `ndJsonStream` delivers them; an unparsable
+ * web-stream hop, and every frame written in one tick (a gate's replies settle together)
+ * leaves in one write. Other frames reach the SDK as `ndJsonStream` delivers them; an unparsable
  * line is answered as it answers one.
  */
 export function stdioFrames(
@@ -28,20 +28,20 @@ export function stdioFrames(
   options: StdioFramesOptions = {},
 ): Stream {
   const { onMessage } = options;
-  let corked = false;
-  const write = (message: AnyMessage): boolean => {
-    onMessage?.("outgoing", message);
-    if (!corked) {
-      corked = true;
-      stdin.cork();
-      process.nextTick(() => {
-        corked = false;
-        stdin.uncork();
-      });
-    }
-    return stdin.write(`${JSON.stringify(message)}\n`);
+  // Every frame written in one turn leaves in one write: a gate's replies come together.
+  let queued = "";
+  const flush = () => {
+    const text = queued;
+    queued = "";
+    if (text !== "" && stdin.writable) stdin.write(text);
   };
-  const taker = options.taker?.((message) => void write(message));
+  const write = (message: AnyMessage): void => {
+    onMessage?.("outgoing", message);
+    const line = `${JSON.stringify(message)}\n`;
+    if (queued === "") process.nextTick(flush);
+    queued += line;
+  };
+  const taker = options.taker?.(write);
 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -112,7 +112,9 @@ export function stdioFrames(
   });
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      if (write(message)) return;
+      write(message);
+      // Backpressure as of the last write: at most one turn's frames are queued beyond it.
+      if (!stdin.writableNeedDrain) return;
       return new Promise<void>((resolve) => {
         const done = () => {
           stdin.off("drain", done);
@@ -123,8 +125,14 @@ export function stdioFrames(
         stdin.on("close", done);
       });
     },
-    close: () => new Promise<void>((resolve) => stdin.end(resolve)),
-    abort: () => void stdin.destroy(),
+    close: () => {
+      flush();
+      return new Promise<void>((resolve) => stdin.end(resolve));
+    },
+    abort: () => {
+      queued = "";
+      stdin.destroy();
+    },
   });
   return { readable, writable };
 }
