@@ -93,13 +93,20 @@ export function stdioFrames(
           }
           return;
         }
-        const head = chunk.subarray(0, last);
-        const text = (pending.length > 0 ? Buffer.concat([...pending, head]) : head).toString(
-          "utf8",
-        );
+        // The line begun in earlier reads ends at this one's first newline: only that much
+        // is copied to join it (a burst's reads seldom end on a frame's end).
+        let from = 0;
+        if (pending.length > 0) {
+          const first = chunk.indexOf(NEWLINE);
+          pending.push(chunk.subarray(0, first));
+          from = first + 1;
+        }
+        const joined = from > 0 ? Buffer.concat(pending).toString("utf8") : undefined;
+        const text = from < last ? chunk.toString("utf8", from, last) : undefined;
         pending = last + 1 < chunk.byteLength ? [chunk.subarray(last + 1)] : [];
         pendingBytes = chunk.byteLength - last - 1;
-        for (const line of text.split("\n")) deliver(line);
+        if (joined !== undefined) deliver(joined);
+        if (text !== undefined) for (const line of text.split("\n")) deliver(line);
       });
       stdout.once("end", () => finish());
       stdout.once("error", (error) => finish(error));

@@ -1,4 +1,5 @@
-import { PassThrough } from "node:stream";
+import { createHook } from "node:async_hooks";
+import { PassThrough, Writable } from "node:stream";
 import { client, methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { HookRouter } from "../../src/client/index.js";
@@ -43,6 +44,36 @@ function connect(router: HookRouter) {
 }
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+
+/** `_hooks/run` frames, one per callback id, with ids `hook-<i>`. */
+const runFrames = (callbackIds: readonly string[], toolInput: object = input.tool_input) =>
+  callbackIds
+    .map((hookCallbackId, i) =>
+      line({
+        id: `hook-${i}`,
+        method: "_hooks/run",
+        params: {
+          sessionId: "s1",
+          hookCallbackId,
+          toolUseId: "call-1",
+          input: { ...input, tool_input: toolInput },
+        },
+      }),
+    )
+    .join("");
+
+/** Counts the promises created while `during` runs and until what it returns settles. */
+async function promisesCreated(during: () => Promise<unknown>): Promise<number> {
+  let created = 0;
+  const hook = createHook({ init: (_id, type) => void (type === "PROMISE" && created++) });
+  hook.enable();
+  try {
+    await during();
+  } finally {
+    hook.disable();
+  }
+  return created;
+}
 
 describe("hookgate/client's stdio framing", () => {
   it("answers a gate's _hooks/run burst, split across reads, with every reply in one write", async () => {
@@ -150,5 +181,81 @@ describe("hookgate/client's stdio framing", () => {
     await waitUntil("the callback started", () => started);
     h.stdout.end();
     await waitUntil("the callback aborted", () => aborted);
+  });
+
+  it("answers a burst of callbacks that return plain values with no promise per frame", async () => {
+    const router = new HookRouter();
+    const count = 64;
+    const reg = router.register({
+      PreToolUse: [{ hooks: Array.from({ length: count }, () => () => ({})) }],
+    });
+    const stdout = new PassThrough();
+    let replies = 0;
+    let answered = () => {};
+    const allAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const stdin = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        replies += chunk.toString("utf8").split("\n").length - 1;
+        if (replies === count) answered();
+        done();
+      },
+    });
+    router
+      .install(client({ name: "stdio-frames-test" }))
+      .connect(stdioFrames(stdout, stdin, { taker: (send) => hookFrameTaker(router, send) }));
+    const burst = runFrames(reg.callbackIds);
+    const created = await promisesCreated(async () => {
+      stdout.write(burst);
+      await allAnswered;
+    });
+    expect(replies).toBe(count);
+    // Each promise hop of a frame costs about what parsing it does.
+    expect(created).toBeLessThan(count);
+  });
+
+  it("joins a frame split over several reads, whatever follows it in the last one", async () => {
+    const router = new HookRouter();
+    const seen: string[] = [];
+    const reg = router.register({
+      PreToolUse: [{ hooks: [(i) => void seen.push(JSON.stringify(i.tool_input))] }],
+    });
+    const h = connect(router);
+    const update = {
+      sessionId: "s1",
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "ü€" } },
+    };
+    const id = reg.callbackIds[0] ?? "";
+    const text =
+      runFrames([id], { command: "echo ü€😀" }) +
+      line({ method: "session/update", params: update });
+    const bytes = Buffer.from(`${text}${runFrames([id], { command: "tail" }).trimEnd()}`);
+    // Cuts inside the first frame's multi-byte characters, then one read with the rest of it,
+    // a whole frame after it, and the start of a last frame that ends with the stream.
+    const euro = bytes.indexOf(Buffer.from("€"));
+    const emoji = bytes.indexOf(Buffer.from("😀"));
+    for (const [from, to] of [
+      [0, euro + 1],
+      [euro + 1, emoji + 2],
+      [emoji + 2, bytes.length - 10],
+      [bytes.length - 10, bytes.length],
+    ] as const) {
+      h.stdout.write(bytes.subarray(from, to));
+    }
+    h.stdout.end();
+    await waitUntil("both calls and the update", () => seen.length === 2 && h.updates.length === 1);
+    expect(seen).toEqual(['{"command":"echo ü€😀"}', '{"command":"tail"}']);
+    expect(h.updates).toEqual([update]);
+  });
+
+  it("answers a result that cannot be written with an error, not silence", async () => {
+    const errors: unknown[] = [];
+    const router = new HookRouter({ onError: (e) => void errors.push(e) });
+    const cyclic: Record<string, unknown> = { reason: "loops" };
+    cyclic.self = cyclic;
+    const reg = router.register({ PreToolUse: [{ hooks: [() => cyclic] }] });
+    const h = connect(router);
+    h.stdout.write(runFrames(reg.callbackIds));
+    await waitUntil("one reply", () => h.replies().length === 1);
+    expect(h.replies()[0]).toMatchObject({ id: "hook-0", error: { code: -32603 } });
   });
 });
