@@ -68,7 +68,11 @@ export function invoke(
     const settled = new Promise<HookSettlement>((resolve) => (traced = resolve));
     const { kind, requestId, hookCallbackId, toolUseId, input } = invocation;
     const { sessionId } = invocation.context;
-    trace({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+    try {
+      trace({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+    } catch {
+      // A failing recorder must not keep the callback from running or its request answered.
+    }
     settle = (settlement) => {
       traced(settlement);
       done(settlement);

@@ -258,4 +258,18 @@ describe("hookgate/client's stdio framing", () => {
     await waitUntil("one reply", () => h.replies().length === 1);
     expect(h.replies()[0]).toMatchObject({ id: "hook-0", error: { code: -32603 } });
   });
+
+  it("runs the callback and answers it though the trace recorder throws; idle() still resolves", async () => {
+    const router = new HookRouter({
+      trace: () => {
+        throw new Error("recorder broke");
+      },
+    });
+    const reg = router.register({ PreToolUse: [{ hooks: [() => ({ decision: "deny" })] }] });
+    const h = connect(router);
+    h.stdout.write(runFrames(reg.callbackIds));
+    await waitUntil("one reply", () => h.replies().length === 1);
+    expect(h.replies()[0]).toEqual({ jsonrpc: "2.0", id: "hook-0", result: { decision: "deny" } });
+    await router.idle();
+  });
 });
