@@ -62,65 +62,72 @@ export function invoke(
 ): void {
   const { cancel } = invocation;
   const started = performance.now();
-  let settle = done;
-  if (trace) {
-    let traced: (settlement: HookSettlement) => void = () => {};
-    const settled = new Promise<HookSettlement>((resolve) => (traced = resolve));
-    const { kind, requestId, hookCallbackId, toolUseId, input } = invocation;
-    const { sessionId } = invocation.context;
-    try {
-      trace({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
-    } catch {
-      // A failing recorder must not keep the callback from running or its request answered.
-    }
-    settle = (settlement) => {
-      traced(settlement);
-      done(settlement);
-    };
-  }
-  const failed = (error: unknown, cancelled: boolean) =>
-    settle({ ok: false, error, cancelled, ms: performance.now() - started });
-  const answered = (value: unknown) => {
-    let result: RunReply;
-    try {
-      result = invocation.check(value);
-    } catch (error) {
-      return failed(error, false);
-    }
-    settle({ ok: true, result, ms: performance.now() - started });
-  };
-
+  const settle = trace ? traced(invocation, trace, done) : done;
   let value: unknown;
   let thenable: boolean;
   try {
     value = invocation.callback(invocation.toolUseId, invocation.context);
     thenable = isThenable(value);
   } catch (error) {
-    return failed(error, cancel?.aborted ?? false);
+    return settle(failure(error, cancel?.aborted ?? false, started));
   }
   // Cancelled before the callback returned: the agent no longer waits for its answer.
-  if (cancel?.aborted) return failed(cancel.reason, true);
-  if (!thenable) return answered(value);
+  if (cancel?.aborted) return settle(failure(cancel.reason, true, started));
+  if (!thenable) return settle(outcome(invocation, value, started));
   let waiting = true;
   const stop = cancel?.onAbort(() => {
     if (!waiting) return;
     waiting = false;
-    failed(cancel.reason, true);
+    settle(failure(cancel.reason, true, started));
   });
   Promise.resolve(value).then(
     (result) => {
       if (!waiting) return;
       waiting = false;
       stop?.();
-      answered(result);
+      settle(outcome(invocation, result, started));
     },
     (error: unknown) => {
       if (!waiting) return;
       waiting = false;
       stop?.();
-      failed(error, false);
+      settle(failure(error, false, started));
     },
   );
+}
+
+/** Tells `trace` the invocation starts; returns `done` that also settles the trace's promise. */
+function traced(
+  invocation: Invocation,
+  trace: (trace: HookTrace) => void,
+  done: (settlement: HookSettlement) => void,
+): (settlement: HookSettlement) => void {
+  let resolve: (settlement: HookSettlement) => void = () => {};
+  const settled = new Promise<HookSettlement>((r) => (resolve = r));
+  const { kind, requestId, hookCallbackId, toolUseId, input } = invocation;
+  const { sessionId } = invocation.context;
+  try {
+    trace({ kind, requestId, hookCallbackId, sessionId, toolUseId, input, settled });
+  } catch {
+    // A failing recorder must not keep the callback from running or its request answered.
+  }
+  return (settlement) => {
+    resolve(settlement);
+    done(settlement);
+  };
+}
+
+/** What the callback's value settles as: its checked answer, or why it is not one. */
+function outcome(invocation: Invocation, value: unknown, started: number): HookSettlement {
+  try {
+    return { ok: true, result: invocation.check(value), ms: performance.now() - started };
+  } catch (error) {
+    return failure(error, false, started);
+  }
+}
+
+function failure(error: unknown, cancelled: boolean, started: number): HookSettlement {
+  return { ok: false, error, cancelled, ms: performance.now() - started };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
