@@ -19,8 +19,8 @@ export interface StdioFramesOptions {
  * ACP's newline-delimited JSON over the agent's stdout and stdin, framed here rather than by
  * the SDK's `ndJsonStream`: each line is parsed once, hook frames go to the taker without a
  * web-stream hop, and every frame written in one tick (a gate's replies settle together)
- * leaves in one write. Other frames reach the SDK as `ndJsonStream` delivers them; an unparsable
- * line is answered as it answers one.
+ * leaves in one write. Other frames reach the SDK as `ndJsonStream` delivers them; an
+ * unparsable line is answered as it answers one.
  */
 export function stdioFrames(
   stdout: Readable,
@@ -28,7 +28,7 @@ export function stdioFrames(
   options: StdioFramesOptions = {},
 ): Stream {
   const { onMessage } = options;
-  // Every frame written in one turn leaves in one write: a gate's replies come together.
+  // The frames written so far this tick, sent together when it ends.
   let queued = "";
   const flush = () => {
     const text = queued;
