@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
-import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
-import { isRecord } from "../shared/values.js";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import { readJsonLine } from "../shared/json-line.js";
 import type { HookFrameTaker } from "./fast-path.js";
 
 /** The SDK's default cap on one incoming frame, kept here. */
@@ -49,25 +49,11 @@ export function stdioFrames(
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
       const deliver = (line: string) => {
-        const text = line.trim();
-        if (text === "") return;
-        let message: unknown;
-        try {
-          message = JSON.parse(text);
-        } catch {
-          write(protocolError(RequestError.parseError()));
-          return;
-        }
-        if (Array.isArray(message)) {
-          write(protocolError(RequestError.invalidRequest(undefined, BATCHES)));
-        } else if (!isRecord(message)) {
-          write(protocolError(RequestError.invalidRequest(message)));
-        } else {
-          // A JSON object: the SDK checks the rest of its shape, as after ndJsonStream.
-          const frame = message as AnyMessage;
-          onMessage?.("incoming", frame);
-          if (!taker?.take(frame)) controller.enqueue(frame);
-        }
+        const read = readJsonLine(line);
+        if (read === undefined) return;
+        if ("reply" in read) return void write(read.reply);
+        onMessage?.("incoming", read.frame);
+        if (!taker?.take(read.frame)) controller.enqueue(read.frame);
       };
       const finish = (error?: Error) => {
         if (ended) return;
@@ -142,11 +128,4 @@ export function stdioFrames(
     },
   });
   return { readable, writable };
-}
-
-const BATCHES = "JSON-RPC batches are not supported";
-
-/** An error response with `id: null`, as JSON-RPC answers a frame it cannot read. */
-function protocolError(error: RequestError): AnyMessage {
-  return { jsonrpc: "2.0", id: null, error: error.toErrorResponse() } as AnyMessage;
 }

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
-import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import { readJsonLine } from "../shared/json-line.js";
 import type { FrameTaker } from "./abandoned-requests.js";
 import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
@@ -68,7 +69,7 @@ export function stdioStream(
     {
       start(controller) {
         const lines = new LineAssembler((line) => {
-          const read = readLine(line);
+          const read = readJsonLine(line);
           if (read === undefined) return;
           if ("reply" in read) return answer(read.reply);
           if (taker?.take(read.frame)) return;
@@ -153,33 +154,6 @@ class LineAssembler {
 
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder();
-const BATCHES = "JSON-RPC batches are not supported";
-
-/**
- * One incoming line, read as the SDK's `ndJsonStream` reads it: blank lines are skipped, a
- * JSON object is a frame, anything else gets the error reply the SDK would send (`id: null`).
- */
-function readLine(line: string): { frame: AnyMessage } | { reply: AnyMessage } | undefined {
-  const text = line.trim();
-  if (text === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { reply: protocolError(RequestError.parseError()) };
-  }
-  if (Array.isArray(value)) {
-    return { reply: protocolError(RequestError.invalidRequest(undefined, BATCHES)) };
-  }
-  if (!isRecord(value)) return { reply: protocolError(RequestError.invalidRequest(value)) };
-  // A JSON object: the SDK checks the rest of its shape.
-  return { frame: value as AnyMessage };
-}
-
-function protocolError(error: RequestError): AnyMessage {
-  return { jsonrpc: "2.0", id: null, error: error.toErrorResponse() } as AnyMessage;
-}
-
 const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 
 /**
