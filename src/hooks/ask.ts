@@ -26,19 +26,23 @@ export function askHandler(
   input: AnyHookInput,
   toolUseId: string,
 ): (handler: Handler, cancel: HookCancel) => Promise<Outcome> {
-  return async (handler, cancel) => {
+  // Plain promise chains, not async functions: a gate makes one of these per callback, and
+  // each async hop is another promise and another turn of the microtask queue.
+  return (handler, cancel) => {
     const asked = performance.now();
-    const answer = await reach(opts, handler, input, toolUseId, cancel);
-    return classify(answer, {
-      handler,
-      event,
-      signal: cancel,
-      durationMs: performance.now() - asked,
-    });
+    let answer: Promise<Answer>;
+    try {
+      answer = reach(opts, handler, input, toolUseId, cancel);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    return answer.then((a) =>
+      classify(a, { handler, event, signal: cancel, durationMs: performance.now() - asked }),
+    );
   };
 }
 
-async function reach(
+function reach(
   opts: AskOptions,
   handler: Handler,
   input: AnyHookInput,
@@ -46,17 +50,24 @@ async function reach(
   cancel: HookCancel,
 ): Promise<Answer> {
   if (handler.kind === "command") {
-    if (!opts.commands) return { kind: "unrunnable", why: "no command runner for command hooks" };
-    return { kind: "process", run: await opts.commands.run(handler, input, cancel.signal) };
+    if (!opts.commands) {
+      return Promise.resolve({ kind: "unrunnable", why: "no command runner for command hooks" });
+    }
+    return opts.commands
+      .run(handler, input, cancel.signal)
+      .then((run): Answer => ({ kind: "process", run }));
   }
   try {
     const params = { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input };
     const { transport } = opts;
-    const raw = transport.runCancellable
-      ? await transport.runCancellable(params, cancel)
-      : await transport.run(params, cancel.signal);
-    return { kind: "reply", raw };
+    const sent = transport.runCancellable
+      ? transport.runCancellable(params, cancel)
+      : transport.run(params, cancel.signal);
+    return sent.then(
+      (raw): Answer => ({ kind: "reply", raw }),
+      (error: unknown): Answer => ({ kind: "rejected", error }),
+    );
   } catch (error) {
-    return { kind: "rejected", error };
+    return Promise.resolve({ kind: "rejected", error });
   }
 }

@@ -112,20 +112,22 @@ export function raceHandlers(
     handlers.forEach((cb, i) => {
       const cancel = cancels[i] ?? new HookCancel();
       const asked = performance.now();
-      const settled = opts
-        .ask(cb, cancel)
-        .catch((error: unknown) =>
-          classify(
-            { kind: "rejected", error },
-            {
-              handler: cb,
-              event: opts.event,
-              signal: cancel,
-              durationMs: performance.now() - asked,
-            },
+      const settled = opts.ask(cb, cancel).then(
+        (o) => settle(i, o),
+        (error: unknown) =>
+          settle(
+            i,
+            classify(
+              { kind: "rejected", error },
+              {
+                handler: cb,
+                event: opts.event,
+                signal: cancel,
+                durationMs: performance.now() - asked,
+              },
+            ),
           ),
-        )
-        .then((o) => settle(i, o));
+      );
       detach(settled, opts.log, `settling hook ${cb.id}`);
     });
   });
