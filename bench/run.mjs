@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { CLI, FLOOR_AGENT, connectAgent, initialize } from "./client.mjs";
 import { coldStart } from "./cold-start.mjs";
 import { longSession, summarize } from "./long-session.mjs";
+import { BURST_NS, RawFloorTally, connectRawFloors, rawFloor } from "./raw-floor.mjs";
 import { connectRouted } from "./routed.mjs";
 import * as measure from "./scenarios.mjs";
 import { median, percentilesUs, round } from "./stats.mjs";
@@ -19,7 +20,8 @@ import { printTable } from "./table.mjs";
 
 const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] [--warm N]
                          [--samples N] [--observers LIST] [--reps N] [--sessions N]
-                         [--turns N] [--starts N] [--baseline DIR] [--profile DIR]
+                         [--turns N] [--starts N] [--bursts N] [--baseline DIR]
+                         [--profile DIR]
   --json FILE        also write the figures as JSON
   --calls N          tool calls per round-trip figure, and per observer turn (default 1000)
   --rounds N         interleaved rounds the round-trip figures are split into (default 4)
@@ -30,6 +32,8 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --sessions N       sessions for the session/new and RSS figures (default 1000)
   --turns N          turns of the long session, one Bash call each (default 300)
   --starts N         cold starts per agent, interleaved with bare node spawns (default 10)
+  --bursts N         raw floor: bursts of 32 and of 128 _hooks/run requests per client, split
+                     over the rounds (plus one round's worth to warm up) (default 160)
   --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
                      long session, extra callback (gate[32], gate[128]) and 32-observer
                      event rate are measured in the same run
@@ -48,6 +52,7 @@ const { values } = parseArgs({
     sessions: { type: "string", default: "1000" },
     turns: { type: "string", default: "300" },
     starts: { type: "string", default: "10" },
+    bursts: { type: "string", default: "160" },
     baseline: { type: "string" },
     profile: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -73,6 +78,7 @@ const config = {
   sessions: positive("sessions"),
   turns: positive("turns", values.turns, 20),
   starts: positive("starts"),
+  bursts: positive("bursts"),
 };
 const BASELINE = values.baseline && resolve(values.baseline, "cli.js");
 if (BASELINE && !existsSync(BASELINE)) throw new Error(`--baseline: no ${BASELINE}`);
@@ -102,6 +108,7 @@ const NS = [1, 8, 32, 128];
 /** The gate counts measured through hookgate/client too: enough for the extra callback. */
 const ROUTED_NS = [32, 128];
 const perRound = Math.ceil(config.calls / config.rounds);
+const burstsPerRound = Math.ceil(config.bursts / config.rounds);
 const collector = new measure.UpdateCollector();
 const events = new measure.EventCounter();
 const agents = {
@@ -109,6 +116,8 @@ const agents = {
   floor: connectAgent(FLOOR_AGENT, { nodeArgs, onUpdate: collector.onUpdate }),
   cli: connectAgent(CLI, { nodeArgs, onUpdate: collector.onUpdate, onEvent: events.onEvent }),
   routed: connectRouted(CLI, { onUpdate: collector.onUpdate, onEvent: events.onEvent }),
+  // The raw floor agent, through the stock client and through hookgate/client.
+  ...connectRawFloors({ nodeArgs }),
   ...(BASELINE && {
     baseline: connectAgent(BASELINE, {
       nodeArgs,
@@ -130,6 +139,7 @@ const cpu = Object.fromEntries(NS.map((n) => [n, { agentMs: 0, clientMs: 0, call
 const cpuBaseline = Object.fromEntries(
   ROUTED_NS.map((n) => [n, { agentMs: 0, clientMs: 0, calls: 0 }]),
 );
+const rawFloors = { rawFloor: new RawFloorTally(), rawFloorClient: new RawFloorTally() };
 let deny;
 let timeout;
 let observed;
@@ -175,6 +185,13 @@ try {
         cpuBaseline[n].calls += calls;
       }
       keep(`baseline${n}`, figure.samplesMs);
+    }
+    // The least the same extra callback can cost with each client: 32 and 128 in turn.
+    for (const n of r % 2 === 0 ? BURST_NS : [...BURST_NS].reverse()) {
+      for (const [name, tally] of Object.entries(rawFloors)) {
+        const figure = await rawFloor(agents[name], env, { n, bursts: burstsPerRound });
+        if (r >= 0) tally.add(n, figure);
+      }
     }
     // After the gates: it replays the frames of the gated turns just measured.
     keep("floorTurn", (await measure.floorTurn(agents.floor, collector, env, { calls })).samplesMs);
@@ -253,6 +270,8 @@ const ownWork = samples[1].map((gateMs, i) => gateMs - samples.rtt1[i]);
 /** CPU µs one more callback costs a process: the slope between 32 and 128 callbacks. */
 const perCallbackUs = (side, of = cpu) =>
   Math.round(((of[128][side] / of[128].calls - of[32][side] / of[32].calls) * 1000) / 96);
+const rawStock = rawFloors.rawFloor.summary();
+const rawClient = rawFloors.rawFloorClient.summary();
 const baselineGate = agents.baseline
   ? Object.fromEntries(ROUTED_NS.map((n) => [String(n), percentilesUs(samples[`baseline${n}`])]))
   : undefined;
@@ -266,6 +285,13 @@ const results = {
   extra_callback_us: round((gates["128"].p50_us - gates["32"].p50_us) / 96, 1),
   /** The same through hookgate/client, whose hook frames take the fast path. */
   extra_callback_client_us: round((routed["128"].p50_us - routed["32"].p50_us) / 96, 1),
+  /**
+   * The same slope with an agent that only writes the requests and reads the replies (no SDK):
+   * the least one more callback can cost with the stock client, whatever the agent does.
+   */
+  floor_extra_callback_us: rawStock.extraCallbackUs,
+  /** The same raw floor through hookgate/client. */
+  floor_extra_callback_client_us: rawClient.extraCallbackUs,
   /** The same for the baseline build, through the stock client. */
   extra_callback_baseline_us: baselineGate
     ? round((baselineGate["128"].p50_us - baselineGate["32"].p50_us) / 96, 1)
@@ -292,6 +318,11 @@ const results = {
           client: perCallbackUs("clientMs", cpuBaseline),
         }
       : undefined,
+    /** CPU per extra request over the raw floor's bursts (32 → 128): agent / client process. */
+    floor_cpu_per_callback_us: rawStock.cpuPerCallbackUs,
+    floor_cpu_per_callback_us_client: rawClient.cpuPerCallbackUs,
+    floor_burst: rawStock.burst,
+    floor_burst_client: rawClient.burst,
     gate_baseline: baselineGate,
     gate_client: routed,
     deny_max_ms: round(Math.max(...deny.samplesMs), 3),

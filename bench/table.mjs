@@ -62,6 +62,17 @@ export function tableLines(r) {
       us(r.gate[n].p99_us),
       target,
     );
+  // The raw floor of the extra callback with one client, beside the agent's figure for it.
+  const floorRows = (floor, agentFigure, floorCpu) => [
+    row(
+      `↳ raw floor: the same slope from an agent that only writes the requests and reads the replies (hookgate is ${us(agentFigure - floor)} above it)`,
+      us(floor),
+    ),
+    row(
+      "↳ raw floor: CPU per extra request (32 → 128): agent / client",
+      `${us(floorCpu.agent)} / ${us(floorCpu.client)}`,
+    ),
+  ];
   const observerRows = Object.entries(d.observers).flatMap(([k, o]) => [
     row(
       `events delivered at the client, ${k} PostToolUse observers`,
@@ -104,6 +115,7 @@ export function tableLines(r) {
       "↳ CPU per extra callback (32 → 128): agent / client",
       `${us(d.cpu_per_callback_us.agent)} / ${us(d.cpu_per_callback_us.client)}`,
     ),
+    ...floorRows(r.floor_extra_callback_us, r.extra_callback_us, d.floor_cpu_per_callback_us),
     row(
       "deny while a sibling never answers (30 s timeout): median, max",
       ms(r.deny_with_hung_sibling_ms),
@@ -128,6 +140,11 @@ export function tableLines(r) {
       us(r.extra_callback_client_us),
       "",
       t.extraClient,
+    ),
+    ...floorRows(
+      r.floor_extra_callback_client_us,
+      r.extra_callback_client_us,
+      d.floor_cpu_per_callback_us_client,
     ),
     row(
       `hookgate/client: events delivered, ${headline} PostToolUse observers`,

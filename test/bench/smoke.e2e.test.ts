@@ -11,12 +11,15 @@ const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
 const TINY = ["--calls", "16", "--rounds", "2", "--warm", "4", "--samples", "2"];
 const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10", "--turns", "20"];
 const TINY_STARTS = ["--starts", "1"];
+const TINY_BURSTS = ["--bursts", "4"];
 
 const window = z.object({
   turns: z.tuple([z.number().int(), z.number().int()]),
   wall_p50_ms: z.number().positive(),
   cpu_ms_per_turn: z.number().nonnegative(),
 });
+
+const cpuSplit = z.strictObject({ agent: z.number(), client: z.number() });
 
 const percentiles = z
   .strictObject({ p50_us: z.number().int().positive(), p99_us: z.number().int().positive() })
@@ -47,6 +50,9 @@ const results = z.object({
   // RSS moves in pages and heap chunks: with ten sessions only its presence is checked.
   rss_per_session_kib: z.number(),
   extra_callback_client_us: z.number(),
+  // The raw floor of the same slope, with each client (negative allowed, as above).
+  floor_extra_callback_us: z.number(),
+  floor_extra_callback_client_us: z.number(),
   events_per_s_client: z.number().positive(),
   long_session: z.object({
     current: z.object({ first: window, middle: window, last: window }),
@@ -60,6 +66,12 @@ const results = z.object({
     }),
   }),
   load_avg: z.object({ min: z.number(), max: z.number() }),
+  detail: z.object({
+    floor_cpu_per_callback_us: cpuSplit,
+    floor_cpu_per_callback_us_client: cpuSplit,
+    floor_burst: z.strictObject({ "32": percentiles, "128": percentiles }),
+    floor_burst_client: z.strictObject({ "32": percentiles, "128": percentiles }),
+  }),
 });
 
 describe("npm run bench, with tiny counts", () => {
@@ -70,12 +82,16 @@ describe("npm run bench, with tiny counts", () => {
       const json = join(dir, "results.json");
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [RUN, ...TINY, ...TINY_TURNS, ...TINY_STARTS, "--json", json],
+        [RUN, ...TINY, ...TINY_TURNS, ...TINY_STARTS, ...TINY_BURSTS, "--json", json],
         { timeout: 80_000 },
       );
       expect(stdout).toMatch(/\| floor: plain request/);
       expect(stdout).toMatch(/\| floor_turn: the same, between a turn's/);
       expect(stdout).toMatch(/\| ↳ critical path per extra callback/);
+      // The raw floor, once under the stock client's extra callback and once under hookgate/client's.
+      expect(
+        stdout.match(/\| ↳ raw floor: the same slope from an agent that only writes/g),
+      ).toHaveLength(2);
       const r = results.parse(JSON.parse(readFileSync(json, "utf8")));
       expect(r.node).toBe(process.version);
     } finally {
