@@ -1,57 +1,61 @@
-// Bench-only agent for the raw floor of a gate's fan-out: no SDK, no zod, no hookgate code on
-// this side at all. On `_bench/raw_floor` it sends `bursts` bursts of `n` `_hooks/run`
+// Bench-only agent for the raw floor of a gate's fan-out: no SDK, no zod, no hookgate code, no
+// event loop on this side. On `_bench/raw_floor` it sends `bursts` bursts of `n` `_hooks/run`
 // requests, each burst pre-serialized and written in one write (string ids, as hookgate's
-// are), reads the replies with a bare line splitter and JSON.parse, and times each burst from
-// its write to its last reply with performance.now(). What is left is the client's cost of
-// answering: the least a gate of n callbacks can take with that client, whatever the agent does.
+// are), reads the replies with blocking reads, a bare line splitter and JSON.parse, and times
+// each burst from its write to its last reply with performance.now(). What is left is the
+// client's cost of answering: the least a gate of n callbacks can take with that client,
+// whatever the agent does.
+import { Buffer } from "node:buffer";
+import { readSync, writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import process from "node:process";
+import { StringDecoder } from "node:string_decoder";
 
 const METHOD = "_bench/raw_floor";
+// The stdio a spawned node inherits is blocking until process.stdin or .stdout is touched;
+// this agent never touches them (nor imports node:process, whose ESM namespace reads every
+// property of process, stdin included), so a read waits in the kernel for the next bytes.
+const { process } = globalThis;
+const STDIN = 0;
+const STDOUT = 1;
 
+const chunk = Buffer.alloc(1 << 16);
+const decoder = new StringDecoder("utf8");
 let buffered = "";
-/** Ids of the running burst's requests not yet answered. */
-const waiting = new Set();
-/** Called with the time of the running burst's last reply, or with a failure. */
-let settle;
-let nextId = 0;
+let lines = [];
 
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => {
-  buffered += chunk;
-  let start = 0;
-  for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n", start)) {
-    const line = buffered.slice(start, nl);
-    start = nl + 1;
-    if (line.trim() !== "") onFrame(JSON.parse(line));
+/** The next frame from stdin, or undefined at its end. */
+function nextFrame() {
+  for (;;) {
+    const line = lines.pop();
+    if (line !== undefined) {
+      if (line.trim() !== "") return JSON.parse(line);
+      continue;
+    }
+    const read = readSync(STDIN, chunk, 0, chunk.length, null);
+    if (read === 0) return undefined;
+    const parts = (buffered + decoder.write(chunk.subarray(0, read))).split("\n");
+    buffered = parts.pop();
+    lines = parts.reverse();
   }
-  buffered = buffered.slice(start);
-});
+}
 
-function onFrame(frame) {
-  if (frame.method === METHOD) {
-    run(frame).catch((error) => reply(frame.id, undefined, String(error?.stack ?? error)));
-    return;
-  }
-  if (frame.method !== undefined || !waiting.delete(frame.id)) return;
-  if (frame.error !== undefined) {
-    settle({ error: `${frame.id}: ${JSON.stringify(frame.error)}` });
-  } else if (waiting.size === 0) {
-    settle({ at: performance.now() });
-  }
+function write(bytes) {
+  for (let at = 0; at < bytes.length;) at += writeSync(STDOUT, bytes, at);
 }
 
 function reply(id, result, error) {
   const frame = error === undefined ? { result } : { error: { code: -32603, message: error } };
-  process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, ...frame })}\n`);
+  write(Buffer.from(`${JSON.stringify({ jsonrpc: "2.0", id, ...frame })}\n`));
 }
+
+let nextId = 0;
 
 /**
  * params: `n` requests per burst, `bursts` bursts, `callbackIds` (at least n; request i of a
  * burst asks callback i, as a gate asks each of its callbacks once) and `params`, the rest of
  * a `_hooks/run` request's params as hookgate sends them.
  */
-async function run({ id, params: { n, bursts, callbackIds, params } }) {
+function run({ n, bursts, callbackIds, params }) {
   if (!(callbackIds.length >= n))
     throw new Error(`${callbackIds.length} callback ids for n = ${n}`);
   // Each callback's params, serialized once; a burst only splices in its request ids.
@@ -62,21 +66,37 @@ async function run({ id, params: { n, bursts, callbackIds, params } }) {
   const samples = [];
   const cpuBefore = process.cpuUsage();
   for (let b = 0; b < bursts; b++) {
-    const ids = paramsText.map(() => `hook-${++nextId}`);
-    const text = paramsText
-      .map((p, i) => `{"jsonrpc":"2.0","id":"${ids[i]}","method":"_hooks/run","params":${p}}\n`)
-      .join("");
-    for (const i of ids) waiting.add(i);
-    const done = new Promise((resolve) => (settle = resolve));
+    const waiting = new Set();
+    const burst = Buffer.from(
+      paramsText
+        .map((p) => {
+          const id = `hook-${++nextId}`;
+          waiting.add(id);
+          return `{"jsonrpc":"2.0","id":"${id}","method":"_hooks/run","params":${p}}\n`;
+        })
+        .join(""),
+    );
     const started = performance.now();
-    process.stdout.write(text);
-    const outcome = await done;
-    if (outcome.error) {
-      waiting.clear();
-      throw new Error(`a _hooks/run request failed: ${outcome.error}`);
+    write(burst);
+    while (waiting.size > 0) {
+      const frame = nextFrame();
+      if (frame === undefined) throw new Error("stdin ended during a burst");
+      if (frame.method !== undefined || !waiting.delete(frame.id)) continue;
+      if (frame.error !== undefined) {
+        throw new Error(`_hooks/run ${frame.id} failed: ${JSON.stringify(frame.error)}`);
+      }
     }
-    samples.push(outcome.at - started);
+    samples.push(performance.now() - started);
   }
   const cpu = process.cpuUsage(cpuBefore);
-  reply(id, { samples, cpuMs: (cpu.user + cpu.system) / 1000 });
+  return { samples, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+for (let frame = nextFrame(); frame !== undefined; frame = nextFrame()) {
+  if (frame.method !== METHOD) continue;
+  try {
+    reply(frame.id, run(frame.params));
+  } catch (error) {
+    reply(frame.id, undefined, String(error?.stack ?? error));
+  }
 }
