@@ -38,7 +38,7 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
                      long session, extra callback (gate[32], gate[128]) and 32-observer
                      event rate are measured in the same run
   --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
-                     the hookgate/client one: spawnHookgate takes no node flags)`;
+                     the hookgate/client ones: spawnHookgate takes no node flags)`;
 
 const { values } = parseArgs({
   options: {
