@@ -65,7 +65,7 @@ export function tableLines(r) {
   // The raw floor of the extra callback with one client, beside the agent's figure for it.
   const floorRows = (floor, agentFigure, floorCpu) => [
     row(
-      `↳ raw floor: the same slope from an agent that only writes the requests and reads the replies (hookgate is ${us(agentFigure - floor)} above it)`,
+      `↳ raw floor: the same slope from an agent that only writes the requests and reads the replies (hookgate − floor: ${us(agentFigure - floor)})`,
       us(floor),
     ),
     row(
