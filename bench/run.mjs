@@ -201,14 +201,12 @@ try {
   progress("timeout overshoot");
   timeout = await measure.timeoutOvershoot(agents.cli, collector, env, config);
   progress(`observers: ${config.observers.join(", ")}`);
-  const observerConfig = { calls: config.calls, counts: config.observers, reps: config.reps };
-  observed = await measure.observers(agents.cli, events, env, observerConfig);
-  progress("observers through hookgate/client");
-  observedRouted = await measure.observers(agents.routed, events, env, observerConfig);
-  if (agents.baseline) {
-    progress("observers on the baseline build");
-    observedBaseline = await measure.observers(agents.baseline, events, env, observerConfig);
-  }
+  // The stock client, hookgate/client and the baseline take turns, one rep each, so that a
+  // noisy spell on a shared machine lands on all of them alike.
+  [observed, observedRouted, observedBaseline] = await observersInTurn(
+    [agents.cli, agents.routed, agents.baseline],
+    { calls: config.calls, counts: config.observers, reps: config.reps },
+  );
 } catch (error) {
   for (const [name, conn] of Object.entries(agents)) {
     const stderr = conn.stderr().trim();
@@ -260,6 +258,33 @@ rmSync(cwd, { recursive: true, force: true });
 const floor = percentilesUs(samples.floor);
 const floorTurn = percentilesUs(samples.floorTurn);
 const gates = Object.fromEntries(NS.map((n) => [String(n), percentilesUs(samples[n])]));
+/**
+ * The observer figures of each connection (undefined: none), their reps interleaved: each
+ * rep is one turn without hooks and one per observer count on every connection in turn.
+ */
+async function observersInTurn(conns, { calls, counts, reps }) {
+  const runs = conns.map(() => []);
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [i, conn] of conns.entries()) {
+      if (conn)
+        runs[i].push(await measure.observers(conn, events, env, { calls, counts, reps: 1 }));
+    }
+  }
+  return runs.map((done) => {
+    if (done.length === 0) return undefined;
+    const mid = (k, field) => median(done.map((r) => r[k][field]));
+    return Object.fromEntries(
+      counts.map((k) => {
+        const [plainMs, observedMs] = [mid(k, "plainMs"), mid(k, "observedMs")];
+        return [
+          k,
+          { eventsPerS: mid(k, "eventsPerS"), plainMs, observedMs, ratio: observedMs / plainMs },
+        ];
+      }),
+    );
+  });
+}
+
 const headline = observed[config.observers.at(-1)];
 const routedHeadline = observedRouted[config.observers.at(-1)];
 const baselineHeadline = observedBaseline?.[config.observers.at(-1)];
