@@ -30,11 +30,13 @@ export function connectHookgate(
   target: Stream | DirectStream | ClientApp,
 ): AgentConnection {
   if (target instanceof ClientApp) return createHookgateApp(options).connect(target);
-  const channel = "send" in target ? new HookChannel(target) : undefined;
-  // A stream that frames its own input hands the channel its replies as each line is parsed.
-  if (channel && "intercept" in target) target.intercept(channel);
-  const taker = channel && !("intercept" in target) ? channel : undefined;
-  const stream = releaseAbandoned(target, undefined, taker);
+  let channel: HookChannel | undefined;
+  if ("send" in target) {
+    channel = new HookChannel(target);
+    // The stream frames its own input and hands the channel its replies as each line is parsed.
+    target.intercept(channel);
+  }
+  const stream = releaseAbandoned(target);
   return createHookgateApp(options, channel).connect(stream);
 }
 

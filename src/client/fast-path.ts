@@ -6,6 +6,7 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import { errorMessage, isRecord } from "../shared/values.js";
+import type { FrameTaker } from "../shared/json-line.js";
 import { LazyCancellation, type Cancellation } from "./cancellation.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import type { RunReply } from "./types.js";
@@ -37,14 +38,6 @@ export function installedOn(app: ClientApp): HookFrames | undefined {
   return installed.get(app);
 }
 
-/** Takes the hook frames out of a connection's incoming messages. */
-export interface HookFrameTaker {
-  /** Handles `message` if it is a hook frame (or a cancel of one); false: not ours. */
-  take(message: unknown): boolean;
-  /** The incoming side ended: every running request is aborted. */
-  ended(): void;
-}
-
 /**
  * Hands `_hooks/run` requests and `_hooks/event` notifications to `frames` as they are read,
  * ahead of the SDK's generic dispatch (which creates a responder per request and walks its
@@ -55,7 +48,7 @@ export interface HookFrameTaker {
 export function hookFrameTaker(
   frames: HookFrames,
   send: (message: AnyMessage) => void,
-): HookFrameTaker {
+): FrameTaker {
   const running = new Map<JsonRpcId, RunningRequest>();
   const connection = new AbortController();
   const answered = (request: RunningRequest): void => {
@@ -73,7 +66,7 @@ export function hookFrameTaker(
   };
 
   return {
-    take(message) {
+    take(message: unknown) {
       if (!isRecord(message) || typeof message.method !== "string") return false;
       const id = "id" in message ? message.id : undefined;
       if (
@@ -100,7 +93,7 @@ export function hookFrameTaker(
       }
       return false;
     },
-    ended() {
+    close() {
       if (connection.signal.aborted) return;
       const reason = new Error("ACP connection closed");
       connection.abort(reason);
@@ -125,7 +118,7 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
           for (;;) {
             const { done, value } = await reader.read();
             if (done) {
-              taker.ended();
+              taker.close();
               controller.close();
               return;
             }
@@ -135,12 +128,12 @@ export function hookFastPath(stream: Stream, frames: HookFrames): Stream {
             }
           }
         } catch (error) {
-          taker.ended();
+          taker.close();
           throw error;
         }
       },
       cancel(reason) {
-        taker.ended();
+        taker.close();
         return reader.cancel(reason);
       },
     },

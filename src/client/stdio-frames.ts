@@ -1,7 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
-import { readJsonLine } from "../shared/json-line.js";
-import type { HookFrameTaker } from "./fast-path.js";
+import { LineSplitter, readJsonLine, type FrameTaker } from "../shared/json-line.js";
 
 /** The SDK's default cap on one incoming frame, kept here. */
 const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -10,7 +9,7 @@ const NEWLINE = 0x0a;
 /** What {@link stdioFrames} connects. */
 export interface StdioFramesOptions {
   /** Takes hook frames as they are parsed, answering through the `send` it is given. */
-  readonly taker?: (send: (message: AnyMessage) => void) => HookFrameTaker;
+  readonly taker?: (send: (message: AnyMessage) => void) => FrameTaker;
   /** Sees every message in wire order (incoming before it is dispatched). */
   readonly onMessage?: (direction: "incoming" | "outgoing", message: AnyMessage) => void;
 }
@@ -43,63 +42,40 @@ export function stdioFrames(
   };
   const taker = options.taker?.(write);
 
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
   let ended = false;
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
-      const deliver = (line: string) => {
+      const lines = new LineSplitter((line) => {
         const read = readJsonLine(line);
         if (read === undefined) return;
         if ("reply" in read) return void write(read.reply);
         onMessage?.("incoming", read.frame);
         if (!taker?.take(read.frame)) controller.enqueue(read.frame);
-      };
+      });
       const finish = (error?: Error) => {
         if (ended) return;
         ended = true;
-        taker?.ended();
-        if (error) controller.error(error);
-        else {
-          if (pendingBytes > 0) deliver(Buffer.concat(pending).toString("utf8"));
-          controller.close();
-        }
-        pending = [];
-        pendingBytes = 0;
+        taker?.close();
+        if (error) return controller.error(error);
+        lines.end();
+        controller.close();
       };
       stdout.on("data", (chunk: Buffer) => {
         if (ended) return;
-        const last = chunk.lastIndexOf(NEWLINE);
-        if (last === -1 || pendingBytes + last > MAX_FRAME_BYTES) {
-          pending.push(chunk);
-          pendingBytes += chunk.byteLength;
-          if (pendingBytes > MAX_FRAME_BYTES) {
-            stdout.destroy();
-            finish(new Error(`Incoming ACP data exceeds the ${MAX_FRAME_BYTES} byte limit`));
-          }
+        const first = chunk.indexOf(NEWLINE);
+        if (lines.held + (first === -1 ? chunk.byteLength : first) > MAX_FRAME_BYTES) {
+          stdout.destroy();
+          finish(new Error(`Incoming ACP data exceeds the ${MAX_FRAME_BYTES} byte limit`));
           return;
         }
-        // The line begun in earlier reads ends at this one's first newline: only that much
-        // is copied to join it (a burst's reads seldom end on a frame's end).
-        let from = 0;
-        if (pending.length > 0) {
-          const first = chunk.indexOf(NEWLINE);
-          pending.push(chunk.subarray(0, first));
-          from = first + 1;
-        }
-        const joined = from > 0 ? Buffer.concat(pending).toString("utf8") : undefined;
-        const text = from < last ? chunk.toString("utf8", from, last) : undefined;
-        pending = last + 1 < chunk.byteLength ? [chunk.subarray(last + 1)] : [];
-        pendingBytes = chunk.byteLength - last - 1;
-        if (joined !== undefined) deliver(joined);
-        if (text !== undefined) for (const line of text.split("\n")) deliver(line);
+        lines.push(chunk);
       });
       stdout.once("end", () => finish());
       stdout.once("error", (error) => finish(error));
     },
     cancel() {
       ended = true;
-      taker?.ended();
+      taker?.close();
       stdout.destroy();
     },
   });

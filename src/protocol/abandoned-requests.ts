@@ -7,14 +7,6 @@ const REQUEST_CANCELLED = -32800;
 /** How many released ids are remembered, to drop the client's late answers quietly. */
 export const DEFAULT_RELEASED_IDS = 65_536;
 
-/** Takes some incoming frames before the SDK sees them (a HookChannel its replies). */
-export interface FrameTaker {
-  /** Returns true for a frame it has handled. */
-  take(message: AnyMessage): boolean;
-  /** The incoming stream has ended. */
-  close(): void;
-}
-
 /**
  * Frees the SDK's record of each request the agent gave up on. Every request the agent
  * cancels was sent with `stopWaitingOnCancel`, and the SDK keeps its entry (a few KB:
@@ -23,11 +15,7 @@ export interface FrameTaker {
  * locally (-32800) and the SDK drops the entry; the client's own answer, if it ever comes,
  * is dropped here instead of being reported as a response to an unknown request.
  */
-export function releaseAbandoned(
-  stream: Stream,
-  remember = DEFAULT_RELEASED_IDS,
-  taker?: FrameTaker,
-): Stream {
+export function releaseAbandoned(stream: Stream, remember = DEFAULT_RELEASED_IDS): Stream {
   const released = new Set<JsonRpcId>();
   let answer: ((message: AnyMessage) => void) | undefined;
   const readable = stream.readable.pipeThrough(
@@ -42,12 +30,8 @@ export function releaseAbandoned(
         };
       },
       transform(message, controller) {
-        if (taker?.take(message)) return;
         if (!("method" in message) && "id" in message && released.delete(message.id)) return;
         controller.enqueue(message);
-      },
-      flush() {
-        taker?.close();
       },
     }),
   );

@@ -22,25 +22,7 @@ export interface OversizeFrame {
  * Passes newline-delimited frames through unchanged, except a line longer than `maxBytes`:
  * that one is dropped as it streams in (at most `maxBytes` of it is held, never the whole
  * line, plus a bounded skeleton of it) and reported to `onOversize` once its newline (or
- * the end of input) arrives. A line `onOversize` returns is passed on in its place.
- */
-export function limitFrames(
-  maxBytes: number,
-  onOversize: (frame: OversizeFrame) => Uint8Array | undefined,
-): TransformStream<Uint8Array, Uint8Array> {
-  const limiter = new FrameLimiter(maxBytes, onOversize);
-  return new TransformStream({
-    transform(chunk, controller) {
-      limiter.push(chunk, (piece) => controller.enqueue(piece));
-    },
-    flush(controller) {
-      limiter.end((piece) => controller.enqueue(piece));
-    },
-  });
-}
-
-/**
- * The byte-level half of {@link limitFrames}, for a reader that is not a web stream: `push`
+ * the end of input) arrives; a line `onOversize` returns is passed on in its place. `push`
  * hands `emit` the bytes that pass, in order, each piece ending at a newline unless a later
  * piece continues its line; `end` hands over what is left once the input ends.
  */

@@ -1,7 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
-import { readJsonLine } from "../shared/json-line.js";
-import type { FrameTaker } from "./abandoned-requests.js";
+import { LineSplitter, readJsonLine, type FrameTaker } from "../shared/json-line.js";
 import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
 import type { FrameOutput } from "./hook-channel.js";
@@ -68,7 +67,7 @@ export function stdioStream(
   const readable = new ReadableStream<AnyMessage>(
     {
       start(controller) {
-        const lines = new LineAssembler((line) => {
+        const lines = new LineSplitter((line) => {
           const read = readJsonLine(line);
           if (read === undefined) return;
           if ("reply" in read) return answer(read.reply);
@@ -122,38 +121,6 @@ export function stdioStream(
   };
 }
 
-/**
- * Joins the pieces a {@link FrameLimiter} passes into whole lines, decoding each run of
- * complete lines at once (a newline byte never falls inside a UTF-8 character).
- */
-class LineAssembler {
-  private partial: Uint8Array[] = [];
-
-  constructor(private readonly deliver: (line: string) => void) {}
-
-  push(piece: Uint8Array): void {
-    const last = piece.lastIndexOf(NEWLINE);
-    if (last === -1) {
-      this.partial.push(piece);
-      return;
-    }
-    const head = piece.subarray(0, last);
-    const bytes = this.partial.length > 0 ? Buffer.concat([...this.partial, head]) : head;
-    this.partial = last + 1 < piece.byteLength ? [piece.subarray(last + 1)] : [];
-    for (const line of decoder.decode(bytes).split("\n")) this.deliver(line);
-  }
-
-  /** The input ended: a last line without its newline is still a line. */
-  end(): void {
-    if (this.partial.length === 0) return;
-    const bytes = Buffer.concat(this.partial);
-    this.partial = [];
-    this.deliver(decoder.decode(bytes));
-  }
-}
-
-const NEWLINE = 0x0a;
-const decoder = new TextDecoder();
 const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 
 /**

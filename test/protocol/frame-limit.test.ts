@@ -1,24 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { readFrameHead } from "../../src/protocol/frame-head.js";
-import { limitFrames, type OversizeFrame } from "../../src/protocol/frame-limit.js";
+import { FrameLimiter, type OversizeFrame } from "../../src/protocol/frame-limit.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** Feeds `chunks` through the limit and returns what passed and what was reported. */
-async function through(max: number, chunks: string[]) {
+function through(max: number, chunks: string[]) {
   const reported: OversizeFrame[] = [];
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(bytes(chunk));
-      controller.close();
-    },
-  });
+  const limiter = new FrameLimiter(max, (f) => void reported.push(f));
   let passed = "";
   const decoder = new TextDecoder();
-  for await (const chunk of input.pipeThrough(limitFrames(max, (f) => void reported.push(f)))) {
-    passed += decoder.decode(chunk, { stream: true });
-  }
-  return { passed, reported };
+  const emit = (piece: Uint8Array) => (passed += decoder.decode(piece, { stream: true }));
+  for (const chunk of chunks) limiter.push(bytes(chunk), emit);
+  limiter.end(emit);
+  return Promise.resolve({ passed, reported });
 }
 
 describe("the incoming frame limit", () => {
