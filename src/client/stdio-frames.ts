@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import { HookFrameReader } from "../wire/hook-frame-text.js";
 import { LineSplitter, readJsonLine, type FrameTaker } from "../shared/json-line.js";
 
 /** The SDK's default cap on one incoming frame, kept here. */
@@ -43,10 +44,13 @@ export function stdioFrames(
   const taker = options.taker?.(write);
 
   let ended = false;
+  // A gate's frames carry one HookInput: it is parsed once, not once per callback.
+  const hookFrames = taker && new HookFrameReader();
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
       const lines = new LineSplitter((line) => {
-        const read = readJsonLine(line);
+        const hook = hookFrames?.read(line);
+        const read = hook ? { frame: hook } : readJsonLine(line);
         if (read === undefined) return;
         if ("reply" in read) return void write(read.reply);
         onMessage?.("incoming", read.frame);

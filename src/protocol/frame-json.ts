@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { capDepth } from "../shared/json-depth.js";
 import { errorMessage, isRecord } from "../shared/values.js";
+import { hookFrameText } from "../wire/hook-frame-text.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
@@ -72,14 +73,13 @@ function serialize(message: AnyMessage): string {
 /**
  * A `_hooks/run` or `_hooks/event` frame written field by field: the general splice copies
  * the frame twice and searches it once, and a gate writes one per callback. Its params are
- * the wire's strict shape (`sessionId`, `hookCallbackId`, `toolUseId` on a run, `input`),
- * written in that order, so the text is what `JSON.stringify` writes for a frame made in
- * that order; a frame whose fields are not all strings is left to the general path.
+ * the wire's strict shape (`sessionId`, `hookCallbackId`, `toolUseId` on a run, `input`);
+ * a frame whose fields are not all strings is left to the general path.
  */
 function hookFrame(
   message: AnyMessage,
   params: Record<string, unknown>,
-  input: string,
+  inputText: string,
 ): string | undefined {
   if (!("method" in message)) return undefined;
   const { method } = message;
@@ -87,8 +87,13 @@ function hookFrame(
   if (!run && method !== HOOK_EVENT_METHOD) return undefined;
   const { sessionId, hookCallbackId, toolUseId } = params;
   if (typeof sessionId !== "string" || typeof hookCallbackId !== "string") return undefined;
-  if (run !== (typeof toolUseId === "string")) return undefined;
-  const id = "id" in message ? `"id":${JSON.stringify(message.id)},` : "";
-  const tool = run ? `"toolUseId":${JSON.stringify(toolUseId)},` : "";
-  return `{"jsonrpc":"2.0",${id}"method":"${method}","params":{"sessionId":${JSON.stringify(sessionId)},"hookCallbackId":${JSON.stringify(hookCallbackId)},${tool}"input":${input}}}`;
+  if (typeof toolUseId === "string" ? !run : run) return undefined;
+  return hookFrameText({
+    method,
+    ...("id" in message && { id: message.id }),
+    sessionId,
+    hookCallbackId,
+    ...(typeof toolUseId === "string" && { toolUseId }),
+    inputText,
+  });
 }
