@@ -40,8 +40,9 @@ const QUEUED_FRAMES = 256;
  * stream, waiting only when it asks for `drain`; `send` writes one without the SDK's queue.
  *
  * Hook frames come in bursts (one per callback of a gate or an event), so one holds the
- * output until the end of the tick and the burst, with whatever follows it in that tick,
- * leaves in one write: a system call per frame cost more than the frame.
+ * output until the end of the tick, and the burst, with whatever follows it in that tick,
+ * leaves in writes of about 16 KiB: a system call per frame cost more than the frame, and one
+ * write for the whole burst would keep the client waiting until the last frame is made.
  */
 export function stdioStream(
   output: Writable,
@@ -177,29 +178,46 @@ function replySkeleton(value: unknown): { id: string | number; result?: unknown 
   return "result" in value ? { id, result: value.result } : { id };
 }
 
+/** Held output past which a burst is let go mid-tick (string length, about bytes). */
+const HELD_LENGTH = 16 * 1024;
+
 /** Writes to a Node stream, honouring backpressure and failing once the stream has failed. */
 class Sink {
   private failure: Error | undefined;
   private held = false;
+  /** Length written since the held output was last let go. */
+  private heldLength = 0;
   private ready: Promise<void> | undefined;
 
   constructor(private readonly out: Writable) {
     out.on("error", (error) => (this.failure ??= error));
   }
 
-  /** Buffers writes until the end of this tick, then sends them in a single writev. */
+  /**
+   * Buffers writes until the end of this tick, letting them go in one writev each time
+   * {@link HELD_LENGTH} has gathered, so the reader starts on a burst's first frames.
+   */
   holdUntilNextTick(): void {
     if (this.held) return;
     this.held = true;
     this.out.cork();
     process.nextTick(() => {
       this.held = false;
+      this.heldLength = 0;
       this.out.uncork();
     });
   }
 
   write(chunk: string | Uint8Array): Promise<void> | undefined {
     if (this.failure) throw this.failure;
+    if (this.held) {
+      this.heldLength += chunk.length;
+      if (this.heldLength >= HELD_LENGTH) {
+        this.heldLength = 0;
+        this.out.uncork();
+        this.out.cork();
+      }
+    }
     if (this.out.write(chunk)) return undefined;
     // Every write made while the output is full waits for the same drain.
     this.ready ??= new Promise<void>((resolve, reject) => {

@@ -129,6 +129,27 @@ describe("frames", () => {
     expect(writes).toEqual([frames.map((f) => `${JSON.stringify(f)}\n`).join("")]);
   });
 
+  it("a burst of hook frames past 16 KiB leaves in several writes, in order, so the client can start", async () => {
+    const { out, writes } = recordingOutput();
+    const stream = stdioStream(out, new PassThrough());
+    const shared = { ...input(), padding: "x".repeat(900) };
+    shareInFrames(shared);
+    const frames: AnyMessage[] = Array.from({ length: 64 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: `hook-${i}`,
+      method: "_hooks/run",
+      params: { sessionId: "s1", hookCallbackId: `cb-${i}`, toolUseId: "t1", input: shared },
+    }));
+    for (const f of frames) void stream.send(f);
+    // Before the tick ends, the first pieces of the burst have already left.
+    const leftInTick = writes.length;
+    await new Promise((r) => setImmediate(r));
+    expect(leftInTick).toBeGreaterThanOrEqual(3);
+    expect(writes.join("")).toBe(frames.map((f) => `${JSON.stringify(f)}\n`).join(""));
+    const frameLength = JSON.stringify(frames[0]).length + 1;
+    for (const write of writes) expect(write.length).toBeLessThanOrEqual(16 * 1024 + frameLength);
+  });
+
   it("other frames go out one write each, as soon as they are made", async () => {
     const { out, writes } = recordingOutput();
     const stream = stdioStream(out, new PassThrough());
