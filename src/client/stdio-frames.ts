@@ -5,6 +5,8 @@ import { LineSplitter, readJsonLine, type FrameTaker } from "../shared/json-line
 
 /** The SDK's default cap on one incoming frame, kept here. */
 const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/** Queued output (string length) that leaves at once rather than at the end of the tick. */
+const QUEUED_LENGTH = 2 * 1024;
 const NEWLINE = 0x0a;
 
 /** What {@link stdioFrames} connects. */
@@ -18,9 +20,10 @@ export interface StdioFramesOptions {
 /**
  * ACP's newline-delimited JSON over the agent's stdout and stdin, framed here rather than by
  * the SDK's `ndJsonStream`: each line is parsed once, hook frames go to the taker without a
- * web-stream hop, and every frame written in one tick (a gate's replies settle together)
- * leaves in one write. Other frames reach the SDK as `ndJsonStream` delivers them; an
- * unparsable line is answered as it answers one.
+ * web-stream hop, and the frames written in one tick (a gate's replies settle together) leave
+ * together, in writes of about 2 KiB (some forty replies): the agent starts on the first
+ * replies while the rest of the burst is answered. Other frames reach the SDK as
+ * `ndJsonStream` delivers them; an unparsable line is answered as it answers one.
  */
 export function stdioFrames(
   stdout: Readable,
@@ -40,6 +43,7 @@ export function stdioFrames(
     const line = `${JSON.stringify(message)}\n`;
     if (queued === "") process.nextTick(flush);
     queued += line;
+    if (queued.length >= QUEUED_LENGTH) flush();
   };
   const taker = options.taker?.(write);
 

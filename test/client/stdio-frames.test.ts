@@ -104,6 +104,21 @@ describe("hookgate/client's stdio framing", () => {
     ]);
   });
 
+  it("answers a long burst in writes of about 2 KiB, in order, so the agent can start on the first", async () => {
+    const router = new HookRouter();
+    const hooks = Array.from({ length: 120 }, () => () => ({}));
+    const reg = router.register({
+      PreToolUse: [{ hooks: hooks.slice(0, 60) }, { hooks: hooks.slice(60) }],
+    });
+    const h = connect(router);
+    h.stdout.write(runFrames(reg.callbackIds));
+    await waitUntil("every reply written", () => h.replies().length === 120);
+    expect(h.replies().map((r) => r.id)).toEqual(reg.callbackIds.map((_, i) => `hook-${i}`));
+    expect(h.writes.length).toBeGreaterThanOrEqual(3);
+    const reply = JSON.stringify(h.replies()[0]).length + 1;
+    for (const write of h.writes) expect(write.length).toBeLessThan(2 * 1024 + reply);
+  });
+
   it("answers malformed _hooks/run params with -32602 naming the field, before any callback runs", async () => {
     const errors: string[] = [];
     const router = new HookRouter({ onError: (e) => void errors.push(String(e)) });
