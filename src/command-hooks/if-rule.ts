@@ -1,6 +1,15 @@
+import { createRequire } from "node:module";
 import { isAbsolute, relative, resolve } from "node:path";
-import picomatch from "picomatch";
+import type picomatchType from "picomatch";
 import { splitShell } from "./shell-split.js";
+
+const require = createRequire(import.meta.url);
+
+/** picomatch, loaded with the first `if` rule: an agent start without one never pays for it. */
+function picomatch(...args: Parameters<typeof picomatchType>): ReturnType<typeof picomatchType> {
+  const load = require("picomatch") as typeof picomatchType;
+  return load(...args);
+}
 
 /** Tools whose `if` pattern is a glob over the file path their input names. */
 const PATH_FIELDS: Readonly<Record<string, string>> = {
