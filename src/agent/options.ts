@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { SettingSource } from "../command-hooks/settings.js";
+import type { SettingSource } from "../command-hooks/sources.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import type { Logger } from "../shared/log.js";
 import type { SessionActor } from "../session/actor.js";

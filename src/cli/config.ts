@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { SETTING_SOURCES, type SettingSource } from "../command-hooks/settings.js";
+import { SETTING_SOURCES, type SettingSource } from "../command-hooks/sources.js";
 import { slashCommandsSchema, type SlashCommand } from "../slash/slash-config.js";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log.js";
 import type { ModelSettings } from "../model/index.js";

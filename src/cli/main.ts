@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { explicitSettingsProblem } from "../command-hooks/settings.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "../shared/log.js";
 import { routeConsoleErrors, routeSdkWarnings } from "./global-logging.js";
@@ -157,9 +156,13 @@ export async function main(argv: string[]): Promise<void> {
       settings: values.settings,
     });
     settings = mergeSettings(file, flags);
-    for (const path of settings.settingsFiles) {
-      const problem = explicitSettingsProblem(path);
-      if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
+    if (settings.settingsFiles.length > 0) {
+      // The settings loader and its schema load only when a file is named.
+      const { explicitSettingsProblem } = await import("../command-hooks/settings.js");
+      for (const path of settings.settingsFiles) {
+        const problem = explicitSettingsProblem(path);
+        if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
+      }
     }
     prepareDataDir(settings.dataDir);
     log = createLogger(settings.logLevel, settings.logFormat);

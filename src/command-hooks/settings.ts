@@ -7,6 +7,7 @@ import { errorMessage, MAX_TIMER_MS } from "../shared/values.js";
 import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { compileIfRule } from "./if-rule.js";
+import type { SettingSource } from "./sources.js";
 import { disabledLevel, mergeCopies, TRUST, type Copy } from "./settings-trust.js";
 import {
   claudeSettingsSchema,
@@ -14,10 +15,6 @@ import {
   type CommandHandlerSpec,
   type SettingsFile,
 } from "./settings-schema.js";
-
-/** The settings sources `--setting-sources` chooses from. */
-export const SETTING_SOURCES = ["user", "project", "local"] as const;
-export type SettingSource = (typeof SETTING_SOURCES)[number];
 
 /** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;

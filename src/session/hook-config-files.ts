@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { SETTING_SOURCES, settingsFiles } from "../command-hooks/settings.js";
+import { settingsFiles } from "../command-hooks/settings.js";
+import { SETTING_SOURCES } from "../command-hooks/sources.js";
 
 /** Where a session's hook configuration can come from. */
 export interface HookConfigPlaces {
