@@ -87,7 +87,7 @@ function hookFrame(
   if (!run && method !== HOOK_EVENT_METHOD) return undefined;
   const { sessionId, hookCallbackId, toolUseId } = params;
   if (typeof sessionId !== "string" || typeof hookCallbackId !== "string") return undefined;
-  if (typeof toolUseId === "string" ? !run : run) return undefined;
+  if (run !== (typeof toolUseId === "string")) return undefined;
   return hookFrameText({
     method,
     ...("id" in message && { id: message.id }),
