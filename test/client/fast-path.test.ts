@@ -3,17 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HookRouter } from "../../src/client/index.js";
 import { waitUntil } from "../helpers/wait.js";
 import { memoryStreamPair, type MemoryStreamPair } from "../helpers/memory-stream.js";
-
-const input = {
-  session_id: "s1",
-  transcript_path: "",
-  cwd: "/",
-  hook_event_name: "PreToolUse",
-  permission_mode: "default",
-  tool_name: "Bash",
-  tool_input: { command: "rm -rf /" },
-  tool_use_id: "call-1",
-};
+import { bashInput as input, hangingCallback } from "./hook-fixtures.js";
 
 let pair: MemoryStreamPair | undefined;
 afterEach(() => {
@@ -76,17 +66,8 @@ describe("the hook frames' fast path", () => {
 
   it("aborts a callback's signal on $/cancel_request and answers -32800", async () => {
     const router = new HookRouter();
-    let aborted = false;
-    const reg = router.register({
-      PreToolUse: [
-        {
-          hooks: [
-            (_input, _id, { signal }) =>
-              new Promise(() => signal.addEventListener("abort", () => (aborted = true))),
-          ],
-        },
-      ],
-    });
+    const hanging = hangingCallback();
+    const reg = router.register({ PreToolUse: [{ hooks: [hanging.callback] }] });
     const agent = connect(router);
     const params = {
       sessionId: "s1",
@@ -97,7 +78,7 @@ describe("the hook frames' fast path", () => {
     await agent.send({ id: 3, method: "_hooks/run", params });
     await agent.send({ method: "$/cancel_request", params: { requestId: 3 } });
     expect(await agent.next()).toMatchObject({ id: 3, error: { code: -32800 } });
-    expect(aborted).toBe(true);
+    expect(hanging.aborted()).toBe(true);
   });
 
   it("hands _hooks/event to its observer and every other frame to the app", async () => {

@@ -7,17 +7,7 @@ import { hookFrameTaker } from "../../src/client/fast-path.js";
 import { stdioFrames } from "../../src/client/stdio-frames.js";
 import { recordingOutput } from "../helpers/recording-output.js";
 import { waitUntil } from "../helpers/wait.js";
-
-const input = {
-  session_id: "s1",
-  transcript_path: "",
-  cwd: "/",
-  hook_event_name: "PreToolUse",
-  permission_mode: "default",
-  tool_name: "Bash",
-  tool_input: { command: "rm -rf /" },
-  tool_use_id: "call-1",
-};
+import { bashInput as input, hangingCallback } from "./hook-fixtures.js";
 
 /**
  * A client app with a router on the stdio framing spawnHookgate uses; the test plays the agent
@@ -174,17 +164,8 @@ describe("hookgate/client's stdio framing", () => {
   it("aborts running callbacks when the agent's output ends", async () => {
     let started = false;
     const router = new HookRouter({ trace: () => void (started = true) });
-    let aborted = false;
-    const reg = router.register({
-      PreToolUse: [
-        {
-          hooks: [
-            (_input, _id, { signal }) =>
-              new Promise(() => signal.addEventListener("abort", () => (aborted = true))),
-          ],
-        },
-      ],
-    });
+    const hanging = hangingCallback();
+    const reg = router.register({ PreToolUse: [{ hooks: [hanging.callback] }] });
     const h = connect(router);
     h.stdout.write(
       line({
@@ -195,7 +176,7 @@ describe("hookgate/client's stdio framing", () => {
     );
     await waitUntil("the callback started", () => started);
     h.stdout.end();
-    await waitUntil("the callback aborted", () => aborted);
+    await waitUntil("the callback aborted", hanging.aborted);
   });
 
   it("answers a burst of callbacks that return plain values with no promise per frame", async () => {
