@@ -79,7 +79,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   hooks: ["shared", "wire"],
   protocol: ["hooks", "shared", "wire"],
   tools: ["process", "shared"],
-  store: ["process", "shared"],
+  store: ["process", "shared", "wire"],
   slash: ["process", "shared"],
   model: ["process", "shared", "tools"],
   mcp: ["process", "shared", "tools", "wire"],

@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
+import { toolNameMeta } from "../wire/hooks.js";
 import type { ViewEntry } from "./transcript-lines.js";
 
 /** What the model is told about a call whose process died before it answered. */
@@ -94,5 +95,7 @@ function interruptedView(call: OpenCall): ViewEntry {
     status: "failed",
     rawInput: call.input,
     content: [{ type: "content", content: { type: "text", text: INTERRUPTED_RESULT } }],
+    // Named as a live call is, so a client that reads the tool name finds it on replay too.
+    _meta: toolNameMeta(call.toolName),
   };
 }

@@ -174,6 +174,11 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(interrupted).toHaveLength(1);
     expect(interrupted[0]).toMatchObject({ status: "failed" });
     expect(textOf(interrupted[0])).toBe(INTERRUPTED_RESULT);
+    // It is named as a live call is, when opened and when it ends.
+    const opened = b.h.sessionUpdates(sessionId).filter((u) => u.sessionUpdate === "tool_call");
+    for (const update of [...opened, ...interrupted]) {
+      expect(update).toMatchObject({ _meta: { claudeCode: { toolName: "Bash" } } });
+    }
 
     expect(await b.prompt(sessionId, "go on")).toBe("end_turn");
     const after = b.h.sessionUpdates(sessionId).slice(b.h.sessionUpdates(sessionId).length - 5);
