@@ -6,6 +6,7 @@ import type { Logger } from "../shared/log.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { readRegularFile, retryTransient } from "./files.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
+import type { updateHooksMetaSchema } from "../wire/meta.js";
 import {
   loadMessageSchema,
   transcriptLineSchema,
@@ -132,13 +133,17 @@ function parseLine(line: string) {
   return type === "user" || type === "assistant" || type === VIEW_LINE_TYPE ? undefined : "other";
 }
 
+/** The `_meta` keys of a call's hook reports (the wire's names, checked against its schema). */
+const REPORT_KEYS: readonly string[] = ["hooks", "hooksGateMs"] satisfies ReportKey[];
+type ReportKey = keyof (typeof updateHooksMetaSchema)["shape"];
+
 /** A stored view entry as the client saw it: a tool call becomes `tool_call` + its final update. */
 function replayOf(entry: ViewEntry): SessionUpdate[] {
   if (entry.sessionUpdate !== "tool_call") return [entry];
   const { status, content, rawOutput, _meta, ...call } = entry;
   // What named the call (its tool's name) opens it, as it did live; the hook reports ride on
   // its final update.
-  const naming = Object.entries(_meta ?? {}).filter(([k]) => k !== "hooks" && k !== "hooksGateMs");
+  const naming = Object.entries(_meta ?? {}).filter(([k]) => !REPORT_KEYS.includes(k));
   const opened: SessionUpdate = {
     ...call,
     status: "pending",
