@@ -1,3 +1,5 @@
+import { LazyAbort } from "../shared/lazy-abort.js";
+
 /**
  * How a `_hooks/run` request learns that the agent stopped waiting for it. The router waits
  * on it with a plain callback; an AbortSignal exists only once something reads `signal`
@@ -30,39 +32,5 @@ export function cancellationOf(signal: AbortSignal): Cancellation {
   };
 }
 
-/**
- * A Cancellation that makes its AbortSignal only when asked for it, and its listener list
- * only when something listens (a callback that answers at once needs neither).
- */
-export class LazyCancellation implements Cancellation {
-  aborted = false;
-  reason: unknown;
-  private controller: AbortController | undefined;
-  private listeners: (() => void)[] | undefined;
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-    const listeners = this.listeners;
-    this.listeners = undefined;
-    for (const listener of listeners ?? []) listener();
-  }
-
-  onAbort(listener: () => void): () => void {
-    (this.listeners ??= []).push(listener);
-    return () => {
-      const at = this.listeners?.indexOf(listener) ?? -1;
-      if (at !== -1) this.listeners?.splice(at, 1);
-    };
-  }
-}
+/** A Cancellation that makes its AbortSignal and listener list only when they are used. */
+export class LazyCancellation extends LazyAbort implements Cancellation {}

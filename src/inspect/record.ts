@@ -1,6 +1,7 @@
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { HookInput } from "../client/index.js";
-import { outcomeReportSchema, toolNameMetaSchema, type OutcomeReport } from "../wire/hooks.js";
+import { toolNameMetaSchema, type OutcomeReport } from "../wire/hooks.js";
+import { readUpdateHooksMeta } from "../wire/meta.js";
 
 /** How much of one session's hook record is kept; past a bound the oldest entries go. */
 export interface RecordLimits {
@@ -57,7 +58,8 @@ export class HookRecord {
   update({ sessionId, update }: SessionNotification): void {
     const session = this.session(sessionId);
     const meta = update._meta;
-    const reports = reportsIn(meta);
+    const read = readUpdateHooksMeta(meta);
+    const reports = read?.hooks ?? [];
     if (update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "tool_call_update") {
       this.turnHooks(session, reports);
       return;
@@ -89,8 +91,8 @@ export class HookRecord {
       else delete call.rawInputTruncated;
     }
     const own = reports.filter((r) => r.event === undefined || TOOL_EVENTS.has(r.event));
-    if (Array.isArray(meta?.hooks)) call.hooks = own;
-    if (typeof meta?.hooksGateMs === "number") call.hooksGateMs = meta.hooksGateMs;
+    if (read?.hooks) call.hooks = own;
+    if (read?.hooksGateMs !== undefined) call.hooksGateMs = read.hooksGateMs;
   }
 
   event(input: HookInput): void {
@@ -153,16 +155,6 @@ export class HookRecord {
     }
     return session;
   }
-}
-
-/** The readable entries of an update's `_meta.hooks` (one this version cannot read is skipped). */
-function reportsIn(meta: Record<string, unknown> | null | undefined): OutcomeReport[] {
-  const hooks = meta?.hooks;
-  if (!Array.isArray(hooks)) return [];
-  return hooks.flatMap((h) => {
-    const report = outcomeReportSchema.safeParse(h);
-    return report.success ? [report.data] : [];
-  });
 }
 
 /** The value, or when its JSON is longer than `max` characters, the head of that JSON text. */

@@ -1,7 +1,6 @@
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
 import { HookTransportError, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
-import { shareInFrames } from "./frame-json.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
@@ -10,7 +9,10 @@ import {
 } from "../wire/hooks.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 
-/** `_hooks/run` and `_hooks/event` over one ACP connection. */
+/**
+ * `_hooks/run` and `_hooks/event` through the SDK's connection: a client connected in-process
+ * or over a stream of its own. stdio's connection carries them on a HookChannel instead.
+ */
 export class AcpHookTransport implements HookTransport {
   constructor(
     private readonly client: AgentContext,
@@ -18,8 +20,6 @@ export class AcpHookTransport implements HookTransport {
   ) {}
 
   async run(request: HookRunParams, signal: AbortSignal): Promise<unknown> {
-    // One HookInput goes to every callback of an event: serialize it once, not per frame.
-    shareInFrames(request.input);
     try {
       return await this.client.request(HOOK_RUN_METHOD, request, {
         cancellationSignal: signal,
@@ -33,7 +33,6 @@ export class AcpHookTransport implements HookTransport {
   }
 
   event(notice: HookEventParams): void {
-    shareInFrames(notice.input);
     this.client
       .notify(HOOK_EVENT_METHOD, notice)
       .catch((error: unknown) => eventNotSent(this.log, notice, error));

@@ -1,22 +1,5 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { BUILT_CLI } from "../helpers/harness.js";
-
-const execFileAsync = promisify(execFile);
-
-/** Runs the built binary to completion with stdin closed; resolves whatever the exit code. */
-async function runCli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [BUILT_CLI, ...args], {
-      timeout: 15_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+import { runCli } from "../helpers/run-cli.js";
 
 describe("command-line mistakes get one line naming them", () => {
   it.each([

@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUILT_CLI } from "../helpers/harness.js";
+import { runCli } from "../helpers/run-cli.js";
 import { waitUntil } from "../helpers/wait.js";
 import {
   agentText,
@@ -14,8 +12,6 @@ import {
   type PolicySession,
 } from "./policy-session.js";
 
-const execFileAsync = promisify(execFile);
-
 const temps: string[] = [];
 let o: PolicySession | undefined;
 afterEach(async () => {
@@ -23,19 +19,6 @@ afterEach(async () => {
   o = undefined;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs the built binary with stdin closed; resolves whatever the exit code. */
-async function runCli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [BUILT_CLI, ...args], {
-      timeout: 15_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 function file(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "hookgate-explicit-"));

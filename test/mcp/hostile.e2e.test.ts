@@ -111,35 +111,34 @@ async function slowestAnswerWhile(
 }
 
 describe("a hostile MCP server costs only its own session", () => {
-  it("a stdio list_changed flood: at most one re-list in flight, other sessions answer", async () => {
-    const { s, fixture } = await startBinary();
-    const quiet = await quietSession(s);
-    const { sessionId, mcp } = await openWithMcp(s, [hostile(fixture)]);
-    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
-    const start = performance.now();
-    const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { ms: 1000 }));
-    await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
-    const slowest = await slowestAnswerWhile(flood, quiet);
-    expect(slowest).toBeLessThan(quiet.bound);
-    expect(await flood).toBe("end_turn");
-    expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("flooded");
-    await expectRelistsBounded(fixture, start);
-  });
-
-  it("an HTTP call answered with 20k list_changed notifications re-lists a few times", async () => {
-    const { s, fixture } = await startBinary();
-    const quiet = await quietSession(s);
-    const { sessionId, mcp } = await openWithMcp(s, [await hostileHttp(fixture)]);
-    expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
-    const start = performance.now();
-    const flood = s.prompt(sessionId, toolLine("mcp__h__flood", { count: 20_000 }));
-    await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
-    const slowest = await slowestAnswerWhile(flood, quiet);
-    expect(slowest).toBeLessThan(quiet.bound);
-    expect(await flood).toBe("end_turn");
-    expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("flooded");
-    await expectRelistsBounded(fixture, start);
-  });
+  const floods = [
+    {
+      name: "a stdio list_changed flood: at most one re-list in flight, other sessions answer",
+      server: (fixture: Fixture) => hostile(fixture),
+      flood: { ms: 1000 },
+    },
+    {
+      name: "an HTTP call answered with 20k list_changed notifications re-lists a few times",
+      server: (fixture: Fixture) => hostileHttp(fixture),
+      flood: { count: 20_000 },
+    },
+  ];
+  for (const { name, server, flood: args } of floods) {
+    it(name, async () => {
+      const { s, fixture } = await startBinary();
+      const quiet = await quietSession(s);
+      const { sessionId, mcp } = await openWithMcp(s, [await server(fixture)]);
+      expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
+      const start = performance.now();
+      const flood = s.prompt(sessionId, toolLine("mcp__h__flood", args));
+      await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
+      const slowest = await slowestAnswerWhile(flood, quiet);
+      expect(slowest).toBeLessThan(quiet.bound);
+      expect(await flood).toBe("end_turn");
+      expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("flooded");
+      await expectRelistsBounded(fixture, start);
+    });
+  }
 
   for (const how of ["stdin EOF", "SIGTERM"] as const) {
     it(`the agent exits at once on ${how} while a stdio server floods without end`, async () => {
