@@ -372,7 +372,8 @@ export function hasKnownField(reply: object): boolean {
 export const KNOWN_FIELD_JSON_SCHEMA = {
   anyOf: [
     { propertyNames: { enum: REPLY_FIELDS } },
-    ...ACTING_REPLY_FIELDS.map((field) => ({ required: [field] })),
+    // `properties` beside `required` keeps Ajv's strict mode content (strictRequired).
+    ...ACTING_REPLY_FIELDS.map((field) => ({ properties: { [field]: true }, required: [field] })),
   ],
 };
 
