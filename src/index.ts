@@ -27,6 +27,7 @@ export {
   interpretReply,
   type HookResult,
   type Interpretation,
+  type ReadOptions,
   type ReplyDecision,
 } from "./hooks/result.js";
 export {
@@ -41,6 +42,7 @@ export {
   hookRunParamsSchema,
   hookRunResultSchema,
   knownHookReplySchema,
+  strictHookReplySchema,
   outcomeReportSchema,
   type HookEventParams,
   type HookGroup,

@@ -14,11 +14,14 @@ import {
   hookInputSchemas,
   hookRegistrationSchema,
   hookRunParamsSchema,
+  hookRunReplySchema,
   hookRunResultSchema,
+  KNOWN_FIELD_JSON_SCHEMA,
   knownHookReplySchema,
   outcomeReportSchema,
   sessionHooksReportSchema,
   settingsReportSchema,
+  strictHookReplySchema,
 } from "./hooks.js";
 import { mcpReportSchema, mcpServerReportSchema } from "./mcp.js";
 import {
@@ -31,6 +34,12 @@ import {
 
 /** Where the generated file lives in the package. */
 export const JSON_SCHEMA_PATH = "schema/hookgate.schema.json";
+
+/**
+ * The document's `$id`: a name, not a place to fetch. A validator that loads the file reaches
+ * each shape as `<id>#/$defs/<Name>`, with no wrapper schema of its own.
+ */
+export const JSON_SCHEMA_ID = `urn:hookgate:hook-extension:${HOOK_PROTOCOL_VERSION}`;
 
 /** Each definition: its name under `$defs`, its schema, and where it travels. */
 const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
@@ -84,12 +93,20 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "HookRunResult",
     hookRunResultSchema,
     `\`${HOOK_RUN_METHOD}\` result as the agent reads it: \`null\` or a reply in either dialect; ` +
-      "decision strings this version does not know are read as `unknown_decision`.",
+      "decision strings this version does not know are read as `unknown_decision`; a reply " +
+      "that fails here is `malformed` (one made only of unknown fields, beside at most a " +
+      "`reason`, too).",
   ],
   [
     "KnownHookReply",
     knownHookReplySchema,
     `A \`${HOOK_RUN_METHOD}\` result (or command hook stdout) with only the decisions this version knows.`,
+  ],
+  [
+    "StrictHookReply",
+    strictHookReplySchema,
+    `A \`${HOOK_RUN_METHOD}\` result with only the fields and decisions this version knows, at ` +
+      "every level: for a client that checks its own replies (a typo such as `decison` fails).",
   ],
   [
     "HookEventParams",
@@ -115,6 +132,11 @@ export function wireJsonSchema(): Record<string, unknown> {
     // What the schemas accept: a plain object allows fields it does not name, as zod does.
     io: "input",
     uri: (id) => `#/$defs/${id}`,
+    // The one refinement of the wire shapes that JSON Schema can say: a `_hooks/run` reply
+    // needs a field hookgate acts on.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === hookRunReplySchema) Object.assign(jsonSchema, KNOWN_FIELD_JSON_SCHEMA);
+    },
   });
   const defs: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -126,6 +148,7 @@ export function wireJsonSchema(): Record<string, unknown> {
   }
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: JSON_SCHEMA_ID,
     title: "hookgate hook extension to the Agent Client Protocol",
     description:
       `Version ${HOOK_PROTOCOL_VERSION} of the hook extension: the \`${HOOK_RUN_METHOD}\` and ` +
