@@ -17,6 +17,8 @@ import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
 import { detach, errorMessage } from "../shared/values.js";
+import type { z } from "zod";
+import type { hookWarningsMetaSchema } from "../wire/meta.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -280,6 +282,21 @@ export class SessionActor {
       }));
       this.current = undefined;
     }
+  }
+
+  /**
+   * Tells the user that some of the session's hooks are not running: an agent message, its
+   * `_meta.hooks.warnings` naming it for a client. Not recorded: it is about this
+   * connection's client, not the conversation, so a later load does not replay it.
+   */
+  warnHooks(warning: string): void {
+    const { client, log } = this.settings;
+    const update: SessionUpdate = {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `\n${warning}\n` },
+      _meta: { hooks: { warnings: [warning] } } satisfies z.input<typeof hookWarningsMetaSchema>,
+    };
+    detach(client.update(update), log, "warning that hooks are not running");
   }
 
   /** Aborts the running turn, if any; the prompt then answers `cancelled`. */
