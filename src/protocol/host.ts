@@ -84,6 +84,8 @@ export interface SessionHandle {
 
 export type PromptOutcome =
   | { readonly stopReason: StopReason }
+  /** The model could not run the turn; `message` (what the user was shown) says why. */
+  | { readonly modelFailed: string }
   | { readonly refused: "busy" }
   | { readonly refused: "closed" };
 

@@ -266,22 +266,32 @@ export class SessionActor {
     let end: TurnEnd = { stopReason: "cancelled", stopHookActive: false };
     try {
       end = await done;
+      if (end.failed) throw end.failed;
       return end.stopReason;
     } finally {
       await this.recorder?.flush();
       await this.settings.transcript?.flush();
       this.updatedAt = new Date();
       await this.settings.persist?.(this);
-      const { stopReason, stopHookActive } = end;
-      this.hooks.emit("Stop", () => ({
-        stop_hook_active: stopHookActive,
-        stop_reason: stopReason,
-        last_assistant_message: assistantText(this.history),
-        background_tasks: [],
-        session_crons: [],
-      }));
+      this.turnEnded(end);
       this.current = undefined;
     }
+  }
+
+  /**
+   * The end-of-turn event. Claude Code fires StopFailure, not Stop, for a turn an API error
+   * ended; until hookgate has that event, such a turn's Stop says `stop_reason: "error"`.
+   */
+  private turnEnded(end: TurnEnd): void {
+    const { stopHookActive } = end;
+    const stopReason = end.failed ? "error" : end.stopReason;
+    this.hooks.emit("Stop", () => ({
+      stop_hook_active: stopHookActive,
+      stop_reason: stopReason,
+      last_assistant_message: assistantText(this.history),
+      background_tasks: [],
+      session_crons: [],
+    }));
   }
 
   /**
