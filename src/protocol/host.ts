@@ -84,7 +84,7 @@ export interface SessionHandle {
 
 export type PromptOutcome =
   | { readonly stopReason: StopReason }
-  /** The model could not run the turn; `message` (what the user was shown) says why. */
+  /** The model could not run the turn: the line the user was shown, which says why. */
   | { readonly modelFailed: string }
   | { readonly refused: "busy" }
   | { readonly refused: "closed" };
