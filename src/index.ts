@@ -3,7 +3,7 @@
  * per connection), or stdio with `serveStdio`.
  * The client-side helpers live in `hookgate/client`.
  */
-export { createAgentApp, ONE_CONNECTION, SESSION_LOCKED } from "./protocol/app.js";
+export { createAgentApp, MODEL_FAILED, ONE_CONNECTION, SESSION_LOCKED } from "./protocol/app.js";
 export { releaseAbandoned } from "./protocol/abandoned-requests.js";
 export type {
   AgentHost,

@@ -167,6 +167,7 @@ export class SessionAssembly {
           }),
           maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
           log,
+          warn: (warning) => self.warnHooks(warning),
         }),
     });
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");

@@ -26,6 +26,7 @@ import {
 import { mcpReportSchema, mcpServerReportSchema } from "./mcp.js";
 import {
   capabilityMetaSchema,
+  hookWarningsMetaSchema,
   hookCapabilitySchema,
   sessionOpenedMetaSchema,
   sessionRequestMetaSchema,
@@ -83,6 +84,12 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "OutcomeReport",
     outcomeReportSchema,
     "One entry of `UpdateHooksMeta.hooks`: one hook's outcome.",
+  ],
+  [
+    "HookWarningsMeta",
+    hookWarningsMetaSchema,
+    "`session/update` `_meta` of the `agent_message_chunk` that says some hooks are not " +
+      "running (a client that answers -32601 to `_hooks/run`).",
   ],
   [
     "HookRunParams",
