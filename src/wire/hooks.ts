@@ -270,6 +270,9 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
     continue: z.boolean().optional(),
     stopReason: z.string().optional(),
     suppressOutput: z.boolean().optional(),
+    // The Claude Agent SDK's asynchronous answer ("do not wait for me"): read as continue.
+    async: z.boolean().optional(),
+    asyncTimeout: z.number().optional(),
     hookSpecificOutput: object({
       hookEventName: z.string().optional(),
       permissionDecision: permissionDecision.optional(),
@@ -346,7 +349,7 @@ export const REPLY_FIELDS: readonly string[] = Object.keys(hookReplySchema.shape
 /** The fields a reply's `hookSpecificOutput` may carry, as the reader knows them. */
 export const SPECIFIC_OUTPUT_FIELDS: readonly string[] = Object.keys(specificOutput);
 /** Top-level fields that only qualify another (a `reason` without a decision does nothing). */
-const QUALIFIERS: readonly string[] = ["reason", "stopReason"];
+const QUALIFIERS: readonly string[] = ["reason", "stopReason", "asyncTimeout"];
 /** Top-level fields that do something on their own. */
 export const ACTING_REPLY_FIELDS = REPLY_FIELDS.filter((f) => !QUALIFIERS.includes(f));
 

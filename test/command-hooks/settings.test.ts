@@ -68,7 +68,7 @@ describe("loadCommandHooks", () => {
       "extra.json": hook("e"),
     });
     const none = loadCommandHooks({ cwd, home, sources: [], explicit: [] });
-    expect(none).toEqual({ commands: {}, reports: [] });
+    expect(none).toEqual({ commands: {}, reports: [], matchers: [] });
     const all = loadCommandHooks({
       cwd,
       home,

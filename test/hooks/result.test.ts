@@ -86,6 +86,13 @@ describe("interpretReply: fields it does not know", () => {
     );
   });
 
+  it("the Claude Agent SDK's { async: true } is known: continue, with no warning", () => {
+    expect(pre({ async: true, asyncTimeout: 30 })).toEqual({
+      ok: true,
+      result: { decision: "continue" },
+    });
+  });
+
   it("names at most five unknown fields and counts the rest", () => {
     const raw = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, i]));
     const read = pre(raw);

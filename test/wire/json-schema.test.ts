@@ -28,6 +28,7 @@ const REPLIES: readonly unknown[] = [
   { decision: "perhaps" },
   { reason: "fine" },
   { suppressOutput: true, extra: 1 },
+  { async: true, asyncTimeout: 30 },
   { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } },
   { hookSpecificOutput: { permisionDecision: "deny" } },
   { decision: "deny", reason: 7 },
