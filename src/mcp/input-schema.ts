@@ -20,11 +20,14 @@ import { schemaPatterns } from "./schema-patterns.js";
 // compiled on its first use, by engines of its server's own, and compiled once per distinct
 // schema. Compiling costs about a millisecond a schema, so a server listing 1,000 tools
 // costs nothing until the model calls one, and a closed session frees all it compiled.
+// A compiling engine never checks a schema (the checkers did), so it holds no meta-schema:
+// adding them was most of the cost of a server's first call.
 const COMPILE = {
   strict: false,
   allErrors: true,
   addUsedSchema: false,
   validateSchema: false,
+  meta: false,
 } as const;
 /** The meta-schemas' own patterns, shared by the checking engines. */
 const metaPatterns = new LinearPatterns();
@@ -165,10 +168,15 @@ export class InputSchemas {
 
   /** The validator, or why the server's schema cannot be compiled (an unresolved `$ref`). */
   private compile(key: string, schema: Record<string, unknown>): Validate | string {
-    let engine = this.engines.get(key);
+    // A schema that refers to a meta-schema (a tool that takes a schema) gets an engine that
+    // holds them; the rest do without.
+    const meta = JSON.stringify(schema).includes("json-schema.org/");
+    const engineKey = meta ? `${key} with meta-schemas` : key;
+    let engine = this.engines.get(engineKey);
     if (!engine) {
-      engine = makeEngine(key, { ...COMPILE, code: { regExp: this.patterns.regExp } });
-      this.engines.set(key, engine);
+      const regExp = this.patterns.regExp;
+      engine = makeEngine(key, { ...COMPILE, meta, code: { regExp } });
+      this.engines.set(engineKey, engine);
     }
     try {
       return engine.compile(schema);
