@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import noSpreadArguments from "./lint/no-spread-arguments.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**"] },
@@ -31,6 +32,12 @@ export default tseslint.config(
         { allowThrowingAny: true, allowThrowingUnknown: true },
       ],
     },
+  },
+  {
+    // A long session's history or a big file must not overflow the stack through `f(...xs)`.
+    files: ["src/**/*.ts"],
+    plugins: { hookgate: { rules: { "no-spread-arguments": noSpreadArguments } } },
+    rules: { "hookgate/no-spread-arguments": "error" },
   },
   {
     files: ["test/**", "bench/**"],

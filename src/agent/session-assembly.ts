@@ -39,7 +39,7 @@ import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "../session/limits.j
 import { metaOf } from "./session-handle.js";
 import type { SessionStore, StoredSession } from "../store/session-store.js";
 import { builtinTools } from "../tools/index.js";
-import { detach, errorMessage } from "../shared/values.js";
+import { appendAll, detach, errorMessage } from "../shared/values.js";
 
 /** A session being started, new or restored; the one path every session is put together by. */
 export interface Start {
@@ -117,8 +117,8 @@ export class SessionAssembly {
     const interrupted = stored?.conversation.interrupted;
     if (transcript && interrupted) {
       // Calls a crash left open are closed on disk too, so the next load reads them closed.
-      detach(transcript.record(interrupted.message), log, "recording interrupted calls");
-      detach(transcript.view(...interrupted.views), log, "recording interrupted calls");
+      detach(transcript.record([interrupted.message]), log, "recording interrupted calls");
+      detach(transcript.view(interrupted.views), log, "recording interrupted calls");
     }
     const meta = stored?.meta;
     const actor = new SessionActor({
@@ -187,7 +187,7 @@ export class SessionAssembly {
         ? []
         : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
     );
-    warnings.push(...notices);
+    appendAll(warnings, notices);
     return {
       actor,
       client,

@@ -1,5 +1,6 @@
 import type { CommandHandler } from "../hooks/command.js";
 import type { SettingsReport } from "../wire/hooks.js";
+import { maxOf } from "../shared/values.js";
 
 /**
  * How far each source is trusted: the operator's explicit files (`--settings`, config
@@ -21,7 +22,10 @@ export const TRUST: Readonly<Record<SettingsReport["source"], number>> = {
 export function disabledLevel(
   files: readonly { readonly source: SettingsReport["source"]; readonly disable: boolean }[],
 ): number {
-  return Math.max(-1, ...files.filter((f) => f.disable).map((f) => TRUST[f.source]));
+  return maxOf(
+    files.filter((f) => f.disable).map((f) => TRUST[f.source]),
+    -1,
+  );
 }
 
 /** What makes two handlers the same one: its event and what it runs. */
@@ -68,7 +72,7 @@ export function mergeCopies(copies: readonly Copy[]): CommandHandler[] {
       event: kept.event,
       exec: kept.exec,
       dialect: kept.dialect,
-      timeoutMs: Math.max(...handlers.map((h) => h.timeoutMs)),
+      timeoutMs: maxOf(handlers.map((h) => h.timeoutMs)),
       failClosed: handlers.some((h) => h.failClosed),
       ...(handlers.every((h) => h.async === true) && { async: true }),
       ...(statusMessage !== undefined && { statusMessage }),

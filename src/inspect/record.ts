@@ -2,6 +2,7 @@ import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { HookInput } from "../client/index.js";
 import { toolNameMetaSchema, type OutcomeReport } from "../wire/hooks.js";
 import { readUpdateHooksMeta } from "../wire/meta.js";
+import { appendAll } from "../shared/values.js";
 
 /** How much of one session's hook record is kept; past a bound the oldest entries go. */
 export interface RecordLimits {
@@ -130,7 +131,7 @@ export class HookRecord {
   }
 
   private turnHooks(session: SessionRecord, reports: readonly OutcomeReport[]): void {
-    session.turnHooks.push(...reports);
+    appendAll(session.turnHooks, reports);
     const over = session.turnHooks.length - this.limits.turnHooks;
     if (over > 0) {
       session.turnHooks.splice(0, over);

@@ -1,31 +1,37 @@
 import { createRequire } from "node:module";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { Ajv, type ErrorObject } from "ajv/dist/ajv.js";
+import { Ajv, type ErrorObject, type Options } from "ajv/dist/ajv.js";
 import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
-import { RE2JS } from "re2js";
 import { z } from "zod";
 import { errorMessage, isRecord } from "../shared/values.js";
+import { LinearPatterns, MatchBudgetError, withinMatchBudget } from "./linear-pattern.js";
 import { schemaPatterns } from "./schema-patterns.js";
 
 // Every `pattern` and `patternProperties` key runs on RE2's linear-time engine: a server's
 // pattern cannot make validation backtrack (`^(a+)+$` against 40 `a`s and a `!` takes
 // microseconds, where JavaScript's RegExp takes hours). A pattern RE2 cannot run in linear
-// time (lookahead, backreferences) makes the schema unusable, and that tool is skipped.
+// time (lookahead, backreferences), or whose program is too large, makes the schema unusable,
+// and that tool is skipped. Each pattern is compiled once, when its schema is checked, and one
+// validation's matching is bounded by a budget (linear-pattern.ts).
 //
 // A listed schema is only checked (against its dialect's meta-schema, by engines shared by
 // every session that never compile a server's schema, so they hold nothing of one); it is
 // compiled on its first use, by engines of its server's own, and compiled once per distinct
 // schema. Compiling costs about a millisecond a schema, so a server listing 1,000 tools
 // costs nothing until the model calls one, and a closed session frees all it compiled.
+// A compiling engine never checks a schema (the checkers did), so it holds no meta-schema:
+// adding them was most of the cost of a server's first call.
 const COMPILE = {
   strict: false,
   allErrors: true,
   addUsedSchema: false,
   validateSchema: false,
-  code: { regExp: linearRegExp },
+  meta: false,
 } as const;
-const CHECK = { strict: false, allErrors: true, code: { regExp: linearRegExp } } as const;
+/** The meta-schemas' own patterns, shared by the checking engines. */
+const metaPatterns = new LinearPatterns();
+const CHECK = { strict: false, allErrors: true, code: { regExp: metaPatterns.regExp } } as const;
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
@@ -33,7 +39,7 @@ const draft06: unknown = createRequire(import.meta.url)("ajv/dist/refs/json-sche
 
 /** Dialect URIs and how to build an engine for each; 2020-12 is MCP's default. */
 const DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema";
-const dialects = new Map<string, (options: typeof COMPILE | typeof CHECK) => AnyAjv>([
+const dialects = new Map<string, (options: Options) => AnyAjv>([
   [DEFAULT_DIALECT, (o) => new Ajv2020(o)],
   ["https://json-schema.org/draft/2019-09/schema", (o) => new Ajv2019(o)],
   ["http://json-schema.org/draft-07/schema", (o) => new Ajv(o)],
@@ -43,25 +49,6 @@ const dialects = new Map<string, (options: typeof COMPILE | typeof CHECK) => Any
   ],
 ]);
 
-/** A JSON Schema `pattern` as RE2 runs it: unanchored search, linear in the input. */
-function linearRegExp(pattern: string): { test: (s: string) => boolean; toString(): string } {
-  const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
-  // Ajv keys compiled patterns by `toString()`: it must name the pattern, or all would share one.
-  return { test: (s) => re.test(s), toString: () => `re2:${pattern}` };
-}
-// Ajv names the engine in code it generates for standalone use, which hookgate never does.
-linearRegExp.code = "linearRegExp";
-
-/** Why RE2 cannot run a pattern, or undefined when it can. */
-function unlinearPattern(pattern: string): string | undefined {
-  try {
-    linearRegExp(pattern);
-    return undefined;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
-
 /** A schema's dialect key, or why it has none hookgate reads. */
 function dialectOf(schema: Record<string, unknown>): { key: string } | { error: string } {
   const declared = schema.$schema ?? DEFAULT_DIALECT;
@@ -69,7 +56,7 @@ function dialectOf(schema: Record<string, unknown>): { key: string } | { error: 
   return dialects.has(key) ? { key } : { error: `unsupported $schema ${JSON.stringify(declared)}` };
 }
 
-function makeEngine(key: string, options: typeof COMPILE | typeof CHECK): AnyAjv {
+function makeEngine(key: string, options: Options): AnyAjv {
   const engine = dialects.get(key)!(options);
   addFormats(engine);
   return engine;
@@ -105,6 +92,7 @@ type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null 
 export class InputSchemas {
   private readonly engines = new Map<string, AnyAjv>();
   private readonly prepared = new Map<string, CompiledInputSchema>();
+  private readonly patterns = new LinearPatterns();
 
   /** Distinct schemas held; a caller replaces the set when a changing list leaves many. */
   get size(): number {
@@ -145,7 +133,7 @@ export class InputSchemas {
         return { ok: false, error: `inputSchema is not valid JSON Schema: ${why}` };
       }
       for (const pattern of schemaPatterns(schema)) {
-        const why = unlinearPattern(pattern);
+        const why = this.patterns.unusable(pattern);
         if (why) return { ok: false, error: `inputSchema is not valid JSON Schema: ${why}` };
       }
     } catch (error) {
@@ -158,7 +146,15 @@ export class InputSchemas {
         ctx.addIssue({ code: "custom", path: [], message: validate });
         return;
       }
-      if (validate(value)) return;
+      let valid: boolean;
+      try {
+        valid = withinMatchBudget(() => validate(value));
+      } catch (error) {
+        if (!(error instanceof MatchBudgetError)) throw error;
+        ctx.addIssue({ code: "custom", path: [], message: error.message });
+        return;
+      }
+      if (valid) return;
       for (const e of validate.errors ?? []) {
         const path = e.instancePath
           .split("/")
@@ -172,10 +168,15 @@ export class InputSchemas {
 
   /** The validator, or why the server's schema cannot be compiled (an unresolved `$ref`). */
   private compile(key: string, schema: Record<string, unknown>): Validate | string {
-    let engine = this.engines.get(key);
+    // A schema that refers to a meta-schema (a tool that takes a schema) gets an engine that
+    // holds them; the rest do without.
+    const meta = JSON.stringify(schema).includes("json-schema.org/");
+    const engineKey = meta ? `${key} with meta-schemas` : key;
+    let engine = this.engines.get(engineKey);
     if (!engine) {
-      engine = makeEngine(key, COMPILE);
-      this.engines.set(key, engine);
+      const regExp = this.patterns.regExp;
+      engine = makeEngine(key, { ...COMPILE, meta, code: { regExp } });
+      this.engines.set(engineKey, engine);
     }
     try {
       return engine.compile(schema);

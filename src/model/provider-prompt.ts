@@ -5,6 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
 import { aiInternal } from "./ai-internal.js";
+import { appendAll } from "../shared/values.js";
 
 /** A history's messages already converted, and the messages they came from (both only grow). */
 interface Converted {
@@ -48,8 +49,8 @@ export async function providerPrompt(
       done = { sources: [], prompt: [] };
       converted.set(history, done);
     }
-    done.sources.push(...fresh);
-    done.prompt.push(...tail);
+    appendAll(done.sources, fresh);
+    appendAll(done.prompt, tail);
   }
   const { prompt } = done;
   return system === undefined ? [...prompt] : [{ role: "system", content: system }, ...prompt];

@@ -3,6 +3,7 @@ import type {
   LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
+import { appendAll } from "../shared/values.js";
 
 /** A tool call written in a prompt as `/tool <Name> <json>`; `input` is the raw text after the name. */
 export interface ScriptedToolCall {
@@ -94,12 +95,11 @@ const HOOK_BLOCK = /<(hook-context|hook-feedback|system-reminder)(?:\s[^>]*)?>[\
 function userTurnText(prompt: LanguageModelV3Prompt): { own: string; hookText: string } {
   const own: string[] = [];
   const hooks: string[] = [];
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message?.role !== "user") break;
+  for (const message of prompt.slice(trailingStart(prompt, "user"))) {
+    if (message.role !== "user") continue;
     const { own: mine, hooks: theirs } = splitUserMessage(message);
-    own.unshift(...mine);
-    hooks.unshift(...theirs);
+    appendAll(own, mine);
+    appendAll(hooks, theirs);
   }
   return { own: own.join("\n"), hookText: hooks.join("\n") };
 }
@@ -137,13 +137,21 @@ function unwrapBlocks(text: string): string {
 /** The tool results of the last step, which may be spread over several consecutive tool messages. */
 function trailingToolResults(prompt: LanguageModelV3Prompt): LanguageModelV3ToolResultPart[] {
   const results: LanguageModelV3ToolResultPart[] = [];
-  for (let i = prompt.length - 1; i >= 0; i--) {
-    const message = prompt[i];
-    if (message?.role !== "tool") break;
-    const parts = message.content.filter((part) => part.type === "tool-result");
-    results.unshift(...parts);
+  for (const message of prompt.slice(trailingStart(prompt, "tool"))) {
+    if (message.role !== "tool") continue;
+    appendAll(
+      results,
+      message.content.filter((part) => part.type === "tool-result"),
+    );
   }
   return results;
+}
+
+/** Where the run of messages of `role` at the end of the prompt starts. */
+function trailingStart(prompt: LanguageModelV3Prompt, role: "user" | "tool"): number {
+  let start = prompt.length;
+  while (start > 0 && prompt[start - 1]?.role === role) start--;
+  return start;
 }
 
 function reportToolResults(results: LanguageModelV3ToolResultPart[]): string {

@@ -11,6 +11,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { outputText, planReply, type ScriptedReply } from "./scripted-reply.js";
+import { appendAll } from "../shared/values.js";
 
 export { parseToolLines, type ParsedLines, type ScriptedToolCall } from "./scripted-reply.js";
 
@@ -30,7 +31,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     const step = scriptStep(options.prompt);
     const content: LanguageModelV3Content[] = [];
     if (step.reply.text !== "") content.push({ type: "text", text: step.reply.text });
-    content.push(...step.toolCalls);
+    appendAll(content, step.toolCalls);
     return { content, finishReason: step.finishReason, usage: step.usage, warnings: [] };
   }
 
@@ -46,7 +47,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
       }
       parts.push({ type: "text-end", id });
     }
-    parts.push(...step.toolCalls);
+    appendAll(parts, step.toolCalls);
     parts.push({ type: "finish", finishReason: step.finishReason, usage: step.usage });
     return { stream: partsStream(parts, options.abortSignal) };
   }
@@ -77,7 +78,10 @@ function scriptStep(prompt: LanguageModelV3Prompt): ScriptedStep {
     input: call.input,
   }));
   const unified = toolCalls.length > 0 ? "tool-calls" : "stop";
-  const outputWords = countWords(reply.text, ...reply.calls.flatMap((c) => [c.toolName, c.input]));
+  const outputWords = countWords([
+    reply.text,
+    ...reply.calls.flatMap((c) => [c.toolName, c.input]),
+  ]);
   return {
     reply,
     toolCalls,
@@ -89,7 +93,7 @@ function scriptStep(prompt: LanguageModelV3Prompt): ScriptedStep {
         cacheRead: undefined,
         cacheWrite: undefined,
       },
-      outputTokens: { total: outputWords, text: countWords(reply.text), reasoning: 0 },
+      outputTokens: { total: outputWords, text: countWords([reply.text]), reasoning: 0 },
     },
   };
 }
@@ -98,13 +102,13 @@ function scriptStep(prompt: LanguageModelV3Prompt): ScriptedStep {
  * A fake tokenizer: one "token" per whitespace-separated word. Real token counts differ; these
  * numbers only let usage-reporting code see plausible, deterministic values.
  */
-function countWords(...texts: string[]): number {
+function countWords(texts: readonly string[]): number {
   return texts.reduce((sum, text) => sum + (text.match(/\S+/g)?.length ?? 0), 0);
 }
 
 function promptWords(prompt: LanguageModelV3Prompt): number {
   return prompt.reduce((sum, message) => {
-    if (message.role === "system") return sum + countWords(message.content);
+    if (message.role === "system") return sum + countWords([message.content]);
     const texts = message.content.map((part) => {
       switch (part.type) {
         case "text":
@@ -118,7 +122,7 @@ function promptWords(prompt: LanguageModelV3Prompt): number {
           return "";
       }
     });
-    return sum + countWords(...texts);
+    return sum + countWords(texts);
   }, 0);
 }
 

@@ -3,6 +3,7 @@ import type { ToolCallRecord } from "../client/kit/timeline.js";
 import { parseToolLines } from "../model/scripted-reply.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 import { promptText, type CallDecision, type CallExpectation, type PolicyCase } from "./spec.js";
+import { appendAll } from "../shared/values.js";
 
 const DENIED = "Hook denied: ";
 
@@ -24,7 +25,7 @@ export function checkExpectations(
 ): string[] {
   const { expect } = test;
   const failures: string[] = [];
-  if (expect.calls) failures.push(...checkCalls(expect.calls, test, run));
+  if (expect.calls) appendAll(failures, checkCalls(expect.calls, test, run));
   for (const path of expect.exists ?? []) {
     if (!exists(path)) failures.push(`${path} should exist, but does not`);
   }

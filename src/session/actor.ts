@@ -16,7 +16,7 @@ import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
-import { detach, errorMessage } from "../shared/values.js";
+import { appendAll, detach, errorMessage } from "../shared/values.js";
 import type { z } from "zod";
 import type { hookWarningsMetaSchema } from "../wire/meta.js";
 
@@ -229,7 +229,7 @@ export class SessionActor {
         catalog: settings.catalog,
         system: () => settings.system(this),
         history: this.history,
-        remember: (...messages) => this.history.push(...messages),
+        remember: (messages) => appendAll(this.history, messages),
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
         transcript: settings.transcript,

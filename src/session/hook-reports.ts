@@ -3,6 +3,7 @@ import { ClientProxy } from "./client-proxy.js";
 import type { z } from "zod";
 import type { OutcomeReport } from "../wire/hooks.js";
 import { updateHooksMetaSchema } from "../wire/meta.js";
+import { appendAll } from "../shared/values.js";
 
 /**
  * The client as one turn sees it: outcomes of hooks on events without a tool call
@@ -14,7 +15,7 @@ export class ReportingClient extends ClientProxy {
 
   /** Queues reports for the next update. */
   carry(reports: readonly OutcomeReport[]): void {
-    this.pending.push(...reports);
+    appendAll(this.pending, reports);
   }
 
   override update(update: SessionUpdate): Promise<void> {

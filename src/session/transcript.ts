@@ -53,12 +53,12 @@ export class Transcript {
   }
 
   /** Appends messages as they entered the model's history; resolves once they are written. */
-  record(...messages: ModelMessage[]): Promise<void> {
+  record(messages: readonly ModelMessage[]): Promise<void> {
     return this.append(messages.map((m) => this.line(m)).filter((l) => l !== undefined));
   }
 
   /** Appends items of what the client was shown, for a later replay. */
-  view(...entries: SessionUpdate[]): Promise<void> {
+  view(entries: readonly SessionUpdate[]): Promise<void> {
     const timestamp = new Date().toISOString();
     const { sessionId } = this.meta;
     return this.append(

@@ -4,6 +4,7 @@ import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { LateAnswer, Steering } from "../hooks/steering.js";
 import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
+import { appendAll } from "../shared/values.js";
 
 /** What the hooks at a turn's edges need. */
 export interface TurnHooksEnv {
@@ -125,7 +126,7 @@ export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
   const out: ModelMessage[] = [];
   for (const steering of env.hooks.takeLate()) {
     await show(env.client, steering);
-    out.push(...hookMessages(remindersOf(steering.event, steering.context, "context")));
+    appendAll(out, hookMessages(remindersOf(steering.event, steering.context, "context")));
   }
   return out;
 }

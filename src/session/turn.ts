@@ -22,7 +22,7 @@ export interface TurnEnv extends ToolCallEnv {
   /** The conversation so far, read-only: the turn adds to it through `remember`. */
   readonly history: readonly ModelMessage[];
   /** Appends messages to the session's conversation (the session alone changes it). */
-  readonly remember: (...messages: ModelMessage[]) => void;
+  readonly remember: (messages: readonly ModelMessage[]) => void;
   readonly maxRounds: number;
   /** Turns a model failure into one line telling the user what to fix. */
   readonly describeError: (error: unknown) => string;
@@ -109,13 +109,13 @@ async function steps(
   const command = matchSlashCommand(text, env.commands);
   if (command) {
     // SessionStart's context belongs to the session, so it waits for the first model request.
-    if (opening.start.length > 0) detach(remember(env, ...opening.start), env.log, RECORDING);
+    if (opening.start.length > 0) detach(remember(env, opening.start), env.log, RECORDING);
     await env.admit();
     const { cwd, processGroups: groups, childEnv } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups, childEnv }, signal);
   }
   detach(
-    remember(env, ...opening.start, ...opening.submit, { role: "user", content: text }),
+    remember(env, [...opening.start, ...opening.submit, { role: "user", content: text }]),
     env.log,
     RECORDING,
   );
@@ -123,7 +123,7 @@ async function steps(
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
     const late = await lateContext(env);
-    if (late.length > 0) detach(remember(env, ...late), env.log, RECORDING);
+    if (late.length > 0) detach(remember(env, late), env.log, RECORDING);
     let step;
     try {
       step = await runStep(
@@ -151,7 +151,7 @@ async function steps(
     }
     // The SDK's own assistant message keeps reasoning signatures a provider needs back.
     // Written before any tool call, so a PreToolUse hook reading the transcript sees it.
-    await remember(env, ...step.messages);
+    await remember(env, step.messages);
     const usage = contextUsage(env.model, step.usage);
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) {
@@ -161,7 +161,7 @@ async function steps(
       if (signal.aborted) return "cancelled";
       if (check.kind === "end") return stopReason;
       state.stopBlocks++;
-      detach(remember(env, ...check.messages), env.log, RECORDING);
+      detach(remember(env, check.messages), env.log, RECORDING);
       continue;
     }
 
@@ -191,7 +191,7 @@ async function steps(
       };
     });
     detach(
-      remember(env, { role: "tool", content: results }, ...hookMessages(placed.after)),
+      remember(env, [{ role: "tool", content: results }, ...hookMessages(placed.after)]),
       env.log,
       RECORDING,
     );
@@ -214,9 +214,9 @@ export function assistantText(messages: readonly ModelMessage[]): string {
 }
 
 /** Adds messages to the model's history and to the transcript, in order. */
-function remember(env: TurnEnv, ...messages: ModelMessage[]): Promise<void> {
-  env.remember(...messages);
-  return env.transcript?.record(...messages) ?? Promise.resolve();
+function remember(env: TurnEnv, messages: readonly ModelMessage[]): Promise<void> {
+  env.remember(messages);
+  return env.transcript?.record(messages) ?? Promise.resolve();
 }
 
 const RECORDING = "recording the turn in the transcript";

@@ -58,7 +58,7 @@ export class ViewRecorder extends ClientProxy {
   flush(): Promise<void> {
     const entries = this.items.filter((i) => i.held !== true).map((i) => i.entry);
     this.items = [];
-    return this.transcript.view(...entries);
+    return this.transcript.view(entries);
   }
 
   private observe(update: SessionUpdate): void {
@@ -116,7 +116,7 @@ export class ViewRecorder extends ClientProxy {
     if (n === 0) return;
     const done = this.items.splice(0, n).map((i) => i.entry);
     // Transcript writes report their own failure; nothing here waits for them.
-    this.transcript.view(...done).catch(() => undefined);
+    this.transcript.view(done).catch(() => undefined);
   }
 }
 

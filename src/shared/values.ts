@@ -65,3 +65,18 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export function timerDelay(ms: number): number {
   return Number.isNaN(ms) ? MAX_TIMER_MS : Math.min(Math.max(ms, 0), MAX_TIMER_MS);
 }
+
+/**
+ * Appends `items` to `target` one by one: `target.push(...items)` passes every item as an
+ * argument on the stack and throws once there are a few hundred thousand.
+ */
+export function appendAll<T>(target: T[], items: Iterable<T>): void {
+  for (const item of items) target.push(item);
+}
+
+/** The largest of `values`, or `floor` when none is larger (`Math.max(...xs)` without the stack). */
+export function maxOf(values: Iterable<number>, floor = -Infinity): number {
+  let max = floor;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}

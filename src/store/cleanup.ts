@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Logger } from "../shared/log.js";
 import { sessionsDir } from "./data-dir.js";
 import type { LockTable } from "./lock.js";
+import { maxOf } from "../shared/values.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Session ids hold no dot, so a session's files are the names `<id>.<anything>`.
@@ -42,7 +43,7 @@ export function pruneSessions(
   let removed = 0;
   for (const [id, own] of files) {
     // A lock alone (a session that never finished a turn) counts as old: it is stale or held.
-    const lastChange = Math.max(-Infinity, ...own.map((name) => mtime(join(dir, name))));
+    const lastChange = maxOf(own.map((name) => mtime(join(dir, name))));
     if (lastChange > cutoff) continue;
     const lock = join(dir, `${id}.lock`);
     if (!locks.acquire(lock, id).ok) continue;

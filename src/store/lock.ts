@@ -1,16 +1,23 @@
 import { createHash, randomUUID } from "node:crypto";
-import { linkSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { processAlive } from "../process/process-group.js";
 import { codeOf, NotRegularFileError, readRegularFileSync } from "./files.js";
-import { processStart } from "./process-start.js";
+import { processStart, processStartedAt } from "./process-start.js";
 
 /** `owner` tells the lock tables of one process apart (two agents in one process). */
 const lockSchema = z.object({
   pid: z.int().positive(),
   start: z.string().optional(),
   owner: z.string().optional(),
+  since: z.string().optional(),
 });
+
+/**
+ * How much later than a lock's writing its holder may seem to have started: a process's start
+ * is known to about a second (the boot time's resolution, or `ps`'s).
+ */
+const START_SLACK_MS = 2_000;
 
 /** A lock file is a line of JSON; anything larger was not written by hookgate. */
 const MAX_LOCK_BYTES = 4096;
@@ -154,11 +161,11 @@ function readLock(
   if (text === undefined) return undefined;
   const holder = parseHolder(text);
   if (holder === undefined) return { text, live: false, holder: { pid: 0 } };
-  return { text, live: holderAlive(holder, owner), holder: { pid: holder.pid } };
+  return { text, live: holderAlive(holder, owner, path), holder: { pid: holder.pid } };
 }
 
-/** Whether a lock's holder still runs; `owner` is the asking table's. */
-function holderAlive(holder: z.infer<typeof lockSchema>, owner: string): boolean {
+/** Whether a lock's holder still runs; `owner` is the asking table's, `path` the lock's. */
+function holderAlive(holder: z.infer<typeof lockSchema>, owner: string, path: string): boolean {
   if (holder.pid === process.pid) {
     // Another table of this very process holds it (same start time): as live as we are. Our
     // own table's lock that it no longer holds, or a lock that names no table, is a leftover.
@@ -170,10 +177,25 @@ function holderAlive(holder: z.infer<typeof lockSchema>, owner: string): boolean
     );
   }
   if (!processAlive(holder.pid)) return false;
-  if (holder.start === undefined) return true;
-  const start = processStart(holder.pid);
+  const start = holder.start === undefined ? undefined : processStart(holder.pid);
   // A living process with another start time reused the pid: the holder is gone.
-  return start === undefined || start === holder.start;
+  if (start !== undefined) return start === holder.start;
+  // The start times cannot be compared (a lock of an older hookgate, or this system cannot
+  // read the process's): a process that started after the lock was written did not write it.
+  const startedAt = processStartedAt(holder.pid);
+  const written = writtenAt(holder, path);
+  return startedAt === undefined || written === undefined || startedAt <= written + START_SLACK_MS;
+}
+
+/** When a lock was written: its `since`, else its file's modification time (never rewritten). */
+function writtenAt(holder: z.infer<typeof lockSchema>, path: string): number | undefined {
+  const since = holder.since === undefined ? NaN : Date.parse(holder.since);
+  if (!Number.isNaN(since)) return since;
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 function readHolder(path: string): z.infer<typeof lockSchema> | undefined {

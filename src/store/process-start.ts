@@ -22,6 +22,34 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
+/**
+ * When a process started, in milliseconds since the epoch, to within a second or so: Linux
+ * adds its start (clock ticks of 1/100 s since boot) to the boot time in `/proc/stat`;
+ * elsewhere `ps -o lstart=` says it to the second. `undefined` when neither can say.
+ */
+export function processStartedAt(pid: number): number | undefined {
+  const ticks = readProcStat(pid);
+  if (ticks === "no-proc") {
+    const lstart = processStart(pid);
+    const at = lstart === undefined ? NaN : Date.parse(lstart.slice("ps:".length));
+    return Number.isNaN(at) ? undefined : at;
+  }
+  const boot = bootTime();
+  if (ticks === undefined || boot === undefined) return undefined;
+  // USER_HZ, the unit of /proc's times, is 100 on every architecture Linux and Node share.
+  return boot + Number(ticks.slice("proc:".length)) * 10;
+}
+
+/** The boot time from /proc/stat (`btime`, seconds), in milliseconds since the epoch. */
+function bootTime(): number | undefined {
+  try {
+    const btime = /^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1];
+    return btime === undefined ? undefined : Number(btime) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The start time from /proc; `no-proc` when this system has no /proc to ask. */
 function readProcStat(pid: number): string | undefined | "no-proc" {
   let text: string;

@@ -3,7 +3,7 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
 import { MAX_TOOL_INPUT_DEPTH, jsonTextDepth } from "../shared/json-depth.js";
 import type { Logger } from "../shared/log.js";
-import { errorMessage, isRecord } from "../shared/values.js";
+import { appendAll, errorMessage, isRecord } from "../shared/values.js";
 import { readRegularFile, retryTransient } from "./files.js";
 import { repairHistory, type RepairedHistory } from "./history-repair.js";
 import type { updateHooksMetaSchema } from "../wire/meta.js";
@@ -90,7 +90,7 @@ export async function readTranscript(
         return;
       }
       if (parsed === "other") return;
-      if (parsed.type === VIEW_LINE_TYPE) replay.push(...replayOf(parsed.update));
+      if (parsed.type === VIEW_LINE_TYPE) appendAll(replay, replayOf(parsed.update));
       else {
         history.push(parsed.modelMessage);
         lastUuid = parsed.uuid;
@@ -109,7 +109,7 @@ export async function readTranscript(
       { path, calls: interrupted.views.length },
       "transcript ends in tool calls that never finished (the process stopped mid-call); closed as interrupted",
     );
-    replay.push(...interrupted.views.flatMap((view) => replayOf(view)));
+    for (const view of interrupted.views) appendAll(replay, replayOf(view));
   }
   return { history: repaired.history, replay, lastUuid, ...(interrupted && { interrupted }) };
 }

@@ -1,4 +1,5 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { maxOf } from "../shared/values.js";
 
 /** Longest output (in UTF-16 characters) a tool hands to the model in one result. */
 export const MAX_OUTPUT_CHARS = 30_000;
@@ -13,7 +14,10 @@ export function textContent(text: string): ToolCallContent {
 
 /** Wraps text in a Markdown code fence longer than any backtick run inside it. */
 export function fenced(text: string): string {
-  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const longestRun = maxOf(
+    Array.from(text.matchAll(/`+/g), (m) => m[0].length),
+    0,
+  );
   const fence = "`".repeat(Math.max(3, longestRun + 1));
   return `${fence}\n${text}\n${fence}`;
 }

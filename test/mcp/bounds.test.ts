@@ -133,6 +133,16 @@ describe("a server's input schemas", () => {
     expect(schemas.size).toBe(2);
   });
 
+  it("a $ref to a dialect's meta-schema resolves (a tool that takes a JSON Schema)", () => {
+    const compiled = compileInputSchema({
+      type: "object",
+      properties: { schema: { $ref: "https://json-schema.org/draft/2020-12/schema" } },
+    });
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.schema.zod.safeParse({ schema: { type: "string" } }).success).toBe(true);
+    expect(compiled.schema.zod.safeParse({ schema: { type: 7 } }).success).toBe(false);
+  });
+
   it("a $ref that resolves nowhere fails the call that uses it, naming why", () => {
     const compiled = compileInputSchema({
       type: "object",

@@ -45,9 +45,9 @@ describe("appending to a transcript", () => {
     const failures: unknown[] = [];
     transcript.onFailure((e) => failures.push(e));
     full.failures = 3;
-    await transcript.record({ role: "user", content: "first" });
+    await transcript.record([{ role: "user", content: "first" }]);
     await transcript.flush();
-    await transcript.record({ role: "user", content: "second" });
+    await transcript.record([{ role: "user", content: "second" }]);
     await transcript.flush();
     const written = readFileSync(transcript.path, "utf8").trim().split("\n");
     expect(written.map((l) => (JSON.parse(l) as { message: unknown }).message)).toEqual([
@@ -67,7 +67,7 @@ describe("appending to a transcript", () => {
     const transcript = new Transcript(path, { sessionId: "d", cwd: dir }, log);
     const failures: unknown[] = [];
     transcript.onFailure((e) => failures.push(e));
-    for (let i = 0; i < 20; i++) void transcript.record({ role: "user", content: `line ${i}` });
+    for (let i = 0; i < 20; i++) void transcript.record([{ role: "user", content: `line ${i}` }]);
     await transcript.flush();
     expect(failures).toHaveLength(1);
     expect(lines).toHaveLength(1);

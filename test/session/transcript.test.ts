@@ -23,25 +23,29 @@ describe("the session transcript", () => {
   it("writes each message as a line, chained by parentUuid, tool results as user lines", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "nested", "s1.jsonl");
     const t = new Transcript(path, meta, silentLogger());
-    void t.record({ role: "user", content: "hi" });
-    await t.record({
-      role: "assistant",
-      content: [
-        { type: "text", text: "running" },
-        { type: "tool-call", toolCallId: "c1", toolName: "Bash", input: { command: "ls" } },
-      ],
-    });
-    await t.record({
-      role: "tool",
-      content: [
-        {
-          type: "tool-result",
-          toolCallId: "c1",
-          toolName: "Bash",
-          output: { type: "error-text", value: "Hook denied: no" },
-        },
-      ],
-    });
+    void t.record([{ role: "user", content: "hi" }]);
+    await t.record([
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "running" },
+          { type: "tool-call", toolCallId: "c1", toolName: "Bash", input: { command: "ls" } },
+        ],
+      },
+    ]);
+    await t.record([
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "Bash",
+            output: { type: "error-text", value: "Hook denied: no" },
+          },
+        ],
+      },
+    ]);
     const lines = readFileSync(path, "utf8")
       .trim()
       .split("\n")
@@ -77,11 +81,11 @@ describe("the session transcript", () => {
       const path = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "s1.jsonl");
       const t = new Transcript(path, meta, silentLogger());
       const written = Array.from({ length: 20 }, (_, i) =>
-        t.record({ role: "user", content: `line ${i}` }),
+        t.record([{ role: "user", content: `line ${i}` }]),
       );
       await Promise.all(written);
       expect(isOpen(path)).toBe(true);
-      await t.record({ role: "user", content: "line 20" });
+      await t.record([{ role: "user", content: "line 20" }]);
       await t.flush();
       expect(isOpen(path)).toBe(false);
       const contents = readFileSync(path, "utf8").trim().split("\n");
@@ -89,7 +93,7 @@ describe("the session transcript", () => {
         Array.from({ length: 21 }, (_, i) => ({ role: "user", content: `line ${i}` })),
       );
       // Written outside a turn (nothing flushes): the file is let go of once writes stop.
-      await t.record({ role: "user", content: "late" });
+      await t.record([{ role: "user", content: "late" }]);
       expect(isOpen(path)).toBe(true);
       await waitUntil("the idle transcript closed", () => !isOpen(path));
     },
@@ -99,7 +103,7 @@ describe("the session transcript", () => {
     const file = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "not-a-dir");
     writeFileSync(file, "");
     const t = new Transcript(join(file, "s1.jsonl"), meta, silentLogger());
-    await expect(t.record({ role: "user", content: "hi" })).resolves.toBeUndefined();
+    await expect(t.record([{ role: "user", content: "hi" }])).resolves.toBeUndefined();
     await expect(t.flush()).resolves.toBeUndefined();
   });
 });

@@ -1,11 +1,11 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { processStart } from "../../src/store/process-start.js";
+import { processStart, processStartedAt } from "../../src/store/process-start.js";
 import { waitUntil } from "../helpers/wait.js";
 
 /** Runs between a taker's look at the lock and its next step, as another process would. */
@@ -92,6 +92,44 @@ describe("the session lock", () => {
     expect(acquireLock(path, "r")).toEqual({ ok: true });
     expect(readFileSync(path, "utf8")).toContain(`"pid":${process.pid}`);
     releaseLock(path, "r");
+  });
+
+  it("a lock with no start time naming a living process that started after it was written is stale", () => {
+    // An older hookgate's lock, left by a crash; its pid now belongs to something else.
+    const path = join(dir, "n.lock");
+    const pid = sleeper();
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    writeFileSync(path, JSON.stringify({ pid, since: anHourAgo.toISOString() }));
+    expect(acquireLock(path, "n")).toEqual({ ok: true });
+    expect(readFileSync(path, "utf8")).toContain(`"pid":${process.pid}`);
+    releaseLock(path, "n");
+  });
+
+  it("without `since` either, the lock file's age tells: older than the living process, stale", () => {
+    const path = join(dir, "m.lock");
+    const pid = sleeper();
+    writeFileSync(path, JSON.stringify({ pid }));
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(path, anHourAgo, anHourAgo);
+    expect(acquireLock(path, "m")).toEqual({ ok: true });
+    releaseLock(path, "m");
+  });
+
+  it("a lock with no start time naming a process that was already running when it was written still holds", () => {
+    const path = join(dir, "p.lock");
+    const parent = process.ppid;
+    writeFileSync(path, JSON.stringify({ pid: parent, since: new Date().toISOString() }));
+    expect(acquireLock(path, "p")).toEqual({ ok: false, holder: { pid: parent } });
+    writeFileSync(path, JSON.stringify({ pid: parent }));
+    expect(acquireLock(path, "p")).toEqual({ ok: false, holder: { pid: parent } });
+  });
+
+  it("a process's start as a time agrees with how long it has run", () => {
+    const startedAt = processStartedAt(process.pid);
+    expect(startedAt).toBeDefined();
+    const expected = Date.now() - process.uptime() * 1000;
+    // /proc knows the boot time to the second.
+    expect(Math.abs((startedAt ?? 0) - expected)).toBeLessThan(2_000);
   });
 
   it("a lock naming a living holder with its own start time still holds", () => {

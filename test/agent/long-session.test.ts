@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { methods } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { startInProcess, type Session } from "./setup.js";
+
+let s: Session | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A persisted session whose transcript holds `count` short messages, user and assistant in turn. */
+function longSession(dir: string, cwd: string, count: number): string {
+  const sessionId = randomUUID();
+  const sessions = join(dir, "sessions");
+  mkdirSync(sessions, { recursive: true });
+  const now = new Date().toISOString();
+  const meta = {
+    version: 1,
+    sessionId,
+    cwd,
+    additionalDirectories: [],
+    title: "a long one",
+    mode: "default",
+    createdAt: now,
+    updatedAt: now,
+  };
+  writeFileSync(join(sessions, `${sessionId}.json`), JSON.stringify(meta));
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const role = i % 2 === 0 ? "user" : "assistant";
+    lines.push(
+      `{"type":"${role}","uuid":"m${i}","modelMessage":{"role":"${role}","content":"m${i}"}}`,
+    );
+  }
+  writeFileSync(join(sessions, `${sessionId}.jsonl`), `${lines.join("\n")}\n`);
+  return sessionId;
+}
+
+describe("a session with a long history", () => {
+  it("a 200,000-message session loads and answers a prompt (no call spreads the history)", async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "hookgate-long-"));
+    s = await startInProcess({}, { dataDir });
+    const sessionId = longSession(dataDir, s.cwd, 200_000);
+    await s.h.agent.request(methods.agent.session.load, { sessionId, cwd: s.cwd, mcpServers: [] });
+    expect(await s.prompt(sessionId, "still there?")).toBe("end_turn");
+    const said = s.h
+      .sessionUpdates(sessionId)
+      .flatMap((u) =>
+        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+          ? [u.content.text]
+          : [],
+      )
+      .join("");
+    expect(said).not.toMatch(/call stack/i);
+    expect(said).toContain("still there?");
+    // A hang guard only: the load and the step read 200,000 messages on a shared machine.
+  }, 60_000);
+});
