@@ -50,6 +50,7 @@ export class SharedAgent {
   private readonly dataDir = tempDir("hookgate-data-");
   private readonly ready: Promise<unknown>;
   private exitCode: number | null | undefined;
+  private exitSignal: NodeJS.Signals | null = null;
   /** Settles (never rejects) when the agent process has exited. */
   readonly exited: Promise<void>;
 
@@ -88,8 +89,9 @@ export class SharedAgent {
       onMessage: (direction, message) => this.route(direction, message),
     });
     this.exited = new Promise((resolve) =>
-      this.process.child.once("exit", (code) => {
+      this.process.child.once("exit", (code, signal) => {
         this.exitCode = code;
+        this.exitSignal = signal;
         resolve();
       }),
     );
@@ -175,7 +177,8 @@ export class SharedAgent {
 
   private exitError(): AgentExitedError {
     const said = this.process.stderr().trim().split("\n").at(-1);
-    return new AgentExitedError(`the agent exited with ${this.exitCode}${said ? `: ${said}` : ""}`);
+    const how = this.exitSignal ?? `code ${this.exitCode}`;
+    return new AgentExitedError(`the agent exited with ${how}${said ? `: ${said}` : ""}`);
   }
 
   private abandon(sessionId: string): void {
