@@ -118,41 +118,47 @@ async function runFiles(
   files: readonly LoadedFile[],
   run: { readonly jobs: number; readonly pool: AgentPool; readonly line: (text: string) => void },
 ): Promise<FileResult[]> {
-  const slots = files.map((f) => f.cases.map(() => undefined as CaseResult | undefined));
-  const queue = files.flatMap((f, fi) => f.cases.map((test, ci) => ({ f, fi, ci, test })));
+  const tasks = files.flatMap((f) => f.cases.map((test) => ({ file: f.file, test })));
+  const done: (CaseResult | undefined)[] = tasks.map(() => undefined);
+  // One line per file error and per case, in file order; a case's once it is done.
+  const lines: (() => string | undefined)[] = [];
+  let caseIndex = 0;
+  for (const f of files) {
+    const { error } = f;
+    if (error !== undefined) lines.push(() => fileErrorLine(f.name, error));
+    for (let n = 0; n < f.cases.length; n++) {
+      const i = caseIndex++;
+      lines.push(() => caseText(f.name, done[i]));
+    }
+  }
   let printed = 0;
-  const order = files.flatMap((f, fi) => [
-    ...(f.error === undefined ? [] : [{ fi, ci: -1 }]),
-    ...f.cases.map((_, ci) => ({ fi, ci })),
-  ]);
   const flush = () => {
-    for (; printed < order.length; printed++) {
-      const at = order[printed];
-      const f = at === undefined ? undefined : files[at.fi];
-      if (at === undefined || f === undefined) break;
-      if (at.ci < 0) {
-        run.line(fileErrorLine(f.name, f.error ?? ""));
-        continue;
-      }
-      const result = slots[at.fi]?.[at.ci];
-      if (result === undefined) break;
-      run.line(caseLine(f.name, result));
+    for (let text = lines[printed]?.(); text !== undefined; text = lines[printed]?.()) {
+      run.line(text);
+      printed++;
     }
   };
   flush();
+  let next = 0;
   const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const { f, fi, ci, test } = next;
-      const result = await runCase(test, { file: f.file, pool: run.pool });
-      const slot = slots[fi];
-      if (slot) slot[ci] = result;
+    for (let i = next++; i < tasks.length; i = next++) {
+      const task = tasks[i];
+      if (task) done[i] = await runCase(task.test, { file: task.file, pool: run.pool });
       flush();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(run.jobs, queue.length) }, worker));
-  return files.map((f, fi) => ({
-    file: f.name,
-    cases: (slots[fi] ?? []).filter((c): c is CaseResult => c !== undefined),
-    ...(f.error !== undefined && { error: f.error }),
-  }));
+  await Promise.all(Array.from({ length: Math.min(run.jobs, tasks.length) }, worker));
+  let taken = 0;
+  return files.map((f) => {
+    const cases = done.slice(taken, (taken += f.cases.length));
+    return {
+      file: f.name,
+      cases: cases.filter((c): c is CaseResult => c !== undefined),
+      ...(f.error !== undefined && { error: f.error }),
+    };
+  });
+}
+
+function caseText(file: string, result: CaseResult | undefined): string | undefined {
+  return result === undefined ? undefined : caseLine(file, result);
 }
