@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { CLI, FLOOR_AGENT, connectAgent, initialize } from "./client.mjs";
 import { coldStart } from "./cold-start.mjs";
 import { longSession, summarize } from "./long-session.mjs";
+import { policyFixture, policyRun } from "./policy-file.mjs";
 import { BURST_NS, RawFloorTally, connectRawFloors, rawFloor } from "./raw-floor.mjs";
 import { connectRouted } from "./routed.mjs";
 import * as measure from "./scenarios.mjs";
@@ -21,7 +22,7 @@ import { printTable } from "./table.mjs";
 const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] [--warm N]
                          [--samples N] [--observers LIST] [--reps N] [--sessions N]
                          [--turns N] [--starts N] [--bursts N] [--baseline DIR]
-                         [--profile DIR]
+                         [--policy-cases N] [--profile DIR]
   --json FILE        also write the figures as JSON
   --calls N          tool calls per round-trip figure, and per observer turn (default 1000)
   --rounds N         interleaved rounds the round-trip figures are split into (default 4)
@@ -34,9 +35,10 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --starts N         cold starts per agent, interleaved with bare node spawns (default 10)
   --bursts N         raw floor: bursts of 32 and of 128 _hooks/run requests per client, split
                      over the rounds (plus one round's worth to warm up) (default 160)
+  --policy-cases N   cases in the \`hookgate test\` file whose whole run is timed (default 100)
   --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
-                     long session, extra callback (gate[32], gate[128]) and 32-observer
-                     event rate are measured in the same run
+                     long session, extra callback (gate[32], gate[128]), 32-observer
+                     event rate and policy-test run are measured in the same run
   --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
                      the hookgate/client ones: spawnHookgate takes no node flags)`;
 
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     turns: { type: "string", default: "300" },
     starts: { type: "string", default: "10" },
     bursts: { type: "string", default: "160" },
+    "policy-cases": { type: "string", default: "100" },
     baseline: { type: "string" },
     profile: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -79,6 +82,7 @@ const config = {
   turns: positive("turns", values.turns, 20),
   starts: positive("starts"),
   bursts: positive("bursts"),
+  policyCases: positive("policy-cases"),
 };
 const BASELINE = values.baseline && resolve(values.baseline, "cli.js");
 if (BASELINE && !existsSync(BASELINE)) throw new Error(`--baseline: no ${BASELINE}`);
@@ -251,6 +255,25 @@ const cold = await coldStart({ current: CLI, ...(BASELINE && { baseline: BASELIN
   rounds: config.starts,
 });
 cold.load_avg = round(loadavg()[0], 2);
+// A policy-test file run as CI runs it, by each build in turn (one run each: it is long).
+progress(`hookgate test, ${config.policyCases} cases`);
+const policy = { cases: config.policyCases };
+const fixture = policyFixture(config.policyCases);
+try {
+  for (const [name, entry] of Object.entries({
+    current: CLI,
+    ...(BASELINE && { baseline: BASELINE }),
+  })) {
+    const ran = await policyRun(entry, fixture.dir);
+    policy[name] = {
+      wall_s: round(ran.ms / 1000, 2),
+      summary: ran.summary,
+      load_avg: round(loadavg()[0], 2),
+    };
+  }
+} finally {
+  fixture.remove();
+}
 clearInterval(loadTimer);
 sampleLoad();
 rmSync(cwd, { recursive: true, force: true });
@@ -328,6 +351,7 @@ const results = {
   events_per_s_baseline: baselineHeadline ? Math.round(baselineHeadline.eventsPerS) : undefined,
   long_session: longRuns,
   cold_start: cold,
+  policy_test: policy,
   load_avg: { min: Math.min(...loads), max: Math.max(...loads), samples: loads },
   observer_slowdown_ratio: round(headline.ratio, 3),
   session_new_p50_us: sessions.p50_us,

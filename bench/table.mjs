@@ -37,9 +37,19 @@ export function targets(r) {
       r.long_session.current.cpu_ratio_last_first <= 1.2,
     ],
     initialize: [
-      "≤ 4× bare node",
+      "≤ 1.5× bare node",
       times(r.cold_start.current.initialize_over_bare_node),
-      r.cold_start.current.initialize_over_bare_node <= 4,
+      r.cold_start.current.initialize_over_bare_node <= 1.5,
+    ],
+    firstSession: [
+      "≤ 2× bare node",
+      times(r.cold_start.current.first_session_over_bare_node),
+      r.cold_start.current.first_session_over_bare_node <= 2,
+    ],
+    policy: [
+      "≤ 10 s idle (100 cases)",
+      `${r.policy_test.current.wall_s} s`,
+      r.policy_test.cases !== 100 ? undefined : r.policy_test.current.wall_s <= 10,
     ],
   };
 }
@@ -194,6 +204,24 @@ export function tableLines(r) {
           `${ms(c.initialize_ms)} / ${ms(c.first_session_ms)}`,
           `${c.rss_after_first_session_mib} MiB`,
           build === "current" ? t.initialize : undefined,
+        ),
+        row(
+          `↳ (${build}) first session / bare node`,
+          times(c.first_session_over_bare_node),
+          "",
+          build === "current" ? t.firstSession : undefined,
+        ),
+      ];
+    }),
+    ...["current", "baseline"].flatMap((build) => {
+      const p = r.policy_test[build];
+      if (!p) return [];
+      return [
+        row(
+          `\`hookgate test\`, ${r.policy_test.cases} cases (${build}): wall time, load at the end`,
+          `${p.wall_s} s`,
+          `load ${p.load_avg}`,
+          build === "current" ? t.policy : undefined,
         ),
       ];
     }),

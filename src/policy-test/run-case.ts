@@ -1,10 +1,12 @@
 import { cpSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { spawnAgent, type Timeline } from "../client/kit/spawn-agent.js";
+import type { Timeline } from "../client/kit/spawn-agent.js";
 import { makeWorkspace, removeWorkspace } from "../client/kit/workspace.js";
 import type { HookEventName, HooksConfig } from "../client/types.js";
 import { errorMessage } from "../shared/values.js";
 import { checkExpectations } from "./expect.js";
+import type { AgentPool } from "./pool.js";
+import { AgentExitedError, type CaseSession } from "./shared-agent.js";
 import { promptText, type HookStub, type PolicyCase } from "./spec.js";
 
 /** How one case went: its failures (none when it passed) and how long it took. */
@@ -19,54 +21,90 @@ export interface CaseResult {
   readonly ms: number;
 }
 
-/** Where a case's files are found, and the agent binary to run. */
+/** What one run of a case found. */
+interface Checked {
+  readonly failures: string[];
+  readonly warnings: string[];
+}
+
+/** Where a case's files are found, and the agents it runs in. */
 export interface CaseEnv {
   /** The test file's path: `settings` and `copy` paths are relative to its directory. */
   readonly file: string;
-  readonly agentPath?: string;
+  readonly pool: AgentPool;
 }
 
 /**
- * Runs one case through the real agent, offline (the scripted model), in a fresh workspace
- * holding the case's `copy` and `files`, and checks its expectations.
+ * Runs one case through the real agent, offline (the scripted model), in a session of its
+ * own in a fresh workspace holding the case's `copy` and `files`, and checks its
+ * expectations. The agent process is shared with the cases that pass it the same arguments;
+ * if it dies under the case, the case runs again, from a fresh workspace, in an agent of its
+ * own, so that its result is its own whichever case ended the process.
  */
 export async function runCase(test: PolicyCase, env: CaseEnv): Promise<CaseResult> {
   const started = performance.now();
   const base = dirname(resolve(env.file));
-  const cwd = makeWorkspace(test.files ?? {});
-  let failures: string[];
-  let warnings: string[] = [];
+  const args = agentArgs(test, base);
+  let checked: Checked;
   try {
-    for (const path of test.copy ?? []) {
-      cpSync(resolve(base, path), join(cwd, path), { recursive: true });
-    }
-    const run = await spawnAgent({
-      cwd,
-      prompt: promptText(test.prompt),
-      hooks: stubHooks(test.hooks ?? []),
-      ...(test.mode && { mode: test.mode }),
-      permission: test.permission ?? "allow",
-      args: agentArgs(test, base),
-      failOnWarnings: !test.allowWarnings,
-      timeoutMs: (test.timeout ?? 60) * 1000,
-      ...(env.agentPath !== undefined && { agentPath: env.agentPath }),
-    });
-    failures = [
-      ...settingsFailures(run),
-      ...checkExpectations(test, run, (path) => existsSync(resolve(cwd, path))),
-    ];
-    warnings = warningsOf(run);
+    checked = await inWorkspace(test, base, (session) => env.pool.agentFor(args).run(session));
   } catch (error) {
-    failures = [errorMessage(error).split("\n")[0] ?? "the run failed"];
-  } finally {
-    removeWorkspace(cwd);
+    checked =
+      error instanceof AgentExitedError
+        ? await inWorkspace(test, base, (session) =>
+            env.pool.alone(args, (agent) => agent.run(session)),
+          ).catch(oneLine)
+        : oneLine(error);
   }
+  const { failures, warnings } = checked;
   return {
     name: test.name,
     failures,
     ...(warnings.length > 0 && { warnings }),
     ms: performance.now() - started,
   };
+}
+
+/**
+ * Runs the case's session in a fresh workspace and checks it; the workspace is removed after.
+ * Rejects only with an {@link AgentExitedError}: every other problem is the case's failure.
+ */
+async function inWorkspace(
+  test: PolicyCase,
+  base: string,
+  run: (session: CaseSession) => Promise<Timeline>,
+): Promise<Checked> {
+  const cwd = makeWorkspace(test.files ?? {});
+  try {
+    for (const path of test.copy ?? []) {
+      cpSync(resolve(base, path), join(cwd, path), { recursive: true });
+    }
+    const timeline = await run({
+      cwd,
+      prompt: promptText(test.prompt),
+      hooks: stubHooks(test.hooks ?? []),
+      ...(test.mode && { mode: test.mode }),
+      permission: test.permission ?? "allow",
+      failOnWarnings: !test.allowWarnings,
+      timeoutMs: (test.timeout ?? 60) * 1000,
+    });
+    return {
+      failures: [
+        ...settingsFailures(timeline),
+        ...checkExpectations(test, timeline, (path) => existsSync(resolve(cwd, path))),
+      ],
+      warnings: warningsOf(timeline),
+    };
+  } catch (error) {
+    if (error instanceof AgentExitedError) throw error;
+    return oneLine(error);
+  } finally {
+    removeWorkspace(cwd);
+  }
+}
+
+function oneLine(error: unknown): Checked {
+  return { failures: [errorMessage(error).split("\n")[0] ?? "the run failed"], warnings: [] };
 }
 
 /** Registration warnings (a case that did not allow them failed already) and reply warnings. */

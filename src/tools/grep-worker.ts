@@ -59,11 +59,11 @@ interface FileOutcome {
  */
 export function grepWorkerProgram(): void {
   // getBuiltinModule works whether the eval'd source runs as CommonJS or as a module (a
-  // parent started with --input-type=module passes that on); require covers Node < 20.16.
+  // parent started with --input-type=module passes that on); require covers Node < 20.16,
+  // named through globalThis so that a bundler leaves it alone (the worker has no bundle).
   function builtin(id: string): unknown {
     if (typeof process.getBuiltinModule === "function") return process.getBuiltinModule(id);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(id);
+    return globalThis.require(id);
   }
   const threads = builtin("node:worker_threads") as typeof import("node:worker_threads");
   const { constants, promises: fs } = builtin("node:fs") as typeof import("node:fs");

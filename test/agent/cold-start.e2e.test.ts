@@ -1,18 +1,19 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { RawAgent } from "../helpers/raw-stdio.js";
 import { workspace } from "./setup.js";
 
 const RECORDER = pathToFileURL(join(import.meta.dirname, "../helpers/fixtures/record-modules.mjs"));
 
-// Modules a connection does not need until it opens a session, or calls a real model.
+// Modules a connection does not need until it opens a session, or calls a real model. The
+// binary is a bundle: a loaded file stands for the sources its source map lists.
 const NOT_BEFORE_A_SESSION = [
-  /\/dist\/agent\/agent\.js$/,
-  /\/dist\/session\/turn\.js$/,
-  /\/dist\/tools\/index\.js$/,
-  /\/dist\/hooks\/session-hooks\.js$/,
+  /\/src\/agent\/agent\.ts$/,
+  /\/src\/session\/turn\.ts$/,
+  /\/src\/tools\/index\.ts$/,
+  /\/src\/hooks\/session-hooks\.ts$/,
 ];
 const NOT_BEFORE_USE = [
   /node_modules\/@ai-sdk\/(openai|anthropic|openai-compatible)\//,
@@ -38,17 +39,30 @@ describe("cold start", () => {
     });
     const init = await agent.request(1, "initialize", { protocolVersion: 1 });
     expect(init).toHaveProperty("result");
-    const atInitialize = readFileSync(log, "utf8").split("\n");
+    const atInitialize = loadedSources(log);
     for (const pattern of [...NOT_BEFORE_A_SESSION, ...NOT_BEFORE_USE]) {
       expect(atInitialize.filter((url) => pattern.test(url))).toEqual([]);
     }
 
     const created = await agent.request(2, "session/new", { cwd: dir, mcpServers: [] });
     expect(created).toHaveProperty("result.sessionId");
-    const atSession = readFileSync(log, "utf8").split("\n");
+    const atSession = loadedSources(log);
     expect(atSession.some((url) => NOT_BEFORE_A_SESSION[0]?.test(url))).toBe(true);
     for (const pattern of NOT_BEFORE_USE) {
       expect(atSession.filter((url) => pattern.test(url))).toEqual([]);
     }
   });
 });
+
+/** The source files behind the module URLs in `log`: a built file's map names them. */
+function loadedSources(log: string): string[] {
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith("file:"))
+    .flatMap((url) => {
+      const file = fileURLToPath(url);
+      if (!existsSync(`${file}.map`)) return [file];
+      const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
+      return map.sources.map((source) => resolve(dirname(file), source));
+    });
+}

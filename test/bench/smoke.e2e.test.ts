@@ -10,7 +10,7 @@ import { z } from "zod";
 const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
 const TINY = ["--calls", "16", "--rounds", "2", "--warm", "4", "--samples", "2"];
 const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10", "--turns", "20"];
-const TINY_STARTS = ["--starts", "1"];
+const TINY_STARTS = ["--starts", "1", "--policy-cases", "4"];
 const TINY_BURSTS = ["--bursts", "4"];
 
 const window = z.object({
@@ -63,6 +63,14 @@ const results = z.object({
       initialize_ms: z.number().positive(),
       first_session_ms: z.number().positive(),
       rss_after_first_session_mib: z.number().positive(),
+      first_session_over_bare_node: z.number().positive(),
+    }),
+  }),
+  policy_test: z.object({
+    cases: z.literal(4),
+    current: z.object({
+      wall_s: z.number().positive(),
+      summary: z.literal("4 cases: 4 passed, 0 failed"),
     }),
   }),
   load_avg: z.object({ min: z.number(), max: z.number() }),

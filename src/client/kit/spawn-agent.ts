@@ -1,11 +1,4 @@
-import {
-  client,
-  methods,
-  type McpServer,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type StopReason,
-} from "@agentclientprotocol/sdk";
+import { client, methods, type McpServer, type StopReason } from "@agentclientprotocol/sdk";
 import { spawnHookgate, type SpawnOptions } from "../agent-process.js";
 import { HookRouter } from "../router.js";
 import { TimelineRecorder, type Recording } from "./timeline.js";
@@ -13,16 +6,10 @@ import type { HookErrorInfo, HooksConfig } from "../types.js";
 import { makeWorkspace, removeTempDir, tempDir } from "./workspace.js";
 import { readModelContext } from "./model-context.js";
 import { resolve } from "node:path";
-import { sessionHooksReportSchema, type SettingsReport } from "../../wire/hooks.js";
+import type { SettingsReport } from "../../wire/hooks.js";
+import { agentText, answerPermission, runSession, type PermissionAnswer } from "./session-run.js";
 
-/** Answers `session/request_permission` for a recorded run. */
-export type PermissionAnswer =
-  | "allow"
-  | "reject"
-  | ((
-      request: RequestPermissionRequest,
-      signal: AbortSignal,
-    ) => RequestPermissionResponse | Promise<RequestPermissionResponse>);
+export { HookWarningsError, type PermissionAnswer } from "./session-run.js";
 
 /** One recorded run: a fresh agent process, one session, one prompt. */
 export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage"> {
@@ -82,21 +69,6 @@ export interface Timeline extends Recording {
   readonly modelContext: readonly string[];
 }
 
-/** A run whose registration the agent warned about, with `failOnWarnings` set. */
-export class HookWarningsError extends Error {
-  override readonly name = "HookWarningsError";
-  constructor(readonly warnings: readonly string[]) {
-    super(`the agent warned about the hooks: ${warnings.join("; ")}`);
-  }
-}
-
-const ALLOW: RequestPermissionResponse = {
-  outcome: { outcome: "selected", optionId: "allow_once" },
-};
-const REJECT: RequestPermissionResponse = {
-  outcome: { outcome: "selected", optionId: "reject_once" },
-};
-
 /**
  * Starts the real `hookgate` binary over stdio with {@link HookRouter} wired in, opens a
  * session with `hooks`, runs `prompt`, closes the session and the process, and returns
@@ -119,12 +91,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       .onRequest(
         methods.client.session.requestPermission,
         async ({ params, signal, requestId }) => {
-          const response =
-            answer === "allow"
-              ? ALLOW
-              : answer === "reject"
-                ? REJECT
-                : await answer(params, signal);
+          const response = await answerPermission(answer, params, signal);
           recorder.permission(requestId, params, response);
           return response;
         },
@@ -164,35 +131,9 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
-    const registration = router.register(options.hooks ?? {});
-    const opened = await ctx.request(methods.agent.session.new, {
-      cwd,
-      mcpServers: options.mcpServers ?? [],
-      _meta: registration.meta,
-    });
-    const { sessionId } = opened;
-    const report = sessionHooksReportSchema.safeParse(opened._meta?.hooks);
-    const warnings = report.success ? report.data.warnings : [];
-    const settings = report.success ? (report.data.settings ?? []) : [];
-    if (options.failOnWarnings) {
-      const problems = [
-        ...warnings,
-        ...settings.flatMap((s) => (s.error === undefined ? [] : [`${s.path}: ${s.error}`])),
-      ];
-      if (problems.length > 0) throw new HookWarningsError(problems);
-    }
-    if (options.mode)
-      await ctx.request(methods.agent.session.setMode, { sessionId, modeId: options.mode });
-    const text = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
-    const { stopReason } = await ctx.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
-    recorder.stop(stopReason);
-    // Closing the session flushes what the turn sent (SessionEnd goes out before the reply).
-    await ctx.request(methods.agent.session.close, { sessionId });
-    await router.idle();
-    return { sessionId, stopReason, warnings, settings };
+    const ran = await runSession(ctx, router, { ...options, cwd });
+    recorder.stop(ran.stopReason);
+    return ran;
   };
   try {
     const { sessionId, stopReason, warnings, settings } = await Promise.race([run(), deadline]);
@@ -235,12 +176,4 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
 function flagValue(args: readonly string[] | undefined, flag: string): string | undefined {
   const i = args?.lastIndexOf(flag) ?? -1;
   return i < 0 ? undefined : args?.[i + 1];
-}
-
-function agentText(recording: Recording): string {
-  return recording.updates
-    .map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
-    )
-    .join("");
 }
