@@ -1,11 +1,10 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Clearance } from "../hooks/gate.js";
+import { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
-import { errorMessage, isRecord } from "../shared/values.js";
-import { describeIssue } from "../shared/zod-issues.js";
+import { errorMessage } from "../shared/values.js";
 import type { CallReport, ToolCallResult } from "./call-report.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";
@@ -56,9 +55,17 @@ export async function permit(
     return permission.stop ? { ...refused, stop: permission.stop } : refused;
   }
   if (signal.aborted) return report.fail("Cancelled before the tool ran.");
-  const input = permission.input;
-  if (!input) return cleared;
+  const { rewrite } = permission;
+  if (!rewrite) return cleared;
   const { tool } = cleared;
+  // The gate's judge of a rewrite: a PermissionRequest answer that does not fit refuses the call.
+  const clearance = cleared.clearance.withInput(rewrite.input);
+  if (!(clearance instanceof Clearance)) {
+    return report.fail(
+      `Hook ${rewrite.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${clearance.misfit}), so it did not run.`,
+    );
+  }
+  const input = clearance.input;
   const toolCall: ToolCallUpdate = {
     ...cleared.toolCall,
     title: tool.title(input),
@@ -67,12 +74,15 @@ export async function permit(
   };
   // The hook rewrote the input: show the user what will actually run.
   await report.update(toolCall);
-  return { tool, clearance: cleared.clearance.withInput(input), toolCall };
+  return { tool, clearance, toolCall };
 }
 
-/** What the permission step decided; `input`: a PermissionRequest hook's rewrite. */
+/** What the permission step decided; `rewrite`: a PermissionRequest hook's, not yet judged. */
 type Permission =
-  | { readonly kind: "allowed"; readonly input?: Record<string, unknown> }
+  | {
+      readonly kind: "allowed";
+      readonly rewrite?: { readonly hookCallbackId: string; readonly input: unknown };
+    }
   | { readonly kind: "cancelled" }
   | { readonly kind: "refused"; readonly message: string; readonly stop?: { reason: string } };
 
@@ -166,10 +176,10 @@ async function permissionHooks(
     tool.name,
   );
   if (steering.reports.length > 0) await report.alsoReport(steering.reports);
-  for (const text of steering.systemMessages) {
+  for (const message of steering.systemMessages) {
     await env.client.update({
       sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${text}\n` },
+      content: { type: "text", text: `${message.text}\n` },
     });
   }
   if (steering.stop) {
@@ -177,7 +187,8 @@ async function permissionHooks(
     return { kind: "refused", message, stop: { reason: steering.stop.text } };
   }
   const answer = steering.permission;
-  if (!answer) return undefined;
+  // PermissionRequest hooks answer allow or deny; only PreToolUse's asks.
+  if (!answer || answer.behavior === "ask") return undefined;
   if (answer.behavior === "deny") {
     // Claude Code gives the model the hook's message as is.
     const message =
@@ -191,17 +202,8 @@ async function permissionHooks(
     };
   }
   if (!answer.updatedInput) return { kind: "allowed" };
-  const parsed = tool.inputSchema.safeParse(answer.updatedInput);
-  if (!parsed.success || !isRecord(parsed.data)) {
-    const detail = parsed.success
-      ? "not an object"
-      : parsed.error.issues.map((i) => describeIssue(i)).join("; ");
-    return {
-      kind: "refused",
-      message: `Hook ${answer.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${detail}), so it did not run.`,
-    };
-  }
-  return { kind: "allowed", input: parsed.data };
+  const rewrite = { hookCallbackId: answer.hookCallbackId, input: answer.updatedInput };
+  return { kind: "allowed", rewrite };
 }
 
 /**

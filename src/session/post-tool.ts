@@ -96,7 +96,7 @@ async function settle(steering: Steering, env: PostToolEnv): Promise<void> {
   for (const message of steering.systemMessages) {
     await env.client.update({
       sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message}\n` },
+      content: { type: "text", text: `${message.text}\n` },
     });
   }
   if (steering.reports.length > 0) await env.report(steering.reports);

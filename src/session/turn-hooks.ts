@@ -133,7 +133,7 @@ export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
 /** Queues the steering's reports for the next update and shows its messages. */
 async function show(client: ReportingClient, steering: Steering | LateAnswer): Promise<void> {
   client.carry(steering.reports);
-  for (const message of steering.systemMessages) await say(client, message);
+  for (const message of steering.systemMessages) await say(client, message.text);
 }
 
 function say(client: ReportingClient, text: string): Promise<void> {
