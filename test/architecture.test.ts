@@ -190,7 +190,9 @@ describe("module structure", () => {
     }
     // Every relative import must land on a source file, or a missed edge could hide a cycle.
     expect(unresolved).toEqual([]);
-    expect(graph.get(join("hooks", "gate.ts"))).toContain(join("hooks", "events", "pre-tool-use.ts"));
+    expect(graph.get(join("hooks", "gate.ts"))).toContain(
+      join("hooks", "events", "pre-tool-use.ts"),
+    );
     expect(findCycles(graph).map((cycle) => cycle.join(" → "))).toEqual([]);
   });
 

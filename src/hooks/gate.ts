@@ -52,7 +52,16 @@ export class Clearance {
     if (!judged.ok) return { misfit: judged.why };
     const { toolUseId, toolName, permission, context, askReason } = this;
     const judge = this.#judge;
-    return new Clearance(SEAL, judge, toolUseId, toolName, judged.input, permission, context, askReason);
+    return new Clearance(
+      SEAL,
+      judge,
+      toolUseId,
+      toolName,
+      judged.input,
+      permission,
+      context,
+      askReason,
+    );
   }
 }
 
@@ -113,7 +122,15 @@ export async function runGate(
   if (call.handlers.length === 0) {
     return {
       kind: "pass",
-      clearance: new Clearance(SEAL, judge, call.toolUseId, call.toolName, call.input, "default", []),
+      clearance: new Clearance(
+        SEAL,
+        judge,
+        call.toolUseId,
+        call.toolName,
+        call.input,
+        "default",
+        [],
+      ),
       reports: [],
       systemMessages: [],
     };
@@ -160,7 +177,13 @@ function verdictOf(call: GateCall, judge: InputJudge, d: Decision, log: Logger):
     const { hookCallbackId: callbackId, text: reason } = d.block;
     const durationMs = reports.find((r) => r.hookCallbackId === callbackId)?.durationMs;
     log.info(
-      { hookCallbackId: callbackId, tool: call.toolName, reason, durationMs, ...(d.stop && { stop: true }) },
+      {
+        hookCallbackId: callbackId,
+        tool: call.toolName,
+        reason,
+        durationMs,
+        ...(d.stop && { stop: true }),
+      },
       d.stop ? "hook denied tool call and ended the turn" : "hook denied tool call",
     );
     return {
@@ -176,9 +199,19 @@ function verdictOf(call: GateCall, judge: InputJudge, d: Decision, log: Logger):
     return { kind: "deferred", callbackId: d.deferred.hookCallbackId, reports, systemMessages };
   }
   const answer = d.permission;
-  const permission = answer?.behavior === "ask" || answer?.behavior === "allow" ? answer.behavior : "default";
+  const permission =
+    answer?.behavior === "ask" || answer?.behavior === "allow" ? answer.behavior : "default";
   const askReason = answer?.behavior === "ask" ? answer.reason : undefined;
   const input = d.input ?? call.input;
-  const clearance = new Clearance(SEAL, judge, call.toolUseId, call.toolName, input, permission, d.context, askReason);
+  const clearance = new Clearance(
+    SEAL,
+    judge,
+    call.toolUseId,
+    call.toolName,
+    input,
+    permission,
+    d.context,
+    askReason,
+  );
   return { kind: "pass", clearance, reports, systemMessages };
 }

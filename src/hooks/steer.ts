@@ -45,7 +45,10 @@ export async function steerConcurrently(
   const started = performance.now();
   const { end, outcomes } = await race(ctx, handlers, input, signal);
   const elapsed = performance.now() - started;
-  const steering = { ...EVENTS[ctx.event].fold({ handlers, outcomes, end, elapsed }), event: ctx.event };
+  const steering = {
+    ...EVENTS[ctx.event].fold({ handlers, outcomes, end, elapsed }),
+    event: ctx.event,
+  };
   logSteering(ctx, steering);
   return steering;
 }
@@ -77,12 +80,22 @@ export async function steerToolOutput(
   for (const handler of handlers) {
     const started = performance.now();
     const raced = await race(ctx, [handler], input(view), signal);
-    const outcome = judged(ctx, raced.outcomes[0] ?? unanswered(handler, performance.now() - started), judge);
+    const outcome = judged(
+      ctx,
+      raced.outcomes[0] ?? unanswered(handler, performance.now() - started),
+      judge,
+    );
     outcomes.push(outcome);
     view = viewAfter(view, outcome);
   }
   const elapsed = performance.now() - first;
-  const decision = EVENTS[ctx.event].fold({ handlers, outcomes, end: undefined, elapsed, view: response });
+  const decision = EVENTS[ctx.event].fold({
+    handlers,
+    outcomes,
+    end: undefined,
+    elapsed,
+    view: response,
+  });
   const steering = { ...decision, event: ctx.event };
   logSteering(ctx, steering);
   return steering;

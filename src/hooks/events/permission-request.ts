@@ -18,12 +18,16 @@ const policy = {
  */
 function fold(input: FoldInput): Decision {
   const together = foldTogether("PermissionRequest", policy, input);
-  const blocker = input.end !== "cancelled" && input.end && !input.end.result?.stop ? input.end : undefined;
+  const blocker =
+    input.end !== "cancelled" && input.end && !input.end.result?.stop ? input.end : undefined;
   const permission = answerOf(settledOf(input.outcomes), blocker);
   return permission ? { ...together, permission } : together;
 }
 
-function answerOf(settled: readonly Outcome[], blocker: Outcome | undefined): PermissionAnswer | undefined {
+function answerOf(
+  settled: readonly Outcome[],
+  blocker: Outcome | undefined,
+): PermissionAnswer | undefined {
   if (blocker && blocksUnder(blocker, policy)) {
     const answer = blocker.result?.permissionRequest;
     return {
@@ -49,6 +53,15 @@ function answerOf(settled: readonly Outcome[], blocker: Outcome | undefined): Pe
 export const permissionRequest = {
   name: "PermissionRequest",
   policy,
-  honours: ["decision.behavior", "decision.updatedInput", "decision.message", "decision.interrupt", "continue", "stopReason", "systemMessage", "additionalContext"],
+  honours: [
+    "decision.behavior",
+    "decision.updatedInput",
+    "decision.message",
+    "decision.interrupt",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "additionalContext",
+  ],
   fold,
 } as const satisfies EventModule<"PermissionRequest">;

@@ -1,4 +1,11 @@
-import { denyReason, malformed, reportsOf, textOf, type HookText, type Outcome } from "../outcome.js";
+import {
+  denyReason,
+  malformed,
+  reportsOf,
+  textOf,
+  type HookText,
+  type Outcome,
+} from "../outcome.js";
 import type { HookResult } from "../result.js";
 import { blocksUnder, isFailure, messagesOf, settledOf } from "./rules.js";
 import type { Decision, EventModule, EventPolicy, FoldInput, PermissionAnswer } from "./types.js";
@@ -25,7 +32,8 @@ function fold(input: FoldInput): Decision {
   const base = { event: "PreToolUse" as const, systemMessages, context: [], feedback: [] };
   // The gate's reports leave the event out: the tool call they ride on says it.
   const reports = () => reportsOf(handlers, outcomes, elapsed);
-  if (end === "cancelled") return { ...base, systemMessages: [], reports: reports(), cancelled: true };
+  if (end === "cancelled")
+    return { ...base, systemMessages: [], reports: reports(), cancelled: true };
   if (end) return denial(base, end, reports());
   const deferring = outcomes.find((o) => o?.label === "proceeded" && o.result?.deferred);
   if (deferring) {

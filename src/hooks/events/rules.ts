@@ -67,8 +67,7 @@ export function foldTogether(
     reports: reportsOf(handlers, outcomes, elapsed, event),
     systemMessages: messagesOf(settled),
     ...(stopper && { stop: textOf(stopper, denyReason(stopper)) }),
-    ...(blocker &&
-      blocksUnder(blocker, policy) && { block: textOf(blocker, denyReason(blocker)) }),
+    ...(blocker && blocksUnder(blocker, policy) && { block: textOf(blocker, denyReason(blocker)) }),
     context: blocker ? [] : contextOf(settled),
     feedback: [],
   };

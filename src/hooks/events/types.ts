@@ -102,7 +102,9 @@ export interface Decision {
  */
 export type InputJudge = (
   candidate: unknown,
-) => { readonly ok: true; readonly input: Record<string, unknown> } | { readonly ok: false; readonly why: string };
+) =>
+  | { readonly ok: true; readonly input: Record<string, unknown> }
+  | { readonly ok: false; readonly why: string };
 
 /** What a fold reads: the race's handlers and outcomes, in registration order. */
 export interface FoldInput {

@@ -7,7 +7,9 @@ describe("observe-only events: Notification, SessionEnd, PreCompact", () => {
     "%s: nothing its hooks answer decides anything; they only report",
     (event) => {
       expect(EVENTS[event].policy.awaited).toBe("none");
-      const d = fold(event, [read(event, "h", { decision: "block", reason: "no", continue: false })]);
+      const d = fold(event, [
+        read(event, "h", { decision: "block", reason: "no", continue: false }),
+      ]);
       expect(d.block).toBeUndefined();
       expect(d.stop).toBeUndefined();
       expect(d.reports).toEqual([expect.objectContaining({ event, hookCallbackId: "h" })]);

@@ -99,7 +99,12 @@ describe("PreToolUse: the gate's fold", () => {
 
   it("async hooks' late answer carries messages and context, never a decision", () => {
     const outcomes = [pre("bg", { decision: "deny", reason: "too late", additionalContext: "c" })];
-    const late = foldLate({ handlers: [outcomes[0]!.handler], outcomes, end: undefined, elapsed: 1 });
+    const late = foldLate({
+      handlers: [outcomes[0]!.handler],
+      outcomes,
+      end: undefined,
+      elapsed: 1,
+    });
     expect(late.block).toBeUndefined();
     expect(late.context.map((c) => c.text)).toEqual(["c"]);
     expect(late.reports[0]).toMatchObject({ event: "PreToolUse", outcome: "denied" });

@@ -29,7 +29,9 @@ describe("UserPromptSubmit: hooks asked at once before the model sees the prompt
     const d = fold("UserPromptSubmit", [
       failed("policy", "timed_out", true, "hook policy timed out after 1000 ms"),
     ]);
-    expect(d.block?.text).toMatch(/hook policy failed \(timed_out: .*\) and its group fails closed/);
+    expect(d.block?.text).toMatch(
+      /hook policy failed \(timed_out: .*\) and its group fails closed/,
+    );
   });
 
   it("messages of every hook are shown, as hook text naming who said them", () => {
