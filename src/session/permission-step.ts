@@ -5,7 +5,7 @@ import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import { errorMessage } from "../shared/values.js";
-import type { CallReport, ToolCallResult } from "./call-report.js";
+import { CANCELLED_BEFORE_RUN, next, type CallReport, type Step } from "./call-report.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
@@ -41,7 +41,7 @@ export async function permit(
   env: PermissionEnv,
   report: CallReport,
   signal: AbortSignal,
-): Promise<ClearedCall | ToolCallResult> {
+): Promise<Step<ClearedCall>> {
   let permission: Permission;
   try {
     permission = await decidePermission(cleared, env, report, signal);
@@ -49,19 +49,18 @@ export async function permit(
     const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
     permission = { kind: "refused", message };
   }
-  if (permission.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
+  if (permission.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
   if (permission.kind === "refused") {
-    const refused = await report.fail(permission.message);
-    return permission.stop ? { ...refused, stop: permission.stop } : refused;
+    return report.end(permission.message, undefined, permission.stop && { stop: permission.stop });
   }
-  if (signal.aborted) return report.fail("Cancelled before the tool ran.");
+  if (signal.aborted) return report.end(CANCELLED_BEFORE_RUN);
   const { rewrite } = permission;
-  if (!rewrite) return cleared;
+  if (!rewrite) return next(cleared);
   const { tool } = cleared;
   // The gate's judge of a rewrite: a PermissionRequest answer that does not fit refuses the call.
   const clearance = cleared.clearance.withInput(rewrite.input);
   if (!(clearance instanceof Clearance)) {
-    return report.fail(
+    return report.end(
       `Hook ${rewrite.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${clearance.misfit}), so it did not run.`,
     );
   }
@@ -74,7 +73,7 @@ export async function permit(
   };
   // The hook rewrote the input: show the user what will actually run.
   await report.update(toolCall);
-  return { tool, clearance, toolCall };
+  return next({ tool, clearance, toolCall });
 }
 
 /** What the permission step decided; `rewrite`: a PermissionRequest hook's, not yet judged. */
