@@ -6,6 +6,7 @@ import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import { errorMessage } from "../shared/values.js";
 import { CANCELLED_BEFORE_RUN, next, type CallReport, type Step } from "./call-report.js";
+import { applyDecision } from "./apply-decision.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
@@ -174,13 +175,7 @@ async function permissionHooks(
     signal,
     tool.name,
   );
-  if (steering.reports.length > 0) await report.alsoReport(steering.reports);
-  for (const message of steering.systemMessages) {
-    await env.client.update({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message.text}\n` },
-    });
-  }
+  await applyDecision(steering, { client: env.client, attach: (r) => report.alsoReport(r) });
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
     return { kind: "refused", message, stop: { reason: steering.stop.text } };

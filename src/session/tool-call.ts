@@ -10,6 +10,7 @@ import {
   type Step,
   type ToolCallResult,
 } from "./call-report.js";
+import { showMessages } from "./apply-decision.js";
 import { executeCleared } from "./execute.js";
 import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
@@ -144,12 +145,7 @@ async function gate(
   );
   report.gated(verdict);
   if (verdict.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
-  for (const message of verdict.systemMessages) {
-    await env.client.update({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message.text}\n` },
-    });
-  }
+  await showMessages(env.client, verdict.systemMessages);
   if (verdict.kind === "denied") {
     return report.end(
       `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
@@ -190,7 +186,7 @@ async function execute(
   const postEnv: PostToolEnv = {
     hooks,
     client: report.client,
-    report: (reports) => report.alsoReport(reports),
+    attach: (reports) => report.alsoReport(reports),
   };
   // PreToolUse context follows the result, as Claude Code places it, before PostToolUse's.
   const preContext = remindersOf("PreToolUse", clearance.context, "context", tool.name);
