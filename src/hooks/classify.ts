@@ -9,6 +9,12 @@ import { interpretReply, type HookResult, type Interpretation } from "./result.j
 import { HookAbort, HookTransportError } from "./transport.js";
 import { errorMessage } from "../shared/values.js";
 
+/**
+ * Command hooks' stdout is read as Claude Code reads it: a reply of unknown fields only is
+ * continue there (with a warning here), so a hook keeps the verdict Claude Code gives it.
+ */
+const LENIENT = { lenient: true } as const;
+
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
 
@@ -55,8 +61,13 @@ export function classify(answer: Answer, asked: Asked): Outcome {
 }
 
 function fromInterpretation(asked: Asked, read: Interpretation, truncated = false): Outcome {
-  if (!read.ok) return failed(asked, read.label, read.message, truncated);
-  return fromResult(asked, read.result, truncated);
+  const warning = read.warning !== undefined && { warning: read.warning };
+  if (read.ok) return { ...fromResult(asked, read.result, truncated), ...warning };
+  const failure = { ...failed(asked, read.label, read.message, truncated), ...warning };
+  // A stated deny never fails open: the reply stays malformed, the deny it states stands
+  // wherever the event honours a block (a Stop block still needs its reason).
+  const judged = read.statedDeny && fromResult(asked, read.statedDeny, truncated);
+  return judged?.label === "denied" ? { ...failure, result: judged.result } : failure;
 }
 
 /**
@@ -113,9 +124,11 @@ function fromRejection(asked: Asked, error: unknown): Outcome {
  * `transport_error`, failing as the group says.
  */
 function truncatedReply(asked: Asked, error: HookTransportError): Outcome {
-  const read = interpretReply(error.truncatedReply, asked.event);
-  if (read.ok && (read.result.decision === "deny" || read.result.stop)) {
-    const { decision, reason, stop } = read.result;
+  const read = interpretReply(error.truncatedReply, asked.event, { lenient: true });
+  // Containers deep in the skeleton read as null: a deny stated beside one still stands.
+  const said = read.ok ? read.result : read.statedDeny;
+  if (said && (said.decision === "deny" || said.stop)) {
+    const { decision, reason, stop } = said;
     const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
     return fromResult(asked, result, true);
   }
@@ -155,7 +168,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
   const reply = jsonReply(run.stdout);
   if (run.status === "exited" && run.exitCode === 0) {
     if (reply !== undefined) {
-      return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+      return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
     }
     const text = run.stdout.trim();
     if (text !== "" && (asked.event === "UserPromptSubmit" || asked.event === "SessionStart")) {
@@ -165,7 +178,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
     return fromResult(asked, { decision: "continue" }, truncated);
   }
   if (reply !== undefined && run.status === "exited") {
-    return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+    return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
   }
   return failed(asked, "hook_error", processFailure(run), truncated);
 }

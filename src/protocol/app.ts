@@ -34,6 +34,12 @@ const SUPPORTED_PROTOCOL_VERSION = 1;
 /** JSON-RPC code for a session that another running hookgate process holds open. */
 export const SESSION_LOCKED = -32003;
 
+/**
+ * JSON-RPC code of a `session/prompt` whose turn the model could not run (no API key, a
+ * request the provider refused or failed); the message names the cause.
+ */
+export const MODEL_FAILED = -32004;
+
 /** What `session/new`, `session/load` and `session/resume` share in their params. */
 interface SessionParams {
   readonly cwd: string;
@@ -150,7 +156,16 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
     .onRequest(methods.agent.session.resume, ({ params, client }) => restore(params, client, false))
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const outcome = await session(params.sessionId).prompt(params.prompt);
-      if (!("refused" in outcome)) return { stopReason: outcome.stopReason };
+      if ("stopReason" in outcome) return { stopReason: outcome.stopReason };
+      if ("modelFailed" in outcome) {
+        // No ACP stop reason means "the model could not run": `refusal` is the model's own
+        // choice and `end_turn` is success.
+        const { modelFailed: reason } = outcome;
+        throw new RequestError(MODEL_FAILED, `model error: ${reason}`, {
+          sessionId: params.sessionId,
+          reason,
+        });
+      }
       if (outcome.refused === "closed") throw RequestError.sessionNotFound(params.sessionId);
       throw new RequestError(
         JSON_RPC.INVALID_REQUEST,

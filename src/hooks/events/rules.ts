@@ -1,6 +1,13 @@
 import type { HookEventName } from "../../wire/events.js";
 import type { OutcomeLabel } from "../../wire/hooks.js";
-import { denyReason, reportsOf, textOf, type HookText, type Outcome } from "../outcome.js";
+import {
+  denyReason,
+  reportsOf,
+  statesDeny,
+  textOf,
+  type HookText,
+  type Outcome,
+} from "../outcome.js";
 import type { Decision, EventPolicy, FoldInput } from "./types.js";
 
 /** Failure labels: they fail open unless the handler's group fails closed. */
@@ -15,12 +22,12 @@ export function isFailure(label: OutcomeLabel): boolean {
 }
 
 /**
- * True when this outcome decides an event of `policy` at once: a deny the event honours (the
- * classifier labels only those `denied`), or a failure in a fail-closed group where failing
- * closed does something.
+ * True when this outcome decides an event of `policy` at once: a deny the event honours
+ * (labelled `denied`, or stated in a malformed reply), or a failure in a fail-closed group
+ * where failing closed does something.
  */
 export function blocksUnder(outcome: Outcome, policy: EventPolicy): boolean {
-  if (outcome.label === "denied") return true;
+  if (outcome.label === "denied" || statesDeny(outcome)) return true;
   return isFailure(outcome.label) && outcome.handler.failClosed && policy.failClosed !== null;
 }
 

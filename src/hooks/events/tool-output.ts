@@ -1,5 +1,12 @@
 import type { HookEventName } from "../../wire/events.js";
-import { denyReason, reportsOf, textOf, type HookText, type Outcome } from "../outcome.js";
+import {
+  denyReason,
+  reportsOf,
+  statesDeny,
+  textOf,
+  type HookText,
+  type Outcome,
+} from "../outcome.js";
 import { blocksUnder, isFailure } from "./rules.js";
 import type { Decision, EventPolicy, FoldInput } from "./types.js";
 
@@ -12,7 +19,8 @@ export type ToolOutputEvent = Extract<HookEventName, "PostToolUse" | "PostToolUs
  */
 export function viewAfter(view: unknown, outcome: Outcome | undefined): unknown {
   const result = outcome?.result;
-  if (!result || outcome.label === "cancelled" || isFailure(outcome.label)) return view;
+  if (!result || outcome.label === "cancelled") return view;
+  if (isFailure(outcome.label) && !statesDeny(outcome)) return view;
   return result.updatedToolOutput !== undefined ? result.updatedToolOutput : view;
 }
 
@@ -37,7 +45,8 @@ export function foldToolOutput(
     if (!outcome) continue;
     const { result } = outcome;
     if (result?.systemMessage) systemMessages.push(textOf(outcome, result.systemMessage));
-    if (isFailure(outcome.label)) {
+    // A deny stated in a malformed reply is feedback, as any block on this event.
+    if (isFailure(outcome.label) && !statesDeny(outcome)) {
       if (blocksUnder(outcome, policy)) withheld ??= textOf(outcome, denyReason(outcome));
       continue;
     }
