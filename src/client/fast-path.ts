@@ -10,8 +10,7 @@ import type { FrameTaker } from "../shared/json-line.js";
 import { LazyCancellation, type Cancellation } from "./cancellation.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import type { RunReply } from "./types.js";
-
-const CANCEL_REQUEST_METHOD = "$/cancel_request";
+import { CANCEL_REQUEST_METHOD } from "../wire/json-rpc.js";
 
 /** Where a `_hooks/run` request's answer goes: its result, or the error to reply with. */
 export interface RunAnswer {

@@ -1,6 +1,8 @@
 import type { HookEventName } from "../wire/events.js";
 import type { CommandRun } from "./command.js";
 import type { Outcome } from "./outcome.js";
+
+export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
@@ -42,7 +44,7 @@ export interface Asked {
 /**
  * The one classifier: turns what asking a handler gave into its outcome, with exactly one
  * label, the reply read (for `denied` and `proceeded`) or what went wrong (for the others).
- * What a reply means depends on the event (EVENT_POLICY); whether an outcome blocks is
+ * What a reply means depends on the event (its policy, in `events/`); whether an outcome blocks is
  * `blocks` (policy.ts).
  */
 export function classify(answer: Answer, asked: Asked): Outcome {
@@ -56,28 +58,6 @@ export function classify(answer: Answer, asked: Asked): Outcome {
     case "unrunnable":
       return failed(asked, "hook_error", answer.why);
   }
-}
-
-/**
- * An outcome whose reply was read but cannot be used after all (an `updatedInput` the tool's
- * schema rejects, a replacement output of the wrong shape): `malformed`, failing as its
- * group says.
- */
-export function malformed(outcome: Outcome, failure: string): Outcome {
-  const { handler, durationMs, truncated, warning } = outcome;
-  return {
-    handler,
-    label: "malformed",
-    durationMs,
-    failure,
-    ...(truncated && { truncated }),
-    ...(warning !== undefined && { warning }),
-  };
-}
-
-/** A handler that had not answered when its race ended (the turn was cancelled). */
-export function unanswered(handler: Handler, durationMs: number): Outcome {
-  return { handler, label: "cancelled", durationMs };
 }
 
 function fromInterpretation(asked: Asked, read: Interpretation, truncated = false): Outcome {

@@ -20,6 +20,28 @@ export interface Outcome {
   readonly warning?: string;
 }
 
+/**
+ * An outcome whose reply was read but cannot be used after all (an `updatedInput` the tool's
+ * schema rejects, a replacement output of the wrong shape): `malformed`, failing as its
+ * group says.
+ */
+export function malformed(outcome: Outcome, failure: string): Outcome {
+  const { handler, durationMs, truncated, warning } = outcome;
+  return {
+    handler,
+    label: "malformed",
+    durationMs,
+    failure,
+    ...(truncated && { truncated }),
+    ...(warning !== undefined && { warning }),
+  };
+}
+
+/** A handler that had not answered when its race ended (the turn was cancelled). */
+export function unanswered(handler: Handler, durationMs: number): Outcome {
+  return { handler, label: "cancelled", durationMs };
+}
+
 /** The reason a blocking outcome gives the user and the model. */
 export function denyReason(outcome: Outcome): string {
   if (outcome.label === "denied" || statesDeny(outcome)) {

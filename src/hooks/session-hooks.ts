@@ -2,10 +2,9 @@ import type { z } from "zod";
 import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
-import { reportsOf, textOf, type Outcome } from "./outcome.js";
 import { logOutcome } from "./outcome-log.js";
+import { foldLate } from "./events/pre-tool-use.js";
 import { watchMethodNotFound } from "./method-not-found.js";
-import { isFailure } from "./policy.js";
 import { raceHandlers } from "./race.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
@@ -216,18 +215,9 @@ export class SessionHooks {
     );
     const run = Promise.all(runs).then((results) => {
       const outcomes = results.map((r) => r.outcomes[0]);
-      const settled = outcomes.filter((o): o is Outcome => o !== undefined && !isFailure(o.label));
-      this.late.push({
-        event: "PreToolUse",
-        // Not the gate's: an `async` hook answers after the call went on.
-        reports: reportsOf(handlers, outcomes, performance.now() - started, "PreToolUse"),
-        systemMessages: settled.flatMap((o) =>
-          o.result?.systemMessage ? [o.result.systemMessage] : [],
-        ),
-        context: settled.flatMap((o) =>
-          o.result?.additionalContext ? [textOf(o, o.result.additionalContext)] : [],
-        ),
-      });
+      // Not the gate's: an `async` hook answers after the call went on.
+      const elapsed = performance.now() - started;
+      this.late.push(foldLate({ handlers, outcomes, end: undefined, elapsed }));
     });
     this.observers.track(run);
   }

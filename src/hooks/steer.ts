@@ -2,19 +2,14 @@ import type { Logger } from "../shared/log.js";
 import type { CommandHookRunner } from "./command.js";
 import { askHandler } from "./ask.js";
 import { malformed, unanswered } from "./classify.js";
-import { reportsOf, type Outcome } from "./outcome.js";
+import type { Outcome } from "./outcome.js";
 import { logOutcome, type OutcomePlace } from "./outcome-log.js";
 import { blocks } from "./policy.js";
 import { raceHandlers } from "./race.js";
 import type { Handler } from "./registry.js";
-import {
-  foldConcurrent,
-  noSteering,
-  ToolOutputFold,
-  type SteerEvent,
-  type ToolOutputEvent,
-  type Steering,
-} from "./steering.js";
+import { EVENTS } from "./events/index.js";
+import { viewAfter } from "./events/tool-output.js";
+import { noSteering, type SteerEvent, type ToolOutputEvent, type Steering } from "./steering.js";
 import type { HookTransport } from "./transport.js";
 import { TOOL_EVENTS } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
@@ -49,13 +44,11 @@ export async function steerConcurrently(
   if (handlers.length === 0) return noSteering(ctx.event);
   const started = performance.now();
   const { end, outcomes } = await race(ctx, handlers, input, signal);
-  const decided = end === "cancelled" ? undefined : end;
-  const steering = foldConcurrent(
-    ctx.event,
-    outcomes,
-    decided,
-    reportsOf(handlers, outcomes, performance.now() - started, ctx.event),
-  );
+  const elapsed = performance.now() - started;
+  const steering = {
+    ...EVENTS[ctx.event].fold({ handlers, outcomes, end, elapsed }),
+    event: ctx.event,
+  };
   logSteering(ctx, steering);
   return steering;
 }
@@ -81,20 +74,29 @@ export async function steerToolOutput(
   signal: AbortSignal,
   judge?: OutputJudge,
 ): Promise<Steering> {
-  const fold = new ToolOutputFold(ctx.event, response);
+  const outcomes: Outcome[] = [];
+  let view = response;
+  const first = performance.now();
   for (const handler of handlers) {
     const started = performance.now();
-    const view = fold.view;
-    const { outcomes } = await race(ctx, [handler], input(view), signal);
+    const raced = await race(ctx, [handler], input(view), signal);
     const outcome = judged(
       ctx,
-      outcomes[0] ?? unanswered(handler, performance.now() - started),
+      raced.outcomes[0] ?? unanswered(handler, performance.now() - started),
       judge,
     );
-    const [report] = reportsOf([handler], [outcome], performance.now() - started, ctx.event);
-    if (report) fold.add(outcome, report);
+    outcomes.push(outcome);
+    view = viewAfter(view, outcome);
   }
-  const steering = fold.done();
+  const elapsed = performance.now() - first;
+  const decision = EVENTS[ctx.event].fold({
+    handlers,
+    outcomes,
+    end: undefined,
+    elapsed,
+    view: response,
+  });
+  const steering = { ...decision, event: ctx.event };
   logSteering(ctx, steering);
   return steering;
 }

@@ -14,6 +14,7 @@ import { terminateGroup, type ProcessGroups } from "../process/process-group.js"
 import type { Logger } from "../shared/log.js";
 import { detach, isRecord } from "../shared/values.js";
 import { LineReader, type Line, type OversizedLine } from "./line-reader.js";
+import { JSON_RPC } from "../wire/json-rpc.js";
 
 /**
  * Largest single message a server may send. What the model reads of a result is capped far
@@ -178,7 +179,10 @@ export class GroupStdioTransport implements Transport {
     this.receive({
       jsonrpc: "2.0",
       id,
-      error: { code: -32603, message: `the reply was ${size}; it was dropped as it streamed in` },
+      error: {
+        code: JSON_RPC.INTERNAL_ERROR,
+        message: `the reply was ${size}; it was dropped as it streamed in`,
+      },
     });
   }
 

@@ -1,7 +1,7 @@
 import type { AnyMessage, JsonRpcId, Stream } from "@agentclientprotocol/sdk";
 import { isRecord } from "../shared/values.js";
+import { CANCEL_REQUEST_METHOD } from "../wire/json-rpc.js";
 
-const CANCEL_REQUEST_METHOD = "$/cancel_request";
 const REQUEST_CANCELLED = -32800;
 
 /** How many released ids are remembered, to drop the client's late answers quietly. */

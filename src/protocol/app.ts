@@ -25,6 +25,7 @@ import {
 } from "../wire/hooks.js";
 import { capabilityMetaSchema, sessionOpenedMetaSchema } from "../wire/meta.js";
 import type { AgentHost, Opened, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
+import { JSON_RPC } from "../wire/json-rpc.js";
 
 export type * from "./host.js";
 
@@ -167,7 +168,7 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
       }
       if (outcome.refused === "closed") throw RequestError.sessionNotFound(params.sessionId);
       throw new RequestError(
-        -32600,
+        JSON_RPC.INVALID_REQUEST,
         `session ${params.sessionId} is already running a prompt; wait for its response or send session/cancel`,
       );
     })
@@ -236,9 +237,11 @@ function openedMeta(opened: Opened, ignoredEvents: string[]) {
 function refusalError(refusal: RestoreRefusal, sessionId: string): RequestError {
   switch (refusal.refused) {
     case "not_found":
-      return new RequestError(-32002, refusal.message, { sessionId });
+      return new RequestError(JSON_RPC.RESOURCE_NOT_FOUND, refusal.message, { sessionId });
     case "cwd_mismatch":
-      return new RequestError(-32602, refusal.message, { issues: [refusal.message] });
+      return new RequestError(JSON_RPC.INVALID_PARAMS, refusal.message, {
+        issues: [refusal.message],
+      });
     case "locked":
       return new RequestError(SESSION_LOCKED, refusal.message, { sessionId, pid: refusal.pid });
   }

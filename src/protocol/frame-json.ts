@@ -4,6 +4,7 @@ import { capDepth } from "../shared/json-depth.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { hookFrameText } from "../wire/hook-frame-text.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
+import { JSON_RPC } from "../wire/json-rpc.js";
 
 /** Values marked shared, with their JSON once a frame has needed it. */
 const shared = new WeakMap<object, string | undefined>();
@@ -23,8 +24,7 @@ export function shareInFrames(value: object): void {
   if (!shared.has(value)) shared.set(value, undefined);
 }
 
-/** JSON-RPC's code for an error inside the server. */
-const INTERNAL_ERROR = -32603;
+const { INTERNAL_ERROR } = JSON_RPC;
 
 /** How deep an outgoing request's or notification's params stay when they could not be written. */
 export const DEGRADED_FRAME_DEPTH = 32;

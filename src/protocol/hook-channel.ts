@@ -12,6 +12,7 @@ import {
 } from "../wire/hooks.js";
 import { errorMessage } from "../shared/values.js";
 import { firstIssue } from "../shared/zod-issues.js";
+import { CANCEL_REQUEST_METHOD } from "../wire/json-rpc.js";
 
 /** Frames written straight to the connection's output, in the order they are sent. */
 export interface FrameOutput {
@@ -22,7 +23,6 @@ export interface FrameOutput {
   send(message: AnyMessage): Promise<void> | undefined;
 }
 
-const CANCEL_REQUEST_METHOD = "$/cancel_request";
 /** `_hooks/run` ids are strings of their own, so they never meet the SDK's numeric ids. */
 const ID_PREFIX = "hook-";
 

@@ -8,6 +8,7 @@ import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, FrameLimiter, type OversizeFrame } from "./frame-limit.js";
 import { isRecord } from "../shared/values.js";
+import { JSON_RPC } from "../wire/json-rpc.js";
 
 /** Limits on the incoming side of a stdio stream. */
 export interface StdioLimits {
@@ -145,7 +146,7 @@ function refuseOversize(
       `${message}; its skeleton is read`,
     );
     const error = {
-      code: -32600,
+      code: JSON_RPC.INVALID_REQUEST,
       message: `reply of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit`,
       ...("result" in reply ? { data: { truncatedResult: reply.result } } : {}),
     };
@@ -163,7 +164,7 @@ function refuseOversize(
   const refusal = {
     jsonrpc: "2.0",
     id,
-    error: { code: -32600, message: `Invalid request: ${message}` },
+    error: { code: JSON_RPC.INVALID_REQUEST, message: `Invalid request: ${message}` },
   } as AnyMessage;
   answer(refusal);
   return undefined;

@@ -18,6 +18,19 @@ export interface ToolCallResult {
   readonly stop?: { readonly reason: string };
 }
 
+/** What the model reads of a call that was cut short before its tool ran. */
+export const CANCELLED_BEFORE_RUN = "Cancelled before the tool ran.";
+
+/** One step of a tool call: the call goes on with `value`, or it ended with `result`. */
+export type Step<T> =
+  | { readonly kind: "next"; readonly value: T }
+  | { readonly kind: "ended"; readonly result: ToolCallResult };
+
+/** The call goes on with `value`. */
+export function next<T>(value: T): Step<T> {
+  return { kind: "next", value };
+}
+
 /** What the gate reported, carried on every later `tool_call_update`. */
 export type GateMeta = Pick<Verdict, "reports" | "gateMs">;
 
@@ -70,5 +83,15 @@ export class CallReport {
     const content = typeof shown === "string" ? [textContent(shown)] : shown;
     await this.update({ status: "failed", content });
     return { output: message, isError: true };
+  }
+
+  /** Ends the call as failed (see `fail`), as a step: `extra` adds e.g. a stop. */
+  async end(
+    message: string,
+    shown?: string | ToolCallContent[],
+    extra?: Pick<ToolCallResult, "stop">,
+  ): Promise<Step<never>> {
+    const result = await this.fail(message, shown);
+    return { kind: "ended", result: { ...result, ...extra } };
   }
 }

@@ -1,12 +1,12 @@
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { Clearance } from "../hooks/gate.js";
+import { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
-import { errorMessage, isRecord } from "../shared/values.js";
-import { describeIssue } from "../shared/zod-issues.js";
-import type { CallReport, ToolCallResult } from "./call-report.js";
+import { errorMessage } from "../shared/values.js";
+import { CANCELLED_BEFORE_RUN, next, type CallReport, type Step } from "./call-report.js";
+import { applyDecision } from "./apply-decision.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
@@ -42,7 +42,7 @@ export async function permit(
   env: PermissionEnv,
   report: CallReport,
   signal: AbortSignal,
-): Promise<ClearedCall | ToolCallResult> {
+): Promise<Step<ClearedCall>> {
   let permission: Permission;
   try {
     permission = await decidePermission(cleared, env, report, signal);
@@ -50,15 +50,22 @@ export async function permit(
     const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
     permission = { kind: "refused", message };
   }
-  if (permission.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
+  if (permission.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
   if (permission.kind === "refused") {
-    const refused = await report.fail(permission.message);
-    return permission.stop ? { ...refused, stop: permission.stop } : refused;
+    return report.end(permission.message, undefined, permission.stop && { stop: permission.stop });
   }
-  if (signal.aborted) return report.fail("Cancelled before the tool ran.");
-  const input = permission.input;
-  if (!input) return cleared;
+  if (signal.aborted) return report.end(CANCELLED_BEFORE_RUN);
+  const { rewrite } = permission;
+  if (!rewrite) return next(cleared);
   const { tool } = cleared;
+  // The gate's judge of a rewrite: a PermissionRequest answer that does not fit refuses the call.
+  const clearance = cleared.clearance.withInput(rewrite.input);
+  if (!(clearance instanceof Clearance)) {
+    return report.end(
+      `Hook ${rewrite.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${clearance.misfit}), so it did not run.`,
+    );
+  }
+  const input = clearance.input;
   const toolCall: ToolCallUpdate = {
     ...cleared.toolCall,
     title: tool.title(input),
@@ -67,12 +74,15 @@ export async function permit(
   };
   // The hook rewrote the input: show the user what will actually run.
   await report.update(toolCall);
-  return { tool, clearance: cleared.clearance.withInput(input), toolCall };
+  return next({ tool, clearance, toolCall });
 }
 
-/** What the permission step decided; `input`: a PermissionRequest hook's rewrite. */
+/** What the permission step decided; `rewrite`: a PermissionRequest hook's, not yet judged. */
 type Permission =
-  | { readonly kind: "allowed"; readonly input?: Record<string, unknown> }
+  | {
+      readonly kind: "allowed";
+      readonly rewrite?: { readonly hookCallbackId: string; readonly input: unknown };
+    }
   | { readonly kind: "cancelled" }
   | { readonly kind: "refused"; readonly message: string; readonly stop?: { reason: string } };
 
@@ -165,19 +175,14 @@ async function permissionHooks(
     signal,
     tool.name,
   );
-  if (steering.reports.length > 0) await report.alsoReport(steering.reports);
-  for (const text of steering.systemMessages) {
-    await env.client.update({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${text}\n` },
-    });
-  }
+  await applyDecision(steering, { client: env.client, attach: (r) => report.alsoReport(r) });
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
     return { kind: "refused", message, stop: { reason: steering.stop.text } };
   }
   const answer = steering.permission;
-  if (!answer) return undefined;
+  // PermissionRequest hooks answer allow or deny; only PreToolUse's asks.
+  if (!answer || answer.behavior === "ask") return undefined;
   if (answer.behavior === "deny") {
     // Claude Code gives the model the hook's message as is.
     const message =
@@ -191,17 +196,8 @@ async function permissionHooks(
     };
   }
   if (!answer.updatedInput) return { kind: "allowed" };
-  const parsed = tool.inputSchema.safeParse(answer.updatedInput);
-  if (!parsed.success || !isRecord(parsed.data)) {
-    const detail = parsed.success
-      ? "not an object"
-      : parsed.error.issues.map((i) => describeIssue(i)).join("; ");
-    return {
-      kind: "refused",
-      message: `Hook ${answer.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${detail}), so it did not run.`,
-    };
-  }
-  return { kind: "allowed", input: parsed.data };
+  const rewrite = { hookCallbackId: answer.hookCallbackId, input: answer.updatedInput };
+  return { kind: "allowed", rewrite };
 }
 
 /**

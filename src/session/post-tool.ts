@@ -1,10 +1,9 @@
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { OutputJudge } from "../hooks/steer.js";
 import type { Steering } from "../hooks/steering.js";
-import type { ClientPort } from "../shared/port.js";
 import { OUTPUT_SHAPES } from "../tools/output-shapes.js";
 import type { AnyTool } from "../tools/types.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import { applyDecision, type DecisionTarget } from "./apply-decision.js";
 import { remindersOf, type HookReminder } from "./hook-context.js";
 
 /** What the model is told after a tool ran, once PostToolUse(Failure) hooks had their say. */
@@ -24,12 +23,12 @@ export interface PostToolCall {
   readonly tool_use_id: string;
 }
 
-/** What the post-tool steps need from the session. */
-export interface PostToolEnv {
+/**
+ * What the post-tool steps need from the session; `attach` sends the call's hook reports
+ * (the gate's and these) on one more `tool_call_update`.
+ */
+export interface PostToolEnv extends DecisionTarget {
   readonly hooks: SessionHooks;
-  readonly client: ClientPort;
-  /** Sends the call's hook reports (the gate's and these) on one more `tool_call_update`. */
-  readonly report: (reports: readonly OutcomeReport[]) => Promise<void>;
 }
 
 /**
@@ -48,7 +47,7 @@ export async function afterTool(
   const fields = { ...call, duration_ms: Math.round(result.durationMs) };
   env.hooks.emit("PostToolUse", () => ({ ...fields, tool_response: response }), call.tool_name);
   const steering = await env.hooks.steerToolOutput(fields, response, signal, judgeFor(tool));
-  await settle(steering, env);
+  await applyDecision(steering, env);
   let output = steering.output ? renderFor(tool, steering.output.value) : result.output;
   if (steering.withheld) output = withheldText(steering.withheld.text);
   return viewOf(output, steering, call.tool_name);
@@ -81,7 +80,7 @@ export async function afterToolFailure(
   };
   env.hooks.emit("PostToolUseFailure", () => fields, call.tool_name);
   const steering = await env.hooks.steerToolError(fields, signal);
-  await settle(steering, env);
+  await applyDecision(steering, env);
   let output = failure.error;
   if (steering.output) output = renderText(steering.output.value);
   if (steering.withheld) output = withheldText(steering.withheld.text);
@@ -90,16 +89,6 @@ export async function afterToolFailure(
 
 function withheldText(reason: string): string {
   return `The tool's output is withheld from the model: ${reason}`;
-}
-
-async function settle(steering: Steering, env: PostToolEnv): Promise<void> {
-  for (const message of steering.systemMessages) {
-    await env.client.update({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message}\n` },
-    });
-  }
-  if (steering.reports.length > 0) await env.report(steering.reports);
 }
 
 function viewOf(output: string, steering: Steering, toolName: string): ModelView {

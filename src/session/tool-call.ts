@@ -3,7 +3,14 @@ import { describeIssue } from "../shared/zod-issues.js";
 import { ToolError, type AnyTool } from "../tools/types.js";
 import { textContent } from "../tools/text.js";
 import type { ToolCatalog } from "./catalog.js";
-import { CallReport, type ToolCallResult } from "./call-report.js";
+import {
+  CallReport,
+  CANCELLED_BEFORE_RUN,
+  next,
+  type Step,
+  type ToolCallResult,
+} from "./call-report.js";
+import { showMessages } from "./apply-decision.js";
 import { executeCleared } from "./execute.js";
 import { remindersOf } from "./hook-context.js";
 import { afterTool, afterToolFailure, type PostToolEnv } from "./post-tool.js";
@@ -75,12 +82,12 @@ async function steps(
 ): Promise<ToolCallResult> {
   const report = new CallReport(call.toolCallId, env.client, call.toolName);
   const valid = await validate(call, env, report);
-  if ("output" in valid) return valid;
-  const cleared = await gate(valid, env, report, signal);
-  if ("output" in cleared) return cleared;
-  const permitted = await permit(cleared, env, report, signal);
-  if ("output" in permitted) return permitted;
-  return execute(permitted, env, report, signal);
+  if (valid.kind === "ended") return valid.result;
+  const cleared = await gate(valid.value, env, report, signal);
+  if (cleared.kind === "ended") return cleared.result;
+  const permitted = await permit(cleared.value, env, report, signal);
+  if (permitted.kind === "ended") return permitted.result;
+  return execute(permitted.value, env, report, signal);
 }
 
 interface ValidCall {
@@ -93,7 +100,7 @@ async function validate(
   call: ModelToolCall,
   env: ToolCallEnv,
   report: CallReport,
-): Promise<ValidCall | ToolCallResult> {
+): Promise<Step<ValidCall>> {
   const tool = env.catalog.get(call.toolName);
   const args = parseArguments(call.input);
   const parsed = tool && args.ok ? tool.inputSchema.safeParse(args.value) : undefined;
@@ -107,15 +114,15 @@ async function validate(
     locations: tool && parsed?.success ? locate(tool, parsed.data, env) : [],
     _meta: toolNameMeta(call.toolName),
   });
-  if (!tool) return report.fail(`Unknown tool ${call.toolName}.`);
-  if (!args.ok) return report.fail(`Invalid input for ${tool.name}: ${args.error}.`);
+  if (!tool) return report.end(`Unknown tool ${call.toolName}.`);
+  if (!args.ok) return report.end(`Invalid input for ${tool.name}: ${args.error}.`);
   if (parsed === undefined || !parsed.success) {
     const issues = parsed ? parsed.error.issues : [];
     const detail = issues.map((i) => describeIssue(i)).join("; ");
-    return report.fail(`Invalid input for ${tool.name}: ${detail}.`);
+    return report.end(`Invalid input for ${tool.name}: ${detail}.`);
   }
   // Tool schemas are objects; the check only narrows the type, the gate gets zod's own value.
-  return { tool, input: isRecord(parsed.data) ? parsed.data : {} };
+  return next({ tool, input: isRecord(parsed.data) ? parsed.data : {} });
 }
 
 /** The PreToolUse gate; a rewritten input is shown to the user before anything else. */
@@ -124,7 +131,7 @@ async function gate(
   env: ToolCallEnv,
   report: CallReport,
   signal: AbortSignal,
-): Promise<ClearedCall | ToolCallResult> {
+): Promise<Step<ClearedCall>> {
   const verdict = await env.hooks.gate(
     report.id,
     tool.name,
@@ -137,25 +144,19 @@ async function gate(
     },
   );
   report.gated(verdict);
-  if (verdict.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
-  for (const message of verdict.systemMessages) {
-    await env.client.update({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${message.text}\n` },
-    });
-  }
+  if (verdict.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
+  await showMessages(env.client, verdict.systemMessages);
   if (verdict.kind === "denied") {
-    const denied = await report.fail(
+    return report.end(
       `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
       `Hook denied: ${verdict.reason}`,
+      verdict.stop && { stop: verdict.stop },
     );
-    return verdict.stop ? { ...denied, stop: verdict.stop } : denied;
   }
   if (verdict.kind === "deferred") {
     // Claude Code's `tool_deferred`: nothing runs, and the turn ends without another model step.
     const why = `Hook ${verdict.callbackId} deferred this ${tool.name} call: it did not run, and the turn ended.`;
-    const deferred = await report.fail(why, "Hook deferred the call: it did not run.");
-    return { ...deferred, stop: { reason: why } };
+    return report.end(why, "Hook deferred the call: it did not run.", { stop: { reason: why } });
   }
   const { clearance } = verdict;
   const toolCall: ToolCallUpdate = {
@@ -166,7 +167,7 @@ async function gate(
   };
   // A hook rewrote the input: show the user what will actually run.
   if (clearance.input !== input) await report.update(toolCall);
-  return { tool, clearance, toolCall };
+  return next({ tool, clearance, toolCall });
 }
 
 /** Runs the cleared call, reports how it ended, and lets the PostToolUse(Failure) hooks steer. */
@@ -185,7 +186,7 @@ async function execute(
   const postEnv: PostToolEnv = {
     hooks,
     client: report.client,
-    report: (reports) => report.alsoReport(reports),
+    attach: (reports) => report.alsoReport(reports),
   };
   // PreToolUse context follows the result, as Claude Code places it, before PostToolUse's.
   const preContext = remindersOf("PreToolUse", clearance.context, "context", tool.name);

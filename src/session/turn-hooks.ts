@@ -2,6 +2,7 @@ import type { StopReason } from "@agentclientprotocol/sdk";
 import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { LateAnswer, Steering } from "../hooks/steering.js";
+import { applyDecision, say } from "./apply-decision.js";
 import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 import { appendAll } from "../shared/values.js";
@@ -131,15 +132,7 @@ export async function lateContext(env: TurnHooksEnv): Promise<ModelMessage[]> {
   return out;
 }
 
-/** Queues the steering's reports for the next update and shows its messages. */
-async function show(client: ReportingClient, steering: Steering | LateAnswer): Promise<void> {
-  client.carry(steering.reports);
-  for (const message of steering.systemMessages) await say(client, message);
-}
-
-function say(client: ReportingClient, text: string): Promise<void> {
-  return client.update({
-    sessionUpdate: "agent_message_chunk",
-    content: { type: "text", text: `\n${text}\n` },
-  });
+/** Applies the decision's reports (carried on the turn's next update) and messages. */
+function show(client: ReportingClient, decision: Steering | LateAnswer): Promise<void> {
+  return applyDecision(decision, { client, attach: (reports) => client.carry(reports) });
 }

@@ -10,7 +10,7 @@ import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
 import { hookMessages, placeReminders } from "./hook-context.js";
-import type { ToolCallResult } from "./call-report.js";
+import { CANCELLED_BEFORE_RUN, type ToolCallResult } from "./call-report.js";
 import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
@@ -170,7 +170,7 @@ async function steps(
     for (const call of step.toolCalls) {
       // Every call gets a result, so the history stays well-formed after a cancel or a stop.
       const result = signal.aborted
-        ? { output: "Cancelled before the tool ran.", isError: true }
+        ? { output: CANCELLED_BEFORE_RUN, isError: true }
         : stop
           ? { output: `Not run: a hook ended the turn (${stop.reason}).`, isError: true }
           : await runToolCall(call, env, signal);

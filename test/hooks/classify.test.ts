@@ -370,3 +370,38 @@ describe("a command hook the session cannot run", () => {
     });
   });
 });
+
+describe("classifying replies per event", () => {
+  const read = (event: HookEventName, reply: unknown) =>
+    classify(
+      { kind: "reply", raw: reply },
+      { handler: cb("a", 1000), event, signal: new AbortController().signal, durationMs: 1 },
+    );
+
+  it("a Stop block with a reason is denied; without one it is a hook_error", () => {
+    expect(read("Stop", { decision: "block", reason: "tests fail" }).label).toBe("denied");
+    expect(read("Stop", { decision: "block" })).toMatchObject({
+      label: "hook_error",
+      failure: expect.stringContaining("without a reason"),
+    });
+  });
+
+  it("an updatedToolOutput that is not a string or JSON object/array is malformed", () => {
+    const out = (v: unknown) => ({ hookSpecificOutput: { updatedToolOutput: v } });
+    expect(read("PostToolUse", out("ok")).label).toBe("proceeded");
+    expect(read("PostToolUse", out({ lines: [] })).label).toBe("proceeded");
+    expect(read("PostToolUse", out(["x"])).label).toBe("proceeded");
+    for (const bad of [42, true, null]) {
+      expect(read("PostToolUse", out(bad))).toMatchObject({
+        label: "malformed",
+        failure: expect.stringContaining("hookSpecificOutput.updatedToolOutput"),
+      });
+    }
+  });
+
+  it("a block on SessionStart or PostToolUseFailure means nothing; continue: false still ends the turn", () => {
+    expect(read("SessionStart", { decision: "block", reason: "x" }).label).toBe("proceeded");
+    expect(read("PostToolUseFailure", { decision: "block" }).label).toBe("proceeded");
+    expect(read("SessionStart", { continue: false }).label).toBe("denied");
+  });
+});

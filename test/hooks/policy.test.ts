@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Outcome, OutcomeLabel } from "../../src/hooks/outcome.js";
-import { blocks, EVENT_POLICY, isFailure, policyOf } from "../../src/hooks/policy.js";
+import { EVENTS } from "../../src/hooks/events/index.js";
+import { blocks, isFailure, policyOf } from "../../src/hooks/policy.js";
 import { raceHandlers, type RaceOptions } from "../../src/hooks/race.js";
 import { isSteerEvent, type SteerEvent } from "../../src/hooks/steering.js";
 import { HOOK_EVENTS, type HookEventName } from "../../src/wire/events.js";
@@ -18,7 +19,8 @@ const outcome = (label: OutcomeLabel, failClosed: boolean): Outcome => ({
 
 describe("the per-event policy table", () => {
   it("has one entry per event, and awaits handlers exactly on the gate and the steering events", () => {
-    expect(Object.keys(EVENT_POLICY).sort()).toEqual([...HOOK_EVENTS].sort());
+    expect(Object.keys(EVENTS).sort()).toEqual([...HOOK_EVENTS].sort());
+    for (const [name, module] of Object.entries(EVENTS)) expect(module.name).toBe(name);
     expect(HOOK_EVENTS.filter(isSteerEvent)).toEqual([
       "PostToolUse",
       "PostToolUseFailure",

@@ -1,0 +1,34 @@
+import type { HookEventName } from "../../wire/events.js";
+import { notification } from "./notification.js";
+import { permissionRequest } from "./permission-request.js";
+import { postToolUse } from "./post-tool-use.js";
+import { postToolUseFailure } from "./post-tool-use-failure.js";
+import { preCompact } from "./pre-compact.js";
+import { preToolUse } from "./pre-tool-use.js";
+import { sessionEnd } from "./session-end.js";
+import { sessionStart } from "./session-start.js";
+import { stop } from "./stop.js";
+import type { EventModule } from "./types.js";
+import { userPromptSubmit } from "./user-prompt-submit.js";
+
+/**
+ * The one table of hook events: each row is the event's module (its policy, the fields it
+ * honours, its fold). A new event is a new module and its row here.
+ */
+export const EVENTS = {
+  PreToolUse: preToolUse,
+  PostToolUse: postToolUse,
+  PostToolUseFailure: postToolUseFailure,
+  UserPromptSubmit: userPromptSubmit,
+  PermissionRequest: permissionRequest,
+  Notification: notification,
+  Stop: stop,
+  SessionStart: sessionStart,
+  SessionEnd: sessionEnd,
+  PreCompact: preCompact,
+} as const satisfies { readonly [E in HookEventName]: EventModule<E> };
+
+/** The module of `event`. */
+export function eventModule(event: HookEventName): EventModule {
+  return EVENTS[event];
+}

@@ -1,0 +1,23 @@
+import type { HookEventName } from "../../wire/events.js";
+import { foldTogether } from "./rules.js";
+import type { EventModule, EventPolicy } from "./types.js";
+
+/** The policy of an observe-only event: notified, its command hooks only logged. */
+export const OBSERVED = {
+  awaited: "none",
+  block: null,
+  blockNeedsReason: false,
+  stop: false,
+  failClosed: null,
+  rewritesOutput: false,
+} as const satisfies EventPolicy;
+
+/** An observe-only event: nothing its hooks answer changes the session, only reports. */
+export function observed<E extends HookEventName>(name: E) {
+  return {
+    name,
+    policy: OBSERVED,
+    honours: [],
+    fold: (input) => foldTogether(name, OBSERVED, input),
+  } as const satisfies EventModule<E>;
+}

@@ -1,0 +1,67 @@
+import { denyReason, type Outcome } from "../outcome.js";
+import { blocksUnder, foldTogether, settledOf } from "./rules.js";
+import type { Decision, EventModule, EventPolicy, FoldInput, PermissionAnswer } from "./types.js";
+
+const policy = {
+  awaited: "command-and-blocking",
+  block: "denies-permission",
+  blockNeedsReason: false,
+  stop: true,
+  failClosed: "denies-permission",
+  rewritesOutput: false,
+} as const satisfies EventPolicy;
+
+/**
+ * PermissionRequest: hooks may answer the prompt instead of the user. The first deny (or
+ * fail-closed failure) wins, else the first allow in registration order; nothing when no
+ * hook answered.
+ */
+function fold(input: FoldInput): Decision {
+  const together = foldTogether("PermissionRequest", policy, input);
+  const blocker =
+    input.end !== "cancelled" && input.end && !input.end.result?.stop ? input.end : undefined;
+  const permission = answerOf(settledOf(input.outcomes), blocker);
+  return permission ? { ...together, permission } : together;
+}
+
+function answerOf(
+  settled: readonly Outcome[],
+  blocker: Outcome | undefined,
+): PermissionAnswer | undefined {
+  if (blocker && blocksUnder(blocker, policy)) {
+    const answer = blocker.result?.permissionRequest;
+    return {
+      behavior: "deny",
+      hookCallbackId: blocker.handler.id,
+      message: answer?.message ?? denyReason(blocker),
+      ...(answer?.interrupt === true && { interrupt: true }),
+    };
+  }
+  const allowing = settled.find(
+    (o) => o.label === "proceeded" && o.result?.permissionRequest?.behavior === "allow",
+  );
+  const updatedInput = allowing?.result?.permissionRequest?.updatedInput;
+  return (
+    allowing && {
+      behavior: "allow",
+      hookCallbackId: allowing.handler.id,
+      ...(updatedInput && { updatedInput }),
+    }
+  );
+}
+
+export const permissionRequest = {
+  name: "PermissionRequest",
+  policy,
+  honours: [
+    "decision.behavior",
+    "decision.updatedInput",
+    "decision.message",
+    "decision.interrupt",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "additionalContext",
+  ],
+  fold,
+} as const satisfies EventModule<"PermissionRequest">;

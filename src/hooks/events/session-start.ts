@@ -1,0 +1,19 @@
+import { foldTogether } from "./rules.js";
+import type { EventModule, EventPolicy } from "./types.js";
+
+const policy = {
+  awaited: "command-and-blocking",
+  block: null,
+  blockNeedsReason: false,
+  stop: true,
+  failClosed: null,
+  rewritesOutput: false,
+} as const satisfies EventPolicy;
+
+/** SessionStart: context for the session's first turn; nothing to block, `continue: false` stops. */
+export const sessionStart = {
+  name: "SessionStart",
+  policy,
+  honours: ["continue", "stopReason", "systemMessage", "additionalContext"],
+  fold: (input) => foldTogether("SessionStart", policy, input),
+} as const satisfies EventModule<"SessionStart">;

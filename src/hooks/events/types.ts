@@ -1,0 +1,138 @@
+import type { HookEventName } from "../../wire/events.js";
+import type { OutcomeReport } from "../../wire/hooks.js";
+import type { HookText, Outcome } from "../outcome.js";
+import type { Handler } from "../registry.js";
+
+/** What one event does with its hooks' answers (docs/hooks.md, "Hooks that steer"). */
+export interface EventPolicy {
+  /**
+   * Which handlers are asked and awaited: `all` on the gate (but `async` command hooks),
+   * `command-and-blocking` (command hooks and client groups that set `blocking`) on the
+   * steering events, `none` on observed events (notified, their commands only logged).
+   */
+  readonly awaited: "all" | "command-and-blocking" | "none";
+  /**
+   * What a block (`deny`, `decision: "block"`, exit 2) does; `null`: the event has nothing to
+   * block, so a block reads as `proceeded`.
+   */
+  readonly block:
+    "denies-call" | "blocks-prompt" | "tells-model" | "continues-turn" | "denies-permission" | null;
+  /** A block must say why (the model is told): without a reason it is a `hook_error`. */
+  readonly blockNeedsReason: boolean;
+  /** `continue: false` ends the turn (labelled `denied`); false: it reads as `proceeded`. */
+  readonly stop: boolean;
+  /**
+   * What a failure in a fail-closed group (`onFailure: "deny"`/`"block"`) does; `null`: nothing,
+   * the failure is only logged and reported.
+   */
+  readonly failClosed:
+    | "denies-call"
+    | "blocks-prompt"
+    | "withholds-output"
+    | "continues-turn"
+    | "denies-permission"
+    | null;
+  /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
+  readonly rewritesOutput: boolean;
+}
+
+/**
+ * The one answer hooks give about permission: PreToolUse's allow/ask and PermissionRequest's
+ * allow/deny, each naming the hook that gave it.
+ */
+export type PermissionAnswer =
+  | {
+      readonly behavior: "allow";
+      readonly hookCallbackId: string;
+      /** PermissionRequest: replaces the whole tool input (judged against the tool's schema). */
+      readonly updatedInput?: Record<string, unknown>;
+    }
+  | {
+      readonly behavior: "ask";
+      /** The first asking hook's reason, in registration order, for user and model. */
+      readonly reason?: HookText;
+    }
+  | {
+      readonly behavior: "deny";
+      readonly hookCallbackId: string;
+      /** What the model is told (the hook's `message`, else why it denied). */
+      readonly message: string;
+      /** The turn ends too. */
+      readonly interrupt?: boolean;
+    };
+
+/**
+ * Everything the hooks of one event decided, folded into one value the session applies:
+ * every field but `event`, `reports` and the lists is absent when no hook said it.
+ */
+export interface Decision {
+  readonly event: HookEventName;
+  /** One per hook asked, in registration order: the `_meta.hooks` entries. */
+  readonly reports: readonly OutcomeReport[];
+  /** Shown to the user as agent messages, in registration order. */
+  readonly systemMessages: readonly HookText[];
+  /** `additionalContext` per hook, in registration order, for the model. */
+  readonly context: readonly HookText[];
+  /** PostToolUse: `decision: "block"` reasons, shown to the model beside the result. */
+  readonly feedback: readonly HookText[];
+  /** `continue: false`: the turn ends after the current step, with this text shown. */
+  readonly stop?: HookText;
+  /**
+   * The event's block (its policy's `block`, or a fail-closed failure): PreToolUse denies the
+   * call, UserPromptSubmit keeps the prompt from the model, Stop goes on with this reason.
+   */
+  readonly block?: HookText;
+  /** PreToolUse: a hook deferred the call (it does not run and the turn ends). */
+  readonly deferred?: { readonly hookCallbackId: string };
+  /** PreToolUse: the turn was cancelled while the gate was pending. */
+  readonly cancelled?: true;
+  /** PreToolUse: the validated input after every `updatedInput`; absent when not rewritten. */
+  readonly input?: Record<string, unknown>;
+  /** The hooks' answer for the permission step; absent: nobody answered. */
+  readonly permission?: PermissionAnswer;
+  /** PostToolUse(Failure): what the model sees instead of the tool's output, after every rewrite. */
+  readonly output?: { readonly value: unknown };
+  /** PostToolUse(Failure): a fail-closed hook failed, so the model must not see the output. */
+  readonly withheld?: HookText;
+}
+
+/**
+ * Judges an `updatedInput` against the tool's input schema: the validated input, or why it
+ * does not fit. One judge for every event that can rewrite a call.
+ */
+export type InputJudge = (
+  candidate: unknown,
+) =>
+  | { readonly ok: true; readonly input: Record<string, unknown> }
+  | { readonly ok: false; readonly why: string };
+
+/** What a fold reads: the race's handlers and outcomes, in registration order. */
+export interface FoldInput {
+  readonly handlers: readonly Handler[];
+  /** `undefined`: the handler had not answered when the race ended. */
+  readonly outcomes: readonly (Outcome | undefined)[];
+  /** The race's first blocking outcome, `"cancelled"` for a cancelled turn, else undefined. */
+  readonly end: Outcome | "cancelled" | undefined;
+  /** Race start to end, in ms: the report duration of a handler that never answered. */
+  readonly elapsed: number;
+  /** PreToolUse: the call as the model sent it, and the judge of a rewrite. */
+  readonly call?: {
+    readonly toolName: string;
+    readonly input: Record<string, unknown>;
+    readonly judge: InputJudge;
+  };
+  /** PostToolUse(Failure): what the tool gave back (output or error text). */
+  readonly view?: unknown;
+  /** Told of each outcome the fold re-labels (a rewrite that does not fit): for the log. */
+  readonly relabelled?: (outcome: Outcome) => void;
+}
+
+/** One hook event: its policy, the reply fields it honours, and its fold. */
+export interface EventModule<E extends HookEventName = HookEventName> {
+  readonly name: E;
+  readonly policy: EventPolicy;
+  /** The reply fields this event acts on (docs and tests read it; the classifier reads all). */
+  readonly honours: readonly string[];
+  /** Folds the race's outcomes into the event's one decision. */
+  readonly fold: (input: FoldInput) => Decision;
+}
