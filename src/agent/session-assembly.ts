@@ -40,6 +40,7 @@ import { metaOf } from "./session-handle.js";
 import type { SessionStore, StoredSession } from "../store/session-store.js";
 import { builtinTools } from "../tools/index.js";
 import { detach, errorMessage } from "../shared/values.js";
+import { telemetry } from "../shared/telemetry.js";
 
 /** A session being started, new or restored; the one path every session is put together by. */
 export interface Start {
@@ -170,6 +171,7 @@ export class SessionAssembly {
         }),
     });
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    telemetry().sessionOpened(stored ? "restored" : "new");
     const warnings = registrationWarnings(request.hooks, this.toolNames);
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);

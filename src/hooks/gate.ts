@@ -102,6 +102,7 @@ async function decide(
   const { log } = opts;
   const { end, outcomes } = await raceHandlers(call.handlers, signal, {
     event: "PreToolUse",
+    tool: call.toolName,
     log,
     onSettle: (o) => logOutcome(log, { event: "PreToolUse", tool: call.toolName }, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,

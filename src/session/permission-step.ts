@@ -12,6 +12,7 @@ import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
+import { telemetry, type DecisionSource } from "../shared/telemetry.js";
 
 /** A call past the PreToolUse gate. */
 export interface ClearedCall {
@@ -43,13 +44,21 @@ export async function permit(
   report: CallReport,
   signal: AbortSignal,
 ): Promise<ClearedCall | ToolCallResult> {
-  let permission: Permission;
-  try {
-    permission = await decidePermission(cleared, env, report, signal);
-  } catch (error) {
-    const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
-    permission = { kind: "refused", message };
-  }
+  const { tool } = cleared;
+  const permission = await telemetry().span("permission", { toolName: tool.name }, async (span) => {
+    let decided: Permission;
+    try {
+      decided = await decidePermission(cleared, env, report, signal);
+    } catch (error) {
+      const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
+      decided = { kind: "refused", message, source: "user_abort" };
+    }
+    const outcome = decisionOf(decided, signal);
+    span.note(outcome);
+    const input = cleared.clearance.input;
+    telemetry().toolDecision({ toolName: tool.name, toolUseId: report.id, ...outcome, input });
+    return decided;
+  });
   if (permission.kind === "cancelled") return report.fail("Cancelled before the tool ran.");
   if (permission.kind === "refused") {
     const refused = await report.fail(permission.message);
@@ -58,7 +67,6 @@ export async function permit(
   if (signal.aborted) return report.fail("Cancelled before the tool ran.");
   const input = permission.input;
   if (!input) return cleared;
-  const { tool } = cleared;
   const toolCall: ToolCallUpdate = {
     ...cleared.toolCall,
     title: tool.title(input),
@@ -70,11 +78,29 @@ export async function permit(
   return { tool, clearance: cleared.clearance.withInput(input), toolCall };
 }
 
+/** The step's answer in Claude Code's `tool_decision` terms; a cancel is the user's abort. */
+function decisionOf(
+  p: Permission,
+  signal: AbortSignal,
+): { decision: "accept" | "reject"; source: DecisionSource } {
+  if (p.kind === "cancelled" || signal.aborted) return { decision: "reject", source: "user_abort" };
+  return { decision: p.kind === "allowed" ? "accept" : "reject", source: p.source };
+}
+
 /** What the permission step decided; `input`: a PermissionRequest hook's rewrite. */
 type Permission =
-  | { readonly kind: "allowed"; readonly input?: Record<string, unknown> }
+  | {
+      readonly kind: "allowed";
+      readonly input?: Record<string, unknown>;
+      readonly source: DecisionSource;
+    }
   | { readonly kind: "cancelled" }
-  | { readonly kind: "refused"; readonly message: string; readonly stop?: { reason: string } };
+  | {
+      readonly kind: "refused";
+      readonly message: string;
+      readonly stop?: { reason: string };
+      readonly source: DecisionSource;
+    };
 
 /**
  * The permission step: mode policy, then the PreToolUse hooks' allow/ask, then the
@@ -88,10 +114,12 @@ async function decidePermission(
 ): Promise<Permission> {
   const hook = clearance.permission;
   const policy = modePolicy(env.mode(), tool);
-  const refused = (message: string) => ({ kind: "refused", message }) as const;
+  const refused = (message: string, source: DecisionSource) =>
+    ({ kind: "refused", message, source }) as const;
   if (policy === "refuse") {
     return refused(
       `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`,
+      "config",
     );
   }
   const remembered = env.permissions.recall(tool.name);
@@ -102,10 +130,10 @@ async function decidePermission(
   // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
   if (hook !== "ask" && !hookConfig) {
     if (remembered === "rejected")
-      return refused(`The user rejected ${tool.name} calls for this session.`);
-    if (hook === "allow" || policy === "allow" || remembered === "allowed") {
-      return { kind: "allowed" };
-    }
+      return refused(`The user rejected ${tool.name} calls for this session.`, "user_reject");
+    if (hook === "allow") return { kind: "allowed", source: "hook" };
+    if (policy === "allow") return { kind: "allowed", source: "config" };
+    if (remembered === "allowed") return { kind: "allowed", source: "user_permanent" };
   }
   // Nobody but the user answers for a write to hook configuration, PermissionRequest hooks included.
   const answered = hookConfig
@@ -123,12 +151,18 @@ async function decidePermission(
       }
     : toolCall;
   const answer = await env.permissions.ask(env.client, tool.name, shown, signal);
-  if (answer !== "rejected") return { kind: answer };
+  if (answer === "cancelled") return { kind: answer };
+  if (answer === "allowed") {
+    // "Always allow" is remembered: that is how the two allows are told apart.
+    const always = env.permissions.recall(tool.name) === "allowed";
+    return { kind: answer, source: always ? "user_permanent" : "user_temporary" };
+  }
   // The model is told why it was asked, so it can adapt (Claude Code gives it the reason).
   return refused(
     why
       ? `The user rejected this ${tool.name} call (hook ${why.hookCallbackId} asked: ${why.text}).`
       : `The user rejected this ${tool.name} call.`,
+    "user_reject",
   );
 }
 
@@ -174,7 +208,7 @@ async function permissionHooks(
   }
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
-    return { kind: "refused", message, stop: { reason: steering.stop.text } };
+    return { kind: "refused", message, stop: { reason: steering.stop.text }, source: "hook" };
   }
   const answer = steering.permission;
   if (!answer) return undefined;
@@ -185,12 +219,13 @@ async function permissionHooks(
     return {
       kind: "refused",
       message,
+      source: "hook",
       ...(answer.interrupt && {
         stop: { reason: `Hook ${answer.hookCallbackId} ended the turn.` },
       }),
     };
   }
-  if (!answer.updatedInput) return { kind: "allowed" };
+  if (!answer.updatedInput) return { kind: "allowed", source: "hook" };
   const parsed = tool.inputSchema.safeParse(answer.updatedInput);
   if (!parsed.success || !isRecord(parsed.data)) {
     const detail = parsed.success
@@ -198,10 +233,11 @@ async function permissionHooks(
       : parsed.error.issues.map((i) => describeIssue(i)).join("; ");
     return {
       kind: "refused",
+      source: "hook",
       message: `Hook ${answer.hookCallbackId} allowed this ${tool.name} call with an updatedInput that does not fit its input (${detail}), so it did not run.`,
     };
   }
-  return { kind: "allowed", input: parsed.data };
+  return { kind: "allowed", input: parsed.data, source: "hook" };
 }
 
 /**
