@@ -55,6 +55,7 @@ export function raceHandlers(
     let pending = handlers.length;
     let over = false;
     const startedAt = performance.now();
+    const record = telemetry().hooksRacing();
 
     const end = (result: RaceEnd, abortReason?: () => HookAbort) => {
       if (over) return;
@@ -70,7 +71,7 @@ export function raceHandlers(
       const known = [...outcomes];
       // Handlers still running when the race ended are recorded with the `cancelled` label.
       if (handlers.length > 0) {
-        telemetry().hooksRan(() => hookRun(opts.event, handlers, known, startedAt, opts.tool));
+        record(() => hookRun(opts.event, handlers, known, startedAt, opts.tool));
       }
       resolve({ end: result, outcomes: known });
     };

@@ -154,7 +154,10 @@ async function gate(
     );
     span.note({
       verdict: decided.kind,
-      ...(decided.kind === "denied" && { hookCallbackId: decided.callbackId, reason: decided.reason }),
+      ...(decided.kind === "denied" && {
+        hookCallbackId: decided.callbackId,
+        reason: decided.reason,
+      }),
       ...(decided.kind === "deferred" && { hookCallbackId: decided.callbackId }),
     });
     return decided;

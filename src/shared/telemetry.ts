@@ -9,12 +9,7 @@
 
 /** Where a tool call's accept or reject came from, in Claude Code's `tool_decision` words. */
 export type DecisionSource =
-  | "config"
-  | "hook"
-  | "user_permanent"
-  | "user_temporary"
-  | "user_abort"
-  | "user_reject";
+  "config" | "hook" | "user_permanent" | "user_temporary" | "user_abort" | "user_reject";
 
 /** What one span starts with (`start`) and learns before it ends (`end`), per kind. */
 export interface SpanFacts {
@@ -97,20 +92,25 @@ export interface Telemetry {
   ): Promise<T>;
   /** Runs `fn` with the trace a W3C `traceparent` names as the parent of its spans. */
   joinTrace<T>(traceparent: string | undefined, fn: () => T): T;
-  /** A race of hook handlers is over: a span per handler, metrics, and events (built lazily). */
-  hooksRan(run: () => HookRun): void;
+  /**
+   * A race of hook handlers starts: the answer records it once it is over (a span per
+   * handler, metrics, events; `run` is only built when telemetry is on), under the span that
+   * was current at the start, whatever ends the race.
+   */
+  hooksRacing(): (run: () => HookRun) => void;
   toolDecision(decision: ToolDecision): void;
   /** A session opened: new, or restored by `session/load` or `session/resume`. */
   sessionOpened(how: "new" | "restored"): void;
 }
 
 const NO_SPAN: TraceSpan<SpanKind> = { note() {}, fail() {} };
+const ignore = (): void => {};
 
 /** Telemetry off: every call is a plain pass-through. */
 export const NO_TELEMETRY: Telemetry = {
   span: (_kind, _start, fn) => fn(NO_SPAN),
   joinTrace: (_traceparent, fn) => fn(),
-  hooksRan() {},
+  hooksRacing: () => ignore,
   toolDecision() {},
   sessionOpened() {},
 };
