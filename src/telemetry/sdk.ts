@@ -17,8 +17,12 @@ import type { SignalExport, TelemetrySettings } from "./settings.js";
 /** Spans waiting for export past this are dropped, never queued without end. */
 const MAX_QUEUE = 2048;
 const MAX_BATCH = 512;
-/** A dead collector holds one export at most this long. */
-const EXPORT_TIMEOUT_MS = 5_000;
+/**
+ * A dead collector holds one export (retries included) at most this long, unless
+ * `OTEL_EXPORTER_OTLP_TIMEOUT` says otherwise: short enough that the exit's last flush gives
+ * up within the shutdown budget instead of holding the process.
+ */
+const EXPORT_TIMEOUT_MS = 1_500;
 /** Shutdown gives the last batches this long, then lets the process go. */
 export const SHUTDOWN_BUDGET_MS = 2_000;
 
@@ -113,7 +117,7 @@ function exporterOptions(signal: SignalExport, headers: Readonly<Record<string, 
   return {
     ...(signal.url !== undefined && { url: signal.url }),
     ...(Object.keys(headers).length > 0 && { headers: { ...headers } }),
-    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...(!timeoutInEnv() && { timeoutMillis: EXPORT_TIMEOUT_MS }),
   };
 }
 
@@ -161,10 +165,17 @@ async function logExporter(signal: SignalExport, headers: Readonly<Record<string
 
 /** gRPC takes headers as metadata, which `OTEL_EXPORTER_OTLP_HEADERS` also fills. */
 function grpcOptions(options: ReturnType<typeof exporterOptions>) {
+  const { url, timeoutMillis } = options;
   return {
-    ...(options.url !== undefined && { url: options.url }),
-    timeoutMillis: options.timeoutMillis,
+    ...(url !== undefined && { url }),
+    ...(timeoutMillis !== undefined && { timeoutMillis }),
   };
+}
+
+function timeoutInEnv(): boolean {
+  return ["OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"].some(
+    (v) => (process.env[v] ?? "").trim() !== "",
+  );
 }
 
 function resourceOf(settings: TelemetrySettings): Resource {
