@@ -9,6 +9,7 @@ import {
   spansOf,
   type SpanRecord,
 } from "../helpers/otlp-json.js";
+import { spansOfProtobuf } from "../helpers/otlp-protobuf.js";
 
 let s: Session | undefined;
 let receiver: OtlpReceiver | undefined;
@@ -217,5 +218,34 @@ describe("OpenTelemetry export of a gated turn", () => {
     const prompt = records.find((r) => r.attrs["event.name"] === "user_prompt");
     expect(prompt?.attrs).toMatchObject({ prompt_length: expect.any(Number) });
     expect(prompt?.attrs).not.toHaveProperty("prompt");
+  });
+
+  it("over http/protobuf (the default protocol) the same tree arrives: turn → denied tool call → gate → the denying hook", async () => {
+    receiver = await startOtlpReceiver();
+    await gatedTurn({ ...otelEnv(receiver.endpoint, "http/protobuf") });
+    const bodies = receiver.requests.filter((r) => r.path === "/v1/traces");
+    expect(bodies.map((r) => r.contentType)).toContain("application/x-protobuf");
+    const spans = spansOfProtobuf(bodies.map((r) => r.body));
+    const turn = spans.find((x) => x.name === "invoke_agent hookgate");
+    expect(turn?.parentSpanId).toBe(CLIENT_SPAN);
+    const denied = childrenOf(spans, turn!).find(
+      (x) => x.name === "execute_tool Bash" && x.attrs["hookgate.tool.status"] === "failed",
+    );
+    const gate = childrenOf(spans, denied!).find((x) => x.name === "hookgate.gate PreToolUse");
+    expect(gate?.attrs).toMatchObject({
+      "hookgate.gate.verdict": "denied",
+      "hookgate.hook.id": "no-rm",
+    });
+    const hooks = childrenOf(spans, gate!).map((h) => [
+      h.attrs["hookgate.hook.id"],
+      h.attrs["hookgate.hook.outcome"],
+      h.attrs["hookgate.hook.reason"],
+    ]);
+    expect(hooks).toEqual(
+      expect.arrayContaining([
+        ["no-rm", "denied", "no rm in this repository"],
+        ["slow", "cancelled", undefined],
+      ]),
+    );
   });
 });
