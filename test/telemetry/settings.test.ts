@@ -1,5 +1,15 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadConfigFile, mergeSettings } from "../../src/cli/config.js";
 import { telemetrySettings } from "../../src/telemetry/settings.js";
+
+function configFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "hookgate-config-")), "hookgate.json");
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
 
 describe("telemetry settings", () => {
   it("is off with no OTEL_* variable and no config, and with every exporter none", () => {
@@ -69,5 +79,19 @@ describe("telemetry settings", () => {
     expect(
       telemetrySettings({ logUserPrompts: true }, { ...env, OTEL_LOG_USER_PROMPTS: "0" }),
     ).toMatchObject({ logUserPrompts: false });
+  });
+
+  it("the config file's telemetry field switches it on, and a typo in it is named", () => {
+    const file = loadConfigFile(
+      configFile({ telemetry: { tracesExporter: "otlp", endpoint: "http://localhost:4318" } }),
+    );
+    const settings = mergeSettings(file, {}, {});
+    expect(telemetrySettings(settings.telemetry, {})?.traces).toEqual({
+      exporter: "otlp",
+      protocol: "http/protobuf",
+      url: "http://localhost:4318/v1/traces",
+    });
+    const typo = configFile({ telemetry: { traceExporter: "otlp" } });
+    expect(() => loadConfigFile(typo)).toThrow(`${typo}: telemetry: unknown field traceExporter`);
   });
 });
