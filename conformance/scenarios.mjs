@@ -73,6 +73,36 @@ export const SCENARIOS = [
     hooks: on("PreToolUse", "Bash", { out: "{not json" }),
     turns: [MAKE_A, done],
   },
+  // Fields Claude Code does not know: hookgate keeps its verdict and only warns.
+  {
+    name: "pre: unknown field permissionDecision one level too high",
+    hooks: on("PreToolUse", "Bash", { out: { permissionDecision: "deny", reason: "TOO-HIGH" } }),
+    turns: [MAKE_A, done],
+    markers: ["TOO-HIGH"],
+  },
+  {
+    name: "pre: unknown field decison (a typo)",
+    hooks: on("PreToolUse", "Bash", { out: { decison: "block", reason: "TYPO" } }),
+    turns: [MAKE_A, done],
+    markers: ["TYPO"],
+  },
+  {
+    name: "pre: unknown field beside a known deny",
+    ...DENY_TEXT,
+    hooks: on("PreToolUse", "Bash", {
+      out: {
+        extraTop: 1,
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "KNOWN-DENY",
+          extra: 1,
+        },
+      },
+    }),
+    turns: [MAKE_A, done],
+    markers: ["KNOWN-DENY"],
+  },
   // PreToolUse: decision fields
   {
     name: "pre: permissionDecision deny + reason",

@@ -90,6 +90,7 @@ function hookRows(reports, scaleMs, sequential) {
           "data-share": share(report.durationMs).toFixed(1),
         }),
       ),
+      report.warning === undefined ? null : el("span", { class: "warning" }, `⚠ ${report.warning}`),
     );
   });
 }

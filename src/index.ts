@@ -3,7 +3,7 @@
  * per connection), or stdio with `serveStdio`.
  * The client-side helpers live in `hookgate/client`.
  */
-export { createAgentApp, ONE_CONNECTION, SESSION_LOCKED } from "./protocol/app.js";
+export { createAgentApp, MODEL_FAILED, ONE_CONNECTION, SESSION_LOCKED } from "./protocol/app.js";
 export { releaseAbandoned } from "./protocol/abandoned-requests.js";
 export type {
   AgentHost,
@@ -27,6 +27,7 @@ export {
   interpretReply,
   type HookResult,
   type Interpretation,
+  type ReadOptions,
   type ReplyDecision,
 } from "./hooks/result.js";
 export {
@@ -41,6 +42,7 @@ export {
   hookRunParamsSchema,
   hookRunResultSchema,
   knownHookReplySchema,
+  strictHookReplySchema,
   outcomeReportSchema,
   type HookEventParams,
   type HookGroup,

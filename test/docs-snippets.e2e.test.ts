@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import ts from "typescript";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../src/client/kit/index.js";
+import { BUILT_CLI } from "./helpers/harness.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
@@ -74,6 +75,41 @@ describe(
     });
   },
 );
+
+describe("the Python client of docs/protocol.md#other-languages", () => {
+  const example = "examples/python/gate_client.py";
+  const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+  const version = python.status === 0 ? python.stdout.trim() : undefined;
+
+  it(`is ${example}, word for word, in at most 80 lines`, () => {
+    const page = readFileSync(join(ROOT, "docs/protocol.md"), "utf8");
+    const section = page.slice(page.indexOf("## Other languages"));
+    const block = /^```python\n([\s\S]*?)^```$/m.exec(section)?.[1];
+    const file = readFileSync(join(ROOT, example), "utf8");
+    expect(block).toBe(file);
+    expect(file.trimEnd().split("\n").length).toBeLessThanOrEqual(80);
+  });
+
+  it.skipIf(version === undefined)(
+    version === undefined
+      ? "runs against the built agent: skipped, python3 is not on PATH"
+      : `runs against the built agent with ${version}: rm -rf is denied and nothing is deleted`,
+    async () => {
+      const cwd = makeWorkspace({ "build/out.txt": "built" });
+      onTestFinished(() => removeWorkspace(cwd));
+      // -I -S: no site-packages and no user paths, so only the standard library can be imported.
+      const args = ["-I", "-S", join(ROOT, example), process.execPath, BUILT_CLI];
+      const { stdout } = await run("python3", [...args, "--log-level", "warn"], {
+        cwd,
+        timeout: 45_000,
+      });
+      expect(stdout).toContain("tool call failed: Hook denied: rm -rf is not allowed here");
+      expect(stdout).toMatch(/\nstopReason: end_turn\n$/);
+      expect(readFileSync(join(cwd, "build/out.txt"), "utf8")).toBe("built");
+    },
+    60_000,
+  );
+});
 
 it("the README's integration example stays short", () => {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");

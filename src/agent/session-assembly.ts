@@ -23,7 +23,7 @@ import {
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
-import { registrationWarnings } from "../hooks/warnings.js";
+import { matcherWarnings, registrationWarnings } from "../hooks/warnings.js";
 import type { Logger } from "../shared/log.js";
 import { describePlainError } from "../model/describe-error.js";
 import { SessionMcp } from "../mcp/session-servers.js";
@@ -168,11 +168,18 @@ export class SessionAssembly {
           }),
           maxValueBytes: options.maxHookValueBytes ?? DEFAULT_MAX_VALUE_BYTES,
           log,
+          warn: (warning) => self.warnHooks(warning),
         }),
     });
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     telemetry().sessionOpened(stored ? "restored" : "new");
-    const warnings = registrationWarnings(request.hooks, this.toolNames);
+    // A settings file's dead matcher warns exactly as a callback's, naming the file.
+    const warnings = [
+      ...registrationWarnings(request.hooks, this.toolNames),
+      ...loaded.matchers.flatMap((m) =>
+        matcherWarnings(m.event, m.matcher, `${m.path}: ${m.at}`, this.toolNames),
+      ),
+    ];
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);
     // A settings file that could not be loaded means hooks the user expects are off: say so

@@ -1,6 +1,7 @@
 import type { SessionHandle, SessionSummary } from "../protocol/host.js";
 import { SessionBusyError, SessionClosedError, type SessionActor } from "../session/actor.js";
 import { isModeId } from "../session/modes.js";
+import { ModelTurnError } from "../session/turn.js";
 import type { SessionMeta } from "../store/metadata.js";
 
 /** The session actor as the ACP app drives it: refusals as results, not exceptions. */
@@ -13,6 +14,7 @@ export function handleOf(actor: SessionActor): SessionHandle {
       } catch (error) {
         if (error instanceof SessionBusyError) return { refused: "busy" };
         if (error instanceof SessionClosedError) return { refused: "closed" };
+        if (error instanceof ModelTurnError) return { modelFailed: error.message };
         throw error;
       }
     },

@@ -2,6 +2,7 @@ import type { JsonRpcId } from "@agentclientprotocol/sdk";
 import { hookRunResultSchema, type HookRunResult } from "../wire/hooks.js";
 import type { Cancellation } from "./cancellation.js";
 import { firstIssue } from "../shared/zod-issues.js";
+import { unknownFields } from "../hooks/reply-fields.js";
 import type { HookContext, HookInput, HookSettlement, HookTrace, RunReply } from "./types.js";
 
 /** A gate callback returned something that is not a `_hooks/run` result. */
@@ -21,17 +22,21 @@ export function idsOf(params: unknown): { hookCallbackId: string; sessionId: str
 
 /**
  * Checks a gate callback's return value before it is sent, loosely: the shape must be a
- * `_hooks/run` result, but extra fields and decisions this version does not know pass (the
- * agent labels those `unknown_decision`). Nothing returned means continue.
+ * `_hooks/run` result, but extra fields beside a known one and decisions this version does
+ * not know pass (the agent warns about the first and labels the second `unknown_decision`).
+ * A result made only of fields hookgate does not know fails, naming them. Nothing returned
+ * means continue.
  */
 export function checkResult(hookCallbackId: string, value: unknown): HookRunResult {
   if (value === undefined || value === null) return null;
   // The object branch of the union, so that the error names the bad field.
   const parsed = hookRunResultSchema.options[1].safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new HookResultError(
-    `hook ${hookCallbackId} returned an invalid result (${firstIssue(parsed.error)})`,
-  );
+  const unknown = typeof value === "object" ? unknownFields(value) : undefined;
+  const why = unknown?.nothingKnown
+    ? `no field hookgate acts on: ${unknown.message}`
+    : firstIssue(parsed.error);
+  throw new HookResultError(`hook ${hookCallbackId} returned an invalid result (${why})`);
 }
 
 /** One callback call, prepared from a checked frame. */

@@ -46,6 +46,17 @@ export interface SettingsRequest {
 export interface LoadedSettings {
   readonly commands: Partial<Record<HookEventName, CommandGroup[]>>;
   readonly reports: SettingsReport[];
+  /** Every group's matcher in the files whose hooks run, where it was written. */
+  readonly matchers: SettingsMatcher[];
+}
+
+/** A group's matcher in a settings file: the file, and the JSON path inside it. */
+export interface SettingsMatcher {
+  readonly path: string;
+  readonly event: HookEventName;
+  /** e.g. `hooks.PreToolUse[0].matcher`. */
+  readonly at: string;
+  readonly matcher: string;
 }
 
 interface FileRef {
@@ -110,6 +121,7 @@ export function explicitSettingsProblem(path: string): string | undefined {
  */
 export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const reports: SettingsReport[] = [];
+  const matchers: SettingsMatcher[] = [];
   const files: { file: FileRef; data: SettingsFile }[] = [];
   for (const file of settingsFiles(req)) {
     const read = readSettings(file, req.readText);
@@ -141,6 +153,10 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         continue;
       }
       groups.forEach((group, i) => {
+        if (group.matcher !== undefined) {
+          const at = `hooks.${event}[${i}].matcher`;
+          matchers.push({ path: file.path, event, at, matcher: group.matcher });
+        }
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
           if (spec.type !== "command") {
@@ -165,7 +181,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
       ...(skipped.length > 0 && { skipped }),
     });
   }
-  return { commands: groupsOf(copies, mergeCopies(copies)), reports };
+  return { commands: groupsOf(copies, mergeCopies(copies)), reports, matchers };
 }
 
 /** The handlers back in their files' groups, in file order, per event. */

@@ -7,6 +7,12 @@ import { interpretReply, type HookResult, type Interpretation } from "./result.j
 import { HookAbort, HookTransportError } from "./transport.js";
 import { errorMessage } from "../shared/values.js";
 
+/**
+ * Command hooks' stdout is read as Claude Code reads it: a reply of unknown fields only is
+ * continue there (with a warning here), so a hook keeps the verdict Claude Code gives it.
+ */
+const LENIENT = { lenient: true } as const;
+
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
 
@@ -58,8 +64,15 @@ export function classify(answer: Answer, asked: Asked): Outcome {
  * group says.
  */
 export function malformed(outcome: Outcome, failure: string): Outcome {
-  const { handler, durationMs, truncated } = outcome;
-  return { handler, label: "malformed", durationMs, failure, ...(truncated && { truncated }) };
+  const { handler, durationMs, truncated, warning } = outcome;
+  return {
+    handler,
+    label: "malformed",
+    durationMs,
+    failure,
+    ...(truncated && { truncated }),
+    ...(warning !== undefined && { warning }),
+  };
 }
 
 /** A handler that had not answered when its race ended (the turn was cancelled). */
@@ -68,8 +81,13 @@ export function unanswered(handler: Handler, durationMs: number): Outcome {
 }
 
 function fromInterpretation(asked: Asked, read: Interpretation, truncated = false): Outcome {
-  if (!read.ok) return failed(asked, read.label, read.message, truncated);
-  return fromResult(asked, read.result, truncated);
+  const warning = read.warning !== undefined && { warning: read.warning };
+  if (read.ok) return { ...fromResult(asked, read.result, truncated), ...warning };
+  const failure = { ...failed(asked, read.label, read.message, truncated), ...warning };
+  // A stated deny never fails open: the reply stays malformed, the deny it states stands
+  // wherever the event honours a block (a Stop block still needs its reason).
+  const judged = read.statedDeny && fromResult(asked, read.statedDeny, truncated);
+  return judged?.label === "denied" ? { ...failure, result: judged.result } : failure;
 }
 
 /**
@@ -126,9 +144,11 @@ function fromRejection(asked: Asked, error: unknown): Outcome {
  * `transport_error`, failing as the group says.
  */
 function truncatedReply(asked: Asked, error: HookTransportError): Outcome {
-  const read = interpretReply(error.truncatedReply, asked.event);
-  if (read.ok && (read.result.decision === "deny" || read.result.stop)) {
-    const { decision, reason, stop } = read.result;
+  const read = interpretReply(error.truncatedReply, asked.event, { lenient: true });
+  // Containers deep in the skeleton read as null: a deny stated beside one still stands.
+  const said = read.ok ? read.result : read.statedDeny;
+  if (said && (said.decision === "deny" || said.stop)) {
+    const { decision, reason, stop } = said;
     const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
     return fromResult(asked, result, true);
   }
@@ -168,7 +188,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
   const reply = jsonReply(run.stdout);
   if (run.status === "exited" && run.exitCode === 0) {
     if (reply !== undefined) {
-      return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+      return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
     }
     const text = run.stdout.trim();
     if (text !== "" && (asked.event === "UserPromptSubmit" || asked.event === "SessionStart")) {
@@ -178,7 +198,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
     return fromResult(asked, { decision: "continue" }, truncated);
   }
   if (reply !== undefined && run.status === "exited") {
-    return fromInterpretation(asked, interpretReply(reply, asked.event), truncated);
+    return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
   }
   return failed(asked, "hook_error", processFailure(run), truncated);
 }

@@ -14,8 +14,8 @@ export interface OutcomePlace {
 
 /**
  * The one outcome logger: one line per handler's outcome, in one shape (`hookCallbackId`,
- * the same field as in `_meta.hooks` reports, whatever the handler's kind). Failures and
- * cancels go at warn; a deferral, an observed event's outcome or an `async` hook's at info
+ * the same field as in `_meta.hooks` reports, whatever the handler's kind). Failures, cancels
+ * and replies with fields the reader ignored go at warn; a deferral, an observed event's outcome or an `async` hook's at info
  * (nothing else records them); the rest at debug, since the gate and the steering log what
  * they decided.
  */
@@ -24,7 +24,7 @@ export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
   const deferral =
     o.result?.deferred === true && place.event === "PreToolUse" && place.background !== true;
   const level =
-    label === "cancelled" || isFailure(label)
+    label === "cancelled" || isFailure(label) || o.warning !== undefined
       ? "warn"
       : deferral || policyOf(place.event).awaited === "none" || place.background === true
         ? "info"
@@ -43,9 +43,12 @@ export function logOutcome(log: Logger, place: OutcomePlace, o: Outcome): void {
     ...(o.result && { decision: o.result.deferred ? "defer" : o.result.decision }),
     ...(o.failure !== undefined && { failure: o.failure }),
     ...(o.truncated === true && { truncated: true }),
+    ...(o.warning !== undefined && { warning: o.warning }),
   };
   const said = deferral
     ? `hook ${handler.id} deferred ${place.tool ?? "the call"}: the call does not run and the turn ends`
-    : `hook ${handler.id} ${label} on ${place.event}${place.tool ? ` (${place.tool})` : ""}`;
+    : `hook ${handler.id} ${label} on ${place.event}${place.tool ? ` (${place.tool})` : ""}${
+        o.warning === undefined ? "" : `: ${o.warning}`
+      }`;
   log[level](fields, said);
 }

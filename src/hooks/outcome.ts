@@ -16,11 +16,13 @@ export interface Outcome {
   readonly failure?: string;
   /** The hook's output passed the size cap; its outcome was read from what fit. */
   readonly truncated?: boolean;
+  /** Fields of the reply the reader did not know and ignored, each with what was likely meant. */
+  readonly warning?: string;
 }
 
 /** The reason a blocking outcome gives the user and the model. */
 export function denyReason(outcome: Outcome): string {
-  if (outcome.label === "denied") {
+  if (outcome.label === "denied" || statesDeny(outcome)) {
     const { result } = outcome;
     const why = result?.stop ? (result.stop.reason ?? result.reason) : result?.reason;
     if (why !== undefined && why !== "") return why;
@@ -29,6 +31,14 @@ export function denyReason(outcome: Outcome): string {
       : `denied by hook ${outcome.handler.id}`;
   }
   return `hook ${outcome.handler.id} failed (${outcome.label}: ${outcome.failure ?? "no detail"}) and its group fails closed`;
+}
+
+/**
+ * A failure whose reply still stated a deny the event honours (a malformed reply such as
+ * `{"decision": "deny", "reason": 7}`): it blocks whatever its group's `onFailure`.
+ */
+export function statesDeny(outcome: Outcome): boolean {
+  return outcome.label !== "denied" && outcome.label !== "proceeded" && !!outcome.result;
 }
 
 /** Text one hook gave for the model or the user, with the hook that gave it. */
@@ -88,6 +98,7 @@ export function reportsOf(
       durationMs: roundMs(o ? o.durationMs : elapsed),
       ...(o?.truncated === true && { truncated: true as const }),
       ...(reason && { reason: capReason(reason) }),
+      ...(o?.warning !== undefined && { warning: capReason(o.warning) }),
     };
   });
 }
@@ -98,7 +109,10 @@ function reportReason(o: Outcome): string | undefined {
   return said || o.failure;
 }
 
-/** Reports ride on every update of a call: a reason is kept short there (the log has it all). */
+/**
+ * Reports ride on every update of a call: a reason (or warning) is kept short there (the log
+ * has it all).
+ */
 export const MAX_REPORT_REASON_CHARS = 1000;
 
 function capReason(reason: string): string {

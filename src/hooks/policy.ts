@@ -1,6 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { OutcomeLabel } from "../wire/hooks.js";
-import type { Outcome } from "./outcome.js";
+import { statesDeny, type Outcome } from "./outcome.js";
 
 /** What one event does with its hooks' answers (docs/hooks.md, "Hooks that steer"). */
 export interface EventPolicy {
@@ -129,11 +129,11 @@ export function isFailure(label: OutcomeLabel): boolean {
 
 /**
  * True when this outcome decides `event` at once (the race ends, the rest are cancelled): a
- * deny the event honours (the classifier labels only those `denied`), or a failure in a
- * fail-closed group where failing closed does something.
+ * deny the event honours (labelled `denied`, or stated in a malformed reply), or a failure in
+ * a fail-closed group where failing closed does something.
  */
 export function blocks(outcome: Outcome, event: HookEventName): boolean {
-  if (outcome.label === "denied") return true;
+  if (outcome.label === "denied" || statesDeny(outcome)) return true;
   return (
     isFailure(outcome.label) && outcome.handler.failClosed && policyOf(event).failClosed !== null
   );

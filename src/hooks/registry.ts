@@ -48,6 +48,8 @@ export class HookRegistry {
   /** Callback lists already resolved, per event and tool name: the hot path asks the same few. */
   private readonly resolved = new Map<HookEventName, Map<string, readonly Handler[]>>();
   private readonly callbackCounts: Partial<Record<HookEventName, number>> = {};
+  /** Each client callback's first group, as the registration names it (`PreToolUse[0]`). */
+  private readonly groupNames = new Map<string, string>();
 
   /** Command groups come first (settings files' order), client callbacks after them. */
   constructor(
@@ -64,7 +66,11 @@ export class HookRegistry {
         ...compile(g.matcher),
         callbacks: g.handlers,
       }));
-      for (const g of spec[event] ?? []) {
+      (spec[event] ?? []).forEach((g, i) => {
+        for (const id of g.hookCallbackIds) {
+          const key = groupKey(event, id);
+          if (!this.groupNames.has(key)) this.groupNames.set(key, `${event}[${i}]`);
+        }
         compiled.push({
           ...compile(g.matcher),
           callbacks: g.hookCallbackIds.map((id) => ({
@@ -75,7 +81,7 @@ export class HookRegistry {
           })),
         });
         this.callbackCounts[event] = (this.callbackCounts[event] ?? 0) + g.hookCallbackIds.length;
-      }
+      });
       if (compiled.length > 0) this.groups.set(event, compiled);
     }
   }
@@ -98,6 +104,14 @@ export class HookRegistry {
     if (cache.size >= RESOLVED_CACHE_LIMIT) cache.clear();
     cache.set(toolName, out);
     return out;
+  }
+
+  /**
+   * The registration's name of the first client group on `event` that holds `callbackId`
+   * (`PreToolUse[0]`), for messages about it; undefined for an id no group holds.
+   */
+  groupOf(event: string, callbackId: string): string | undefined {
+    return this.groupNames.get(groupKey(event, callbackId));
   }
 
   /** Client callback count per event, for the `session/new` result. */
@@ -146,6 +160,10 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
     }
   }
   return out;
+}
+
+function groupKey(event: string, callbackId: string): string {
+  return `${event}\0${callbackId}`;
 }
 
 const always = (): boolean => true;

@@ -9,6 +9,7 @@ import {
   type HookReply,
 } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
+import { unknownFields } from "./reply-fields.js";
 
 /**
  * What a hook decided, most restrictive first. On the PreToolUse gate: `deny` blocks the
@@ -89,15 +90,34 @@ export interface PermissionRequestAnswer {
   readonly interrupt?: boolean;
 }
 
-/** A reply read, or why it could not be: the failure's outcome label and a message. */
+/**
+ * A reply read, or why it could not be: the failure's outcome label and a message. `warning`
+ * names fields the reader did not know and ignored (see reply-fields.ts).
+ */
 export type Interpretation =
-  | { readonly ok: true; readonly result: HookResult }
+  | { readonly ok: true; readonly result: HookResult; readonly warning?: string }
   | {
       readonly ok: false;
       readonly label: "malformed" | "unknown_decision";
       /** Names the field, e.g. `hookSpecificOutput.permissionDecision: ...`. */
       readonly message: string;
+      /**
+       * A malformed reply that states a deny outright: the reply is still malformed (as the
+       * JSON Schema says), but the deny stands whatever its group's `onFailure`.
+       */
+      readonly statedDeny?: HookResult;
+      readonly warning?: string;
     };
+
+/** How strictly a reply's unknown fields are read. */
+export interface ReadOptions {
+  /**
+   * Claude Code's leniency, for command hooks' stdout: a reply made only of fields the reader
+   * does not know reads as continue (as Claude Code reads it), with a warning; otherwise it is
+   * `malformed`.
+   */
+  readonly lenient?: boolean;
+}
 
 const CONTINUE: Interpretation = Object.freeze({
   ok: true,
@@ -113,29 +133,43 @@ const BEHAVIOR: Readonly<Record<string, ReplyDecision>> = BEHAVIOR_MEANING;
 /**
  * Reads a hook's reply for `event`: `null`, `undefined` and `{}` mean continue (without a
  * schema walk: they are the common answer). A reply that does not fit the schema is
- * `malformed`, naming the field; a decision string this version does not know is
- * `unknown_decision`.
+ * `malformed`, naming the field, and so is one made only of fields the reader does not know
+ * (unless `lenient`); a decision string this version does not know is `unknown_decision`.
+ * Unknown fields beside known ones are ignored, named in `warning`.
  */
-export function interpretReply(raw: unknown, event: HookEventName): Interpretation {
+export function interpretReply(
+  raw: unknown,
+  event: HookEventName,
+  options: ReadOptions = {},
+): Interpretation {
   if (raw === null || raw === undefined || isEmptyObject(raw)) return CONTINUE;
   const parsed = hookReplySchema.safeParse(raw);
   if (!parsed.success) {
     const deny = explicitDeny(raw);
-    if (deny) return deny;
     return {
       ok: false,
       label: "malformed",
       message: `malformed reply: ${firstIssue(parsed.error)}`,
+      ...(deny && { statedDeny: deny }),
     };
   }
-  return fromReply(parsed.data, event);
+  const unknown = unknownFields(parsed.data);
+  if (unknown?.nothingKnown && options.lenient !== true) {
+    return {
+      ok: false,
+      label: "malformed",
+      message: `malformed reply: no field hookgate acts on: ${unknown.message}`,
+    };
+  }
+  const read = fromReply(parsed.data, event);
+  return unknown ? { ...read, warning: unknown.message } : read;
 }
 
 function fromReply(reply: HookReply, event: HookEventName): Interpretation {
   const specific = reply.hookSpecificOutput;
   if (specific?.hookEventName !== undefined && specific.hookEventName !== event) {
     const deny = explicitDeny(reply);
-    if (deny) return deny;
+    if (deny) return { ok: true, result: deny };
     return {
       ok: false,
       label: "malformed",
@@ -149,7 +183,7 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
     : lookup(PERMISSION, specific?.permissionDecision);
   if (top === null || permission === null) {
     const deny = explicitDeny(reply);
-    if (deny) return deny;
+    if (deny) return { ok: true, result: deny };
     if (top === null) return unknown("decision", reply.decision);
     return answer
       ? unknown("hookSpecificOutput.decision.behavior", answer.behavior)
@@ -212,7 +246,7 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
  * `permissionDecision: "deny"`) wins even when a sibling field is unknown, of the wrong type
  * or names another event: a security gate must never let a stated deny fail open.
  */
-function explicitDeny(raw: unknown): Interpretation | undefined {
+function explicitDeny(raw: unknown): HookResult | undefined {
   const read = replyDecisionFieldsSchema.safeParse(raw);
   if (!read.success) return undefined;
   const { decision, reason, hookSpecificOutput: specific } = read.data;
@@ -221,7 +255,7 @@ function explicitDeny(raw: unknown): Interpretation | undefined {
   const why = byPermission
     ? (specific?.permissionDecisionReason ?? reason)
     : (reason ?? specific?.permissionDecisionReason);
-  return { ok: true, result: { decision: "deny", ...(why !== undefined && { reason: why }) } };
+  return { decision: "deny", ...(why !== undefined && { reason: why }) };
 }
 
 /** The decision a string names; `undefined` when absent, `null` when unknown. */

@@ -15,4 +15,9 @@ export interface SessionHooksOptions {
   readonly common: () => CommonInput;
   readonly maxValueBytes: number;
   readonly log: Logger;
+  /**
+   * Shows the user a warning about hooks that are not running (a client that answers -32601
+   * to `_hooks/run`); at most once per session.
+   */
+  readonly warn?: (warning: string) => void;
 }

@@ -4,6 +4,7 @@ import { askHandler } from "./ask.js";
 import { runGate, type Verdict } from "./gate.js";
 import { reportsOf, textOf, type Outcome } from "./outcome.js";
 import { logOutcome } from "./outcome-log.js";
+import { watchMethodNotFound } from "./method-not-found.js";
 import { isFailure } from "./policy.js";
 import { raceHandlers } from "./race.js";
 import { buildHookInput, type EventFields } from "./input.js";
@@ -57,8 +58,14 @@ export class SessionHooks {
   /** Observe-only events, and every hook run no turn awaits. */
   private readonly observers: Observers;
 
-  constructor(private readonly opts: SessionHooksOptions) {
-    this.observers = new Observers(opts, this.lifetime.signal);
+  private readonly opts: SessionHooksOptions;
+
+  constructor(options: SessionHooksOptions) {
+    // Every `_hooks/run` of the session, gate or steering, goes through the one watch.
+    const { registry, log, warn } = options;
+    const transport = watchMethodNotFound(options.transport, { registry, log, warn });
+    this.opts = { ...options, transport };
+    this.observers = new Observers(this.opts, this.lifetime.signal);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { isHookEventName, type HookEventName } from "../wire/events.js";
-import { denyReason, textOf, type HookText, type Outcome } from "./outcome.js";
+import { denyReason, statesDeny, textOf, type HookText, type Outcome } from "./outcome.js";
 import { blocks, isFailure, policyOf, type EVENT_POLICY } from "./policy.js";
 import type { OutcomeReport } from "../wire/hooks.js";
 
@@ -173,7 +173,8 @@ export class ToolOutputFold {
     this.reports.push(report);
     const { result } = outcome;
     if (result?.systemMessage) this.systemMessages.push(result.systemMessage);
-    if (isFailure(outcome.label)) {
+    // A deny stated in a malformed reply is feedback, as any block on this event.
+    if (isFailure(outcome.label) && !statesDeny(outcome)) {
       if (blocks(outcome, this.event)) this.withheld ??= textOf(outcome, denyReason(outcome));
       return;
     }

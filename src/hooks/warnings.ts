@@ -14,21 +14,32 @@ export function registrationWarnings(
   hooks: Partial<Record<HookEventName, readonly { matcher?: string | undefined }[] | undefined>>,
   toolNames: readonly string[],
 ): string[] {
+  return HOOK_EVENTS.flatMap(
+    (event) =>
+      hooks[event]?.flatMap((group, i) =>
+        matcherWarnings(event, group.matcher, `${event}[${i}].matcher`, toolNames),
+      ) ?? [],
+  );
+}
+
+/**
+ * The same check for one group's matcher, wherever it was written: `where` names it, e.g.
+ * `PreToolUse[0].matcher` in a registration, or a settings file and the JSON path in it.
+ */
+export function matcherWarnings(
+  event: HookEventName,
+  matcher: string | undefined,
+  where: string,
+  toolNames: readonly string[],
+): string[] {
+  if (!TOOL_EVENTS.has(event) || matcher === undefined) return [];
   const known = new Set(toolNames);
-  const out: string[] = [];
-  for (const event of HOOK_EVENTS) {
-    if (!TOOL_EVENTS.has(event)) continue;
-    hooks[event]?.forEach((group, i) => {
-      const matcher = group.matcher;
-      if (matcher === undefined) return;
-      const names = exactNames(matcher) ?? [];
-      const unknown = names.filter((n) => !known.has(n) && !n.startsWith(MCP_PREFIX));
-      const where = `${event}[${i}].matcher ${JSON.stringify(matcher)}`;
-      for (const name of unknown) {
-        const what = names.length === 1 ? where : `${where}: ${JSON.stringify(name)}`;
-        out.push(`${what} matches no tool; tool names are case-sensitive: ${toolNames.join(", ")}`);
-      }
-    });
-  }
-  return out;
+  const names = exactNames(matcher) ?? [];
+  const unknown = names.filter((n) => !known.has(n) && !n.startsWith(MCP_PREFIX));
+  const what = `${where} ${JSON.stringify(matcher)}`;
+  return unknown.map(
+    (name) =>
+      `${names.length === 1 ? what : `${what}: ${JSON.stringify(name)}`} matches no tool; ` +
+      `tool names are case-sensitive: ${toolNames.join(", ")}`,
+  );
 }

@@ -9,12 +9,14 @@ export interface FileResult {
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
-/** A case's line: `✓`/`✗`, file, name, what failed, time. */
+/** A case's line: `✓`/`✗`, file, name, what failed, time; then a `⚠` line per warning. */
 export function caseLine(file: string, c: CaseResult): string {
   const time = `(${Math.round(c.ms)} ms)`;
-  return c.failures.length === 0
-    ? `✓ ${file} › ${c.name} ${time}`
-    : `✗ ${file} › ${c.name}: ${c.failures.join("; ")} ${time}`;
+  const line =
+    c.failures.length === 0
+      ? `✓ ${file} › ${c.name} ${time}`
+      : `✗ ${file} › ${c.name}: ${c.failures.join("; ")} ${time}`;
+  return [line, ...(c.warnings ?? []).map((w) => `  ⚠ ${w}`)].join("\n");
 }
 
 /** The line of a file that could not be read. */

@@ -11,6 +11,11 @@ import { promptText, type HookStub, type PolicyCase } from "./spec.js";
 export interface CaseResult {
   readonly name: string;
   readonly failures: readonly string[];
+  /**
+   * What the agent warned about without failing the case: registration warnings the case
+   * allowed, and hooks whose reply carried fields hookgate ignored (`hook <id>: <warning>`).
+   */
+  readonly warnings?: readonly string[];
   readonly ms: number;
 }
 
@@ -30,6 +35,7 @@ export async function runCase(test: PolicyCase, env: CaseEnv): Promise<CaseResul
   const base = dirname(resolve(env.file));
   const cwd = makeWorkspace(test.files ?? {});
   let failures: string[];
+  let warnings: string[] = [];
   try {
     for (const path of test.copy ?? []) {
       cpSync(resolve(base, path), join(cwd, path), { recursive: true });
@@ -49,12 +55,28 @@ export async function runCase(test: PolicyCase, env: CaseEnv): Promise<CaseResul
       ...settingsFailures(run),
       ...checkExpectations(test, run, (path) => existsSync(resolve(cwd, path))),
     ];
+    warnings = warningsOf(run);
   } catch (error) {
     failures = [errorMessage(error).split("\n")[0] ?? "the run failed"];
   } finally {
     removeWorkspace(cwd);
   }
-  return { name: test.name, failures, ms: performance.now() - started };
+  return {
+    name: test.name,
+    failures,
+    ...(warnings.length > 0 && { warnings }),
+    ms: performance.now() - started,
+  };
+}
+
+/** Registration warnings (a case that did not allow them failed already) and reply warnings. */
+function warningsOf(run: Timeline): string[] {
+  const replies = run.toolCalls.flatMap((call) =>
+    call.hooks.flatMap((r) =>
+      r.warning === undefined ? [] : [`hook ${r.hookCallbackId}: ${r.warning}`],
+    ),
+  );
+  return [...run.warnings, ...new Set(replies)];
 }
 
 function agentArgs(test: PolicyCase, base: string): string[] {

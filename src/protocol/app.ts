@@ -34,6 +34,12 @@ const SUPPORTED_PROTOCOL_VERSION = 1;
 /** JSON-RPC code for a session that another running hookgate process holds open. */
 export const SESSION_LOCKED = -32003;
 
+/**
+ * JSON-RPC code of a `session/prompt` whose turn the model could not run (no API key, a
+ * request the provider refused or failed); the message names the cause.
+ */
+export const MODEL_FAILED = -32004;
+
 /** What `session/new`, `session/load` and `session/resume` share in their params. */
 interface SessionParams {
   readonly cwd: string;
@@ -152,7 +158,16 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
       const handle = session(params.sessionId);
       const traceparent = promptTraceparent(params._meta);
       const outcome = await telemetry().joinTrace(traceparent, () => handle.prompt(params.prompt));
-      if (!("refused" in outcome)) return { stopReason: outcome.stopReason };
+      if ("stopReason" in outcome) return { stopReason: outcome.stopReason };
+      if ("modelFailed" in outcome) {
+        // No ACP stop reason means "the model could not run": `refusal` is the model's own
+        // choice and `end_turn` is success.
+        const { modelFailed: reason } = outcome;
+        throw new RequestError(MODEL_FAILED, `model error: ${reason}`, {
+          sessionId: params.sessionId,
+          reason,
+        });
+      }
       if (outcome.refused === "closed") throw RequestError.sessionNotFound(params.sessionId);
       throw new RequestError(
         -32600,

@@ -84,6 +84,8 @@ export interface SessionHandle {
 
 export type PromptOutcome =
   | { readonly stopReason: StopReason }
+  /** The model could not run the turn: the line the user was shown, which says why. */
+  | { readonly modelFailed: string }
   | { readonly refused: "busy" }
   | { readonly refused: "closed" };
 

@@ -17,6 +17,8 @@ import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
 import { ViewRecorder } from "./view-recorder.js";
 import { detach, errorMessage } from "../shared/values.js";
+import type { z } from "zod";
+import type { hookWarningsMetaSchema } from "../wire/meta.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -264,22 +266,47 @@ export class SessionActor {
     let end: TurnEnd = { stopReason: "cancelled", stopHookActive: false };
     try {
       end = await done;
+      if (end.failed) throw end.failed;
       return end.stopReason;
     } finally {
       await this.recorder?.flush();
       await this.settings.transcript?.flush();
       this.updatedAt = new Date();
       await this.settings.persist?.(this);
-      const { stopReason, stopHookActive } = end;
-      this.hooks.emit("Stop", () => ({
-        stop_hook_active: stopHookActive,
-        stop_reason: stopReason,
-        last_assistant_message: assistantText(this.history),
-        background_tasks: [],
-        session_crons: [],
-      }));
+      this.turnEnded(end);
       this.current = undefined;
     }
+  }
+
+  /**
+   * The end-of-turn event. Claude Code fires StopFailure, not Stop, for a turn an API error
+   * ended; until hookgate has that event, such a turn's Stop says `stop_reason: "error"`.
+   */
+  private turnEnded(end: TurnEnd): void {
+    const { stopHookActive } = end;
+    const stopReason = end.failed ? "error" : end.stopReason;
+    this.hooks.emit("Stop", () => ({
+      stop_hook_active: stopHookActive,
+      stop_reason: stopReason,
+      last_assistant_message: assistantText(this.history),
+      background_tasks: [],
+      session_crons: [],
+    }));
+  }
+
+  /**
+   * Tells the user that some of the session's hooks are not running: an agent message, its
+   * `_meta.hooks.warnings` naming it for a client. Not recorded: it is about this
+   * connection's client, not the conversation, so a later load does not replay it.
+   */
+  warnHooks(warning: string): void {
+    const { client, log } = this.settings;
+    const update: SessionUpdate = {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `\n${warning}\n` },
+      _meta: { hooks: { warnings: [warning] } } satisfies z.input<typeof hookWarningsMetaSchema>,
+    };
+    detach(client.update(update), log, "warning that hooks are not running");
   }
 
   /** Aborts the running turn, if any; the prompt then answers `cancelled`. */

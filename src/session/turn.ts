@@ -42,10 +42,21 @@ export interface TurnEnv extends ToolCallEnv {
   readonly admit: () => Promise<void>;
 }
 
-/** How a turn ended, and whether a Stop hook had kept it going. */
-export interface TurnEnd {
-  readonly stopReason: StopReason;
-  readonly stopHookActive: boolean;
+/**
+ * How a turn ended, and whether a Stop hook had kept it going: a stop reason, or `failed`
+ * when the model could not run a step (the user has been told why).
+ */
+export type TurnEnd = (
+  | { readonly stopReason: StopReason; readonly failed?: never }
+  | { readonly failed: ModelTurnError; readonly stopReason?: never }
+) & { readonly stopHookActive: boolean };
+
+/**
+ * The model could not run the turn (no API key, a refused or failed request): no stop reason
+ * says that, so the prompt answers an error. `message` is the line the user was shown.
+ */
+export class ModelTurnError extends Error {
+  override readonly name = "ModelTurnError";
 }
 
 /** Joins a prompt's text (and resource links / embedded text) into what the model reads. */
@@ -77,9 +88,14 @@ export async function runTurn(
   const facts = { sessionId: env.sessionId, turnId: env.turnId, prompt: () => promptText(prompt) };
   return telemetry().span("turn", facts, async (span) => {
     try {
-      const stopReason = await steps(prompt, env, state, signal);
-      span.note({ stopReason });
-      return { stopReason, stopHookActive: state.stopBlocks > 0 };
+      const end = await steps(prompt, env, state, signal);
+      const stopHookActive = state.stopBlocks > 0;
+      if (end instanceof ModelTurnError) {
+        span.fail(end.message);
+        return { failed: end, stopHookActive };
+      }
+      span.note({ stopReason: end });
+      return { stopReason: end, stopHookActive };
     } finally {
       await client.flush();
     }
@@ -91,7 +107,7 @@ async function steps(
   env: TurnEnv & TurnHooksEnv,
   state: { stopBlocks: number },
   signal: AbortSignal,
-): Promise<StopReason> {
+): Promise<StopReason | ModelTurnError> {
   const text = promptText(prompt);
   const opening = await openTurn(text, env, signal);
   if (opening.kind === "cancelled") return "cancelled";
@@ -138,11 +154,12 @@ async function steps(
       });
     } catch (error) {
       if (signal.aborted) return "cancelled";
-      // A model failure ends the turn with a message the user can act on, not an RPC error.
+      // The user reads what to fix in the conversation (and on replay); the prompt answers
+      // an error with the same line, so a client can tell this turn from a finished one.
       const message = env.describeError(error);
       env.log.warn({ error: errorSummary(error), message }, "model step failed");
       await say(env.client, "agent_message_chunk", `\n${message}\n`);
-      return "end_turn";
+      return new ModelTurnError(message);
     }
     // The SDK's own assistant message keeps reasoning signatures a provider needs back.
     // Written before any tool call, so a PreToolUse hook reading the transcript sees it.

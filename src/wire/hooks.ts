@@ -255,9 +255,10 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
   behavior: z.ZodType<string> = z.string(),
+  // Loose by default: a newer client or Claude Code may send fields this version ignores.
+  object: <S extends z.ZodRawShape>(shape: S) => z.ZodObject<S> = z.looseObject,
 ) {
-  // Loose objects: a newer client or Claude Code may send fields this version ignores.
-  return z.looseObject({
+  return object({
     // hookgate's short form (`block` / `approve`: Claude Code's legacy top-level decision).
     decision: decision.optional(),
     reason: z.string().optional(),
@@ -269,32 +270,28 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
     continue: z.boolean().optional(),
     stopReason: z.string().optional(),
     suppressOutput: z.boolean().optional(),
-    hookSpecificOutput: z
-      .looseObject({
-        hookEventName: z.string().optional(),
-        permissionDecision: permissionDecision.optional(),
-        permissionDecisionReason: z.string().optional(),
-        /** Replaces the whole tool input (Claude Code semantics). */
+    hookSpecificOutput: object({
+      hookEventName: z.string().optional(),
+      permissionDecision: permissionDecision.optional(),
+      permissionDecisionReason: z.string().optional(),
+      /** Replaces the whole tool input (Claude Code semantics). */
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+      /** What the model sees instead of the tool's output (PostToolUse). */
+      updatedToolOutput: z.unknown().optional(),
+      /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
+      updatedMCPToolOutput: z.unknown().optional(),
+      /** PermissionRequest: answers the permission prompt instead of the user. */
+      decision: object({
+        behavior,
+        /** With `allow`: replaces the whole tool input. */
         updatedInput: z.record(z.string(), z.unknown()).optional(),
-        additionalContext: z.string().optional(),
-        /** What the model sees instead of the tool's output (PostToolUse). */
-        updatedToolOutput: z.unknown().optional(),
-        /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
-        updatedMCPToolOutput: z.unknown().optional(),
-        /** PermissionRequest: answers the permission prompt instead of the user. */
-        decision: z
-          .looseObject({
-            behavior,
-            /** With `allow`: replaces the whole tool input. */
-            updatedInput: z.record(z.string(), z.unknown()).optional(),
-            /** With `deny`: what the model is told. */
-            message: z.string().optional(),
-            /** With `deny`: the turn ends too. */
-            interrupt: z.boolean().optional(),
-          })
-          .optional(),
-      })
-      .optional(),
+        /** With `deny`: what the model is told. */
+        message: z.string().optional(),
+        /** With `deny`: the turn ends too. */
+        interrupt: z.boolean().optional(),
+      }).optional(),
+    }).optional(),
   });
 }
 
@@ -333,8 +330,64 @@ export const knownHookReplySchema = replySchema(
 
 export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
 
+/**
+ * A reply with only the fields and decisions this version knows, at every level: for a client
+ * that checks its own replies (a typo such as `decison` fails here, naming the field).
+ */
+export const strictHookReplySchema = replySchema(
+  z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
+  z.enum(PERMISSION_DECISIONS),
+  z.enum(PERMISSION_BEHAVIORS),
+  z.strictObject,
+);
+
+/** The fields a reply may carry at its top level, as the reader knows them. */
+export const REPLY_FIELDS: readonly string[] = Object.keys(hookReplySchema.shape);
+/** The fields a reply's `hookSpecificOutput` may carry, as the reader knows them. */
+export const SPECIFIC_OUTPUT_FIELDS: readonly string[] = Object.keys(specificOutput);
+/** Top-level fields that only qualify another (a `reason` without a decision does nothing). */
+const QUALIFIERS: readonly string[] = ["reason", "stopReason"];
+/** Top-level fields that do something on their own. */
+export const ACTING_REPLY_FIELDS = REPLY_FIELDS.filter((f) => !QUALIFIERS.includes(f));
+
+const replyFields = new Set(REPLY_FIELDS);
+const actingFields = new Set(ACTING_REPLY_FIELDS);
+
+/**
+ * True when every top-level field of a reply object is one the reader knows, or one of them
+ * does something on its own. False for a reply of unknown fields with at most a `reason`
+ * (`{"permissionDecision": "deny", "reason": "…"}`, one level too high, or a `decison`
+ * typo): it says nothing hookgate can act on, and would otherwise pass as continue.
+ */
+export function hasKnownField(reply: object): boolean {
+  let allKnown = true;
+  for (const key of Object.keys(reply)) {
+    if (actingFields.has(key)) return true;
+    if (!replyFields.has(key)) allKnown = false;
+  }
+  return allKnown;
+}
+
+/** JSON Schema of {@link hasKnownField}, which zod cannot generate from a refinement. */
+export const KNOWN_FIELD_JSON_SCHEMA = {
+  anyOf: [
+    { propertyNames: { enum: REPLY_FIELDS } },
+    // `properties` beside `required` keeps Ajv's strict mode content (strictRequired).
+    ...ACTING_REPLY_FIELDS.map((field) => ({ properties: { [field]: true }, required: [field] })),
+  ],
+};
+
+/**
+ * A `_hooks/run` reply object: {@link hookReplySchema} that says something hookgate can act
+ * on ({@link hasKnownField}). Unknown fields beside an acting one are ignored, with a warning.
+ */
+export const hookRunReplySchema = hookReplySchema.refine(
+  hasKnownField,
+  "has no field hookgate acts on",
+);
+
 /** The whole `_hooks/run` result: `null` also means continue. */
-export const hookRunResultSchema = z.union([z.null(), hookReplySchema]);
+export const hookRunResultSchema = z.union([z.null(), hookRunReplySchema]);
 
 export type HookRunResult = z.infer<typeof hookRunResultSchema>;
 
@@ -378,6 +431,12 @@ export const outcomeReportSchema = z.strictObject({
    * a failed command...); at most 1000 characters, then cut with `…`.
    */
   reason: z.string().optional(),
+  /**
+   * Fields of the hook's reply that hookgate does not know and ignored, each with the field it
+   * was likely meant to be (e.g. `unknown field "decison" at the top level; did you mean
+   * decision?`); cut like `reason`.
+   */
+  warning: z.string().optional(),
 });
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;

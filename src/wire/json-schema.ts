@@ -14,15 +14,19 @@ import {
   hookInputSchemas,
   hookRegistrationSchema,
   hookRunParamsSchema,
+  hookRunReplySchema,
   hookRunResultSchema,
+  KNOWN_FIELD_JSON_SCHEMA,
   knownHookReplySchema,
   outcomeReportSchema,
   sessionHooksReportSchema,
   settingsReportSchema,
+  strictHookReplySchema,
 } from "./hooks.js";
 import { mcpReportSchema, mcpServerReportSchema } from "./mcp.js";
 import {
   capabilityMetaSchema,
+  hookWarningsMetaSchema,
   hookCapabilitySchema,
   sessionOpenedMetaSchema,
   sessionRequestMetaSchema,
@@ -31,6 +35,12 @@ import {
 
 /** Where the generated file lives in the package. */
 export const JSON_SCHEMA_PATH = "schema/hookgate.schema.json";
+
+/**
+ * The document's `$id`: a name, not a place to fetch. A validator that loads the file reaches
+ * each shape as `<id>#/$defs/<Name>`, with no wrapper schema of its own.
+ */
+export const JSON_SCHEMA_ID = `urn:hookgate:hook-extension:${HOOK_PROTOCOL_VERSION}`;
 
 /** Each definition: its name under `$defs`, its schema, and where it travels. */
 const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
@@ -76,6 +86,12 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "One entry of `UpdateHooksMeta.hooks`: one hook's outcome.",
   ],
   [
+    "HookWarningsMeta",
+    hookWarningsMetaSchema,
+    "`session/update` `_meta` of the `agent_message_chunk` that says some hooks are not " +
+      "running (a client that answers -32601 to `_hooks/run`).",
+  ],
+  [
     "HookRunParams",
     hookRunParamsSchema,
     `\`${HOOK_RUN_METHOD}\` request params (agent to client).`,
@@ -84,12 +100,20 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "HookRunResult",
     hookRunResultSchema,
     `\`${HOOK_RUN_METHOD}\` result as the agent reads it: \`null\` or a reply in either dialect; ` +
-      "decision strings this version does not know are read as `unknown_decision`.",
+      "decision strings this version does not know are read as `unknown_decision`; a reply " +
+      "that fails here is `malformed` (one made only of unknown fields, beside at most a " +
+      "`reason`, too).",
   ],
   [
     "KnownHookReply",
     knownHookReplySchema,
     `A \`${HOOK_RUN_METHOD}\` result (or command hook stdout) with only the decisions this version knows.`,
+  ],
+  [
+    "StrictHookReply",
+    strictHookReplySchema,
+    `A \`${HOOK_RUN_METHOD}\` result with only the fields and decisions this version knows, at ` +
+      "every level: for a client that checks its own replies (a typo such as `decison` fails).",
   ],
   [
     "HookEventParams",
@@ -115,6 +139,11 @@ export function wireJsonSchema(): Record<string, unknown> {
     // What the schemas accept: a plain object allows fields it does not name, as zod does.
     io: "input",
     uri: (id) => `#/$defs/${id}`,
+    // The one refinement of the wire shapes that JSON Schema can say: a `_hooks/run` reply
+    // needs a field hookgate acts on.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema === hookRunReplySchema) Object.assign(jsonSchema, KNOWN_FIELD_JSON_SCHEMA);
+    },
   });
   const defs: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(schemas)) {
@@ -126,6 +155,7 @@ export function wireJsonSchema(): Record<string, unknown> {
   }
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: JSON_SCHEMA_ID,
     title: "hookgate hook extension to the Agent Client Protocol",
     description:
       `Version ${HOOK_PROTOCOL_VERSION} of the hook extension: the \`${HOOK_RUN_METHOD}\` and ` +

@@ -92,6 +92,17 @@ export function readUpdateHooksMeta(meta: unknown): Partial<UpdateHooksMeta> | u
   };
 }
 
+/**
+ * `session/update` `_meta` of the `agent_message_chunk` that tells the user some of the
+ * session's hooks are not running (a client that answers -32601 to `_hooks/run`): the same
+ * `warnings` as the `session/new` result's, for a client to show beside its hooks.
+ */
+export const hookWarningsMetaSchema = z.looseObject({
+  hooks: z.looseObject({ warnings: z.array(z.string()) }),
+});
+
+export type HookWarningsMeta = z.infer<typeof hookWarningsMetaSchema>;
+
 /** A W3C Trace Context `traceparent` (version 00): trace id and parent span id, not all zero. */
 export const traceparentSchema = z
   .string()

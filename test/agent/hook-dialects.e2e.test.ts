@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   finishedCalls,
@@ -187,5 +188,33 @@ describe("registration warnings", () => {
         `PreToolUse[1].matcher "Edit, Wrte": "Wrte" matches no tool; tool names are case-sensitive: ${names}`,
       ],
     });
+  });
+
+  it("a settings file's matcher naming no tool warns the same way, naming the file and the JSON path, and is logged", async () => {
+    const lines: string[] = [];
+    // pino writes to a plain object's `write` synchronously.
+    const log = pino({ level: "warn" }, { write: (line: string) => lines.push(line) });
+    s = await startInProcess({ hooks: {} }, { settingSources: ["project"], log });
+    const hook = { type: "command", command: "true" };
+    const file = join(s.cwd, ".claude", "settings.json");
+    mkdirSync(dirname(file));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [hook] },
+            { matcher: "bash", hooks: [hook] },
+          ],
+          Stop: [{ matcher: "nothing", hooks: [hook] }],
+        },
+      }),
+    );
+    const res = await s.newSession();
+    const names = "Bash, Read, Write, Edit, Glob, Grep";
+    const warning = `${file}: hooks.PreToolUse[1].matcher "bash" matches no tool; tool names are case-sensitive: ${names}`;
+    expect(res._meta?.hooks).toMatchObject({ warnings: [warning] });
+    const logged = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(logged).toContain(`hook registration: ${warning}`);
   });
 });

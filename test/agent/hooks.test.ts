@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, RequestError, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/tools/index.js";
 import { waitUntil } from "../helpers/wait.js";
@@ -172,6 +174,61 @@ describe("the PreToolUse gate over ACP", () => {
     await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }));
     expect(outcomes(finals(s.h.sessionUpdates(sessionId))[0])).toEqual({ x: "transport_error" });
     expect(existsSync(file)).toBe(true);
+  });
+
+  it("a client answering -32601 to _hooks/run is told once per session: an agent message, _meta.hooks.warnings, an error log line", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: "info" },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const line of chunk.toString().split("\n"))
+            if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    s = await startInProcess({}, { log });
+    const { sessionId } = await s.newSession({
+      hooks: {
+        PreToolUse: [
+          { matcher: "Read", hookCallbackIds: ["audit"] },
+          { matcher: "Write", hookCallbackIds: ["no-secrets"] },
+        ],
+      },
+    });
+    await s.h.agent.request(methods.agent.session.setMode, {
+      sessionId,
+      modeId: "bypassPermissions",
+    });
+    const file = join(s.cwd, "f.txt");
+    await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "x" }));
+    await s.prompt(sessionId, toolLine("Write", { file_path: file, content: "y" }));
+    const warning =
+      'client answered -32601 Method not found to _hooks/run: group PreToolUse[1]\'s gates are not running (callback "no-secrets"); see docs/protocol.md#other-languages';
+    const told = s.h
+      .sessionUpdates(sessionId)
+      .filter(
+        (u) =>
+          u.sessionUpdate === "agent_message_chunk" &&
+          u.content.type === "text" &&
+          u.content.text.includes("-32601"),
+      );
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      content: { type: "text", text: `\n${warning}\n` },
+      _meta: { hooks: { warnings: [warning] } },
+    });
+    // The calls still failed open, as their group says.
+    expect(finals(s.h.sessionUpdates(sessionId)).map(outcomes)).toEqual([
+      { "no-secrets": "transport_error" },
+      { "no-secrets": "transport_error" },
+    ]);
+    expect(readFileSync(file, "utf8")).toBe("y");
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors).toEqual([
+      expect.objectContaining({ msg: warning, sessionId, hookCallbackId: "no-secrets" }),
+    ]);
   });
 
   it.each([

@@ -36,10 +36,69 @@ describe("interpretReply: hookgate's short form", () => {
     });
   });
 
-  it("tolerates fields a newer client adds", () => {
-    expect(pre({ decision: "allow", future: 1 })).toMatchObject({
+  it("reads the known fields beside fields a newer client adds, and names those in a warning", () => {
+    expect(pre({ decision: "allow", future: 1 })).toEqual({
       ok: true,
       result: { decision: "allow" },
+      warning: 'unknown field "future" at the top level',
+    });
+  });
+});
+
+describe("interpretReply: fields it does not know", () => {
+  it.each([
+    [
+      { permissionDecision: "deny", reason: "no rm" },
+      'unknown field "permissionDecision" at the top level; did you mean hookSpecificOutput.permissionDecision?',
+    ],
+    [{ decison: "deny" }, 'unknown field "decison" at the top level; did you mean decision?'],
+    [{ Decision: "deny" }, 'unknown field "Decision" at the top level; did you mean decision?'],
+    [
+      { permission_decision: "deny" },
+      'unknown field "permission_decision" at the top level; did you mean hookSpecificOutput.permissionDecision?',
+    ],
+    [{ verdict: "deny" }, 'unknown field "verdict" at the top level'],
+  ])("%j has no field hookgate knows: malformed, naming it", (raw, clause) => {
+    const read = pre(raw);
+    expect(read).toMatchObject({ ok: false, label: "malformed" });
+    expect(!read.ok && read.message).toBe(`malformed reply: no field hookgate acts on: ${clause}`);
+  });
+
+  it("a reason alone acts on nothing: beside an unknown field it is malformed too; alone it is continue", () => {
+    expect(pre({ decison: "deny", reason: "no rm" })).toMatchObject({
+      ok: false,
+      label: "malformed",
+      message:
+        'malformed reply: no field hookgate acts on: unknown field "decison" at the top level; did you mean decision?',
+    });
+    expect(pre({ reason: "fine" })).toEqual({
+      ok: true,
+      result: { decision: "continue", reason: "fine" },
+    });
+  });
+
+  it("names unknown fields inside hookSpecificOutput, and top-level fields put one level too low", () => {
+    const read = pre(spec({ permisionDecision: "deny", reason: "no" }));
+    expect(read).toMatchObject({ ok: true, result: { decision: "continue" } });
+    expect(read.ok && read.warning).toBe(
+      'unknown field "permisionDecision" in hookSpecificOutput; did you mean hookSpecificOutput.permissionDecision?; ' +
+        'unknown field "reason" in hookSpecificOutput; did you mean reason at the top level?',
+    );
+  });
+
+  it("names at most five unknown fields and counts the rest", () => {
+    const raw = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`extra${i}`, i]));
+    const read = pre(raw);
+    expect(!read.ok && read.message).toMatch(
+      /"extra4" at the top level; and 3 more unknown fields$/,
+    );
+  });
+
+  it("leniently (a command hook's stdout, as Claude Code reads it) a reply of unknown fields is continue, with the warning", () => {
+    expect(interpretReply({ decison: "deny" }, "PreToolUse", { lenient: true })).toEqual({
+      ok: true,
+      result: { decision: "continue" },
+      warning: 'unknown field "decison" at the top level; did you mean decision?',
     });
   });
 });
@@ -173,7 +232,6 @@ describe("interpretReply: replies it cannot read", () => {
       { hookSpecificOutput: { hookEventName: "PostToolUse", permissionDecision: "deny" } },
       undefined,
     ],
-    [{ decision: "block", reason: 7 }, undefined],
     [
       {
         decision: "perhaps",
@@ -181,7 +239,6 @@ describe("interpretReply: replies it cannot read", () => {
       },
       "rm",
     ],
-    [{ decision: "deny", updatedInput: "rm -rf /", reason: "stated" }, "stated"],
   ])(
     "%j still denies: a stated deny never fails open over a field that cannot be read",
     (raw, reason) => {
@@ -189,6 +246,23 @@ describe("interpretReply: replies it cannot read", () => {
         ok: true,
         result: { decision: "deny", ...(reason !== undefined && { reason }) },
       });
+    },
+  );
+
+  it.each([
+    [{ decision: "block", reason: 7 }, "reason", undefined],
+    [{ decision: "deny", reason: 7 }, "reason", undefined],
+    [{ decision: "deny", updatedInput: "rm -rf /", reason: "stated" }, "updatedInput", "stated"],
+  ])(
+    "%j does not fit the schema, so it is malformed naming %s, and the deny it states stands",
+    (raw, field, reason) => {
+      const read = pre(raw);
+      expect(read).toMatchObject({
+        ok: false,
+        label: "malformed",
+        statedDeny: { decision: "deny", ...(reason !== undefined && { reason }) },
+      });
+      expect(!read.ok && read.message).toContain(`${field}:`);
     },
   );
 

@@ -285,11 +285,11 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("a project command hook shows beside the browser's; a persisted session loads with its cards", async () => {
+  it("a project command hook shows beside the browser's, with its reply's warning; a persisted session loads with its cards", async () => {
+    // The hook's reply has a typo: it lets the call through (as in Claude Code), and says so.
+    const command = `cat >/dev/null; echo '{"decison":"deny"}'`;
     const settings = {
-      hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }],
-      },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] },
     };
     const files = {
       "build/keep.txt": "precious\n",
@@ -312,6 +312,7 @@ describe("hookgate inspect in a real browser", () => {
       const commandRow = hooks.getByRole("listitem").filter({ hasText: commandId });
       await commandRow.getByText("command", { exact: true }).waitFor();
       await commandRow.getByText("matcher Bash").waitFor();
+      await commandRow.getByText(/⚠ unknown field "decison".*did you mean decision\?/).waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
       if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
       await page.close();

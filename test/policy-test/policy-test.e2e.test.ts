@@ -149,6 +149,43 @@ describe("hookgate test", { timeout: 60_000 }, () => {
     );
     expect(result.stdout).toMatch(/^✓ t\.hookgate\.json › allowed/m);
   });
+  it("shows a hook reply's unknown fields and a settings file's dead matcher, naming the file", async () => {
+    const dead = { matcher: "bash", hooks: [{ type: "command", command: "true" }] };
+    const dir = makeWorkspace({
+      "dead/settings.json": JSON.stringify({ hooks: { PreToolUse: [dead] } }),
+      "t.hookgate.json": JSON.stringify({
+        cases: [
+          {
+            name: "typo",
+            hooks: [
+              { event: "PreToolUse", id: "policy", reply: { decision: "allow", decison: "deny" } },
+            ],
+            prompt: '/tool Bash {"command":"true"}',
+            expect: { calls: [{ decision: "allowed" }] },
+          },
+          { name: "dead", settings: "dead/settings.json", prompt: "hi" },
+          {
+            name: "dead allowed",
+            settings: "dead/settings.json",
+            allowWarnings: true,
+            prompt: "hi",
+          },
+        ],
+      }),
+    });
+    onTestFinished(() => removeWorkspace(dir));
+    const result = await hookgateTest(dir, "t.hookgate.json");
+    const where = `${join(dir, "dead/settings.json")}: hooks.PreToolUse[0].matcher "bash" matches no tool`;
+    expect(result.stdout).toMatch(
+      /^✓ t\.hookgate\.json › typo .*\n {2}⚠ hook \S*policy: unknown field "decison" at the top level; did you mean decision\?$/m,
+    );
+    expect(result.stdout).toContain(
+      `✗ t.hookgate.json › dead: the agent warned about the hooks: ${where}`,
+    );
+    expect(result.stdout).toMatch(/^✓ t\.hookgate\.json › dead allowed .*$/m);
+    expect(result.stdout).toContain(`\n  ⚠ ${where}`);
+  });
+
   it("stubs can rewrite a call, and a blocking UserPromptSubmit stub gives the model context", async () => {
     const dir = makeWorkspace({
       "t.hookgate.json": JSON.stringify({

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { finishedCalls, startStdio, textOf } from "../../agent/setup.js";
+import { MODEL_FAILED } from "../../../src/protocol/app.js";
+import { finishedCalls, rpcError, startStdio, textOf } from "../../agent/setup.js";
 import { BUILT_CLI } from "../../helpers/harness.js";
 import { fixture } from "./replay-server.js";
 import { chunks, replayPerTest, stream } from "./setup.js";
@@ -95,7 +96,7 @@ describe("the hookgate binary with a real model provider", () => {
     expect(replay.server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it("a failing provider never crashes the process: errors become messages and the next prompt works", async () => {
+  it("a failing provider never crashes the process: errors become messages and errors, and the next prompt works", async () => {
     replay.server.queue({
       status: 401,
       json: { error: { message: `bad key ${KEY}`, type: "invalid_request_error" } },
@@ -111,7 +112,7 @@ describe("the hookgate binary with a real model provider", () => {
       ),
     );
     const { sessionId } = await s.newSession();
-    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    expect((await rpcError(s.prompt(sessionId, "hi"))).code).toBe(MODEL_FAILED);
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     // Even a server that echoes the key back does not get it shown or logged.
     expect(said).toContain(
@@ -133,7 +134,11 @@ describe("the hookgate binary with a real model provider", () => {
       ),
     );
     const { sessionId } = await s.newSession();
-    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    const error = await rpcError(s.prompt(sessionId, "hi"));
+    expect([error.code, error.message]).toEqual([
+      MODEL_FAILED,
+      expect.stringMatching(/^model error: ANTHROPIC_API_KEY is not set: /),
+    ]);
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "ANTHROPIC_API_KEY is not set",
     );

@@ -1,4 +1,12 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { resolveModel } from "../../../src/model/index.js";
+import { MODEL_FAILED } from "../../../src/protocol/app.js";
+import { rpcError, startInProcess } from "../../agent/setup.js";
+import { waitUntil } from "../../helpers/wait.js";
 import { fixture, ReplayServer } from "./replay-server.js";
 import {
   chunks,
@@ -23,17 +31,23 @@ async function promptOnce(
     startAgent(c, settings.baseUrl ?? replay.server.url, settings, {}, env),
   );
   const { sessionId } = await s.newSession();
-  const stop = await s.prompt(sessionId, "hi");
+  const stop = await s.prompt(sessionId, "hi").catch((e: unknown) => {
+    if (!(e instanceof RequestError)) throw e;
+    return `error ${e.code}: ${e.message}`;
+  });
   return { stop, said: chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk").trim() };
 }
 
-describe("model errors end the prompt with one message saying what to fix", () => {
+/** What a prompt answers when the model could not run its turn: the line the user was shown. */
+const failedWith = (said: string) => `error ${MODEL_FAILED}: model error: ${said}`;
+
+describe("model errors end the prompt with one message saying what to fix, and an error", () => {
   it.each([
     ["openai", "OPENAI_API_KEY"],
     ["anthropic", "ANTHROPIC_API_KEY"],
   ])("%s without its key: names %s and sends nothing", async (name, variable) => {
     const { stop, said } = await promptOnce(providerCase(name), {}, {});
-    expect(stop).toBe("end_turn");
+    expect(stop).toBe(failedWith(said));
     expect(said).toBe(
       `${variable} is not set: export it in the environment that starts hookgate (in Zed, the agent server's "env").`,
     );
@@ -86,7 +100,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
         ...Array.from({ length: 5 }, () => errorReply(c, 503, { "retry-after": "0" })),
       );
       const { stop, said } = await promptOnce(c, { maxRetries: 2 });
-      expect(stop).toBe("end_turn");
+      expect(stop).toBe(failedWith(said));
       expect(replay.server.requests).toHaveLength(3);
       expect(said).toMatch(/ had a server error \(503: .*\) after 3 attempts\. Try again later\.$/);
     },
@@ -110,7 +124,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
       baseUrl: url,
       maxRetries: 0,
     });
-    expect(stop).toBe("end_turn");
+    expect(stop).toBe(failedWith(said));
     expect(said).toBe(
       `Cannot connect to ${url} (connection refused): is the server running? Check --base-url.`,
     );
@@ -124,7 +138,7 @@ describe("model errors end the prompt with one message saying what to fix", () =
         endAfter: c.wire === "anthropic" ? 5 : 3,
       });
       const { stop, said } = await promptOnce(c);
-      expect(stop).toBe("end_turn");
+      expect(stop).toBe(failedWith(said.slice(said.indexOf("The response from"))));
       expect(said).toMatch(
         /^Hello! I'm replaying a\nThe response from .* was cut off mid-stream; the reply above is incomplete\. Send the prompt again\.$/,
       );
@@ -137,5 +151,57 @@ describe("model errors end the prompt with one message saying what to fix", () =
     expect(said).toBe(
       "Anthropic reported an error mid-response (overloaded_error: Overloaded). Send the prompt again.",
     );
+  });
+});
+
+describe("a turn the model could not run", () => {
+  it("answers a JSON-RPC error naming the cause, not end_turn; the message, the transcript and Stop agree", async () => {
+    const missing =
+      'ANTHROPIC_API_KEY is not set: export it in the environment that starts hookgate (in Zed, the agent server\'s "env").';
+    const agent = {
+      dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
+      ...resolveModel({ model: "anthropic:claude-sonnet-4-5" }, { env: {} }),
+    };
+    const s = await replay.track(startInProcess({}, agent));
+    const { sessionId } = await s.newSession({
+      hooks: { Stop: [{ hookCallbackIds: ["ui"] }], SessionEnd: [{ hookCallbackIds: ["ui"] }] },
+    });
+    const error = await rpcError(s.prompt(sessionId, "hi"));
+    expect(error.code).toBe(MODEL_FAILED);
+    expect(error.message).toBe(`model error: ${missing}`);
+    expect(error.data).toEqual({ sessionId, reason: missing });
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk").trim()).toBe(missing);
+    // The turn ended: Stop says how, and the session takes the next prompt.
+    const stop = () => s.seen.events.filter((e) => e.input.hook_event_name === "Stop");
+    expect(stop().map((e) => e.input)).toEqual([
+      expect.objectContaining({ stop_reason: "error", stop_hook_active: false }),
+    ]);
+    expect((await rpcError(s.prompt(sessionId, "again"))).code).toBe(MODEL_FAILED);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    const names = () => s.seen.events.map((e) => e.input.hook_event_name);
+    await waitUntil("SessionEnd observed", () => names().includes("SessionEnd"));
+    expect(names()).toEqual(["Stop", "Stop", "SessionEnd"]);
+
+    // A replay shows what the user saw: each prompt, and the line that says what to fix.
+    const again = await replay.track(startInProcess({}, agent));
+    await again.h.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: s.cwd,
+      mcpServers: [],
+    });
+    const replayed = again.h
+      .sessionUpdates(sessionId)
+      .flatMap((u) =>
+        (u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "user_message_chunk") &&
+        u.content.type === "text"
+          ? [`${u.sessionUpdate}: ${u.content.text.trim()}`]
+          : [],
+      );
+    expect(replayed).toEqual([
+      "user_message_chunk: hi",
+      `agent_message_chunk: ${missing}`,
+      "user_message_chunk: again",
+      `agent_message_chunk: ${missing}`,
+    ]);
   });
 });

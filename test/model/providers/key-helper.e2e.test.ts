@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ModelConfigError, resolveModel } from "../../../src/model/index.js";
-import { startStdio } from "../../agent/setup.js";
+import { MODEL_FAILED } from "../../../src/protocol/app.js";
+import { rpcError, startStdio } from "../../agent/setup.js";
 import { chunks, ERROR_BODIES, replayPerTest, stream } from "./setup.js";
 
 const replay = replayPerTest();
@@ -99,7 +100,11 @@ describe("apiKeyHelper: the key comes from a command, not the environment", () =
     const { config } = helperSetup("echo leaked-secret-7004; echo leaked-err-7005 >&2; exit 3");
     const s = await startWithHelper(config);
     const { sessionId } = await s.newSession();
-    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    const error = await rpcError(s.prompt(sessionId, "hi"));
+    expect([error.code, error.message]).toEqual([
+      MODEL_FAILED,
+      expect.not.stringContaining("leaked"),
+    ]);
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).toContain("apiKeyHelper failed: exit code 3");
     expect(said).not.toContain("leaked");

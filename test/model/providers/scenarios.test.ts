@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { finishedCalls, textOf, type ClientScript } from "../../agent/setup.js";
+import { MODEL_FAILED } from "../../../src/protocol/app.js";
+import { finishedCalls, rpcError, textOf, type ClientScript } from "../../agent/setup.js";
 import { waitUntil } from "../../helpers/wait.js";
 import {
   chunks,
@@ -126,10 +127,12 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
     );
   });
 
-  it("a 401 ends the prompt with one message naming the key variable, without retrying or echoing the key", async () => {
+  it("a 401 ends the prompt with one message and an error naming the key variable, without retrying or echoing the key", async () => {
     replay.server.queue(errorReply(c, 401));
     const { s, sessionId } = await start();
-    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    const error = await rpcError(s.prompt(sessionId, "hi"));
+    expect(error.code).toBe(MODEL_FAILED);
+    expect(error.message).not.toContain(c.key);
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said.trim()).toMatch(
       new RegExp(`rejected the API key \\(401: .*\\): check ${c.keyVariable}\\.$`),
@@ -155,7 +158,7 @@ describe.each(PROVIDER_CASES)("$name against a replayed $wire stream", (c) => {
       stream(c, "text"),
     );
     const { s, sessionId } = await start();
-    expect(await s.prompt(sessionId, "hi")).toBe("end_turn");
+    expect((await rpcError(s.prompt(sessionId, "hi"))).code).toBe(MODEL_FAILED);
     const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).toMatch(/^Hello! I'm replaying a\n/);
     expect(said).toContain(

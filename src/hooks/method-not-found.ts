@@ -1,0 +1,65 @@
+import type { Logger } from "../shared/log.js";
+import { HOOK_RUN_METHOD, type HookRunParams } from "../wire/hooks.js";
+import type { HookRegistry } from "./registry.js";
+import { HookTransportError, type HookCancel, type HookTransport } from "./transport.js";
+
+/** JSON-RPC's "Method not found". */
+export const METHOD_NOT_FOUND = -32601;
+
+/** Where docs/protocol.md tells a client in another language what to answer. */
+export const OTHER_LANGUAGES_DOC = "docs/protocol.md#other-languages";
+
+/** What a session needs to tell of a client that has no `_hooks/run`. */
+export interface MethodNotFoundWatchOptions {
+  readonly registry: Pick<HookRegistry, "groupOf">;
+  readonly log: Logger;
+  /** Shows the warning to the user; called at most once per session. */
+  readonly warn?: ((warning: string) => void) | undefined;
+}
+
+/**
+ * The session's transport, watching `_hooks/run` replies for -32601. A client without a
+ * handler for the method (an ACP SDK in another language strips the leading `_`, so a match
+ * on "_hooks/run" never fires) answers it to every call: each fails open as a
+ * `transport_error` and the session's gates are off. The first one is told once per session,
+ * at error level and through `warn`; the outcome itself is unchanged.
+ */
+export function watchMethodNotFound(
+  transport: HookTransport,
+  opts: MethodNotFoundWatchOptions,
+): HookTransport {
+  let told = false;
+  const check = (request: HookRunParams, error: unknown): never => {
+    if (!told && error instanceof HookTransportError && error.code === METHOD_NOT_FOUND) {
+      told = true;
+      const warning = methodNotFoundWarning(opts.registry, request);
+      opts.log.error(
+        { hookCallbackId: request.hookCallbackId, event: request.input.hook_event_name },
+        warning,
+      );
+      opts.warn?.(warning);
+    }
+    throw error;
+  };
+  const cancellable = transport.runCancellable?.bind(transport);
+  return {
+    run: (request, signal) =>
+      transport.run(request, signal).catch((e: unknown) => check(request, e)),
+    ...(cancellable && {
+      runCancellable: (request: HookRunParams, cancel: HookCancel) =>
+        cancellable(request, cancel).catch((e: unknown) => check(request, e)),
+    }),
+    event: (notice) => transport.event(notice),
+  };
+}
+
+/** The warning for a -32601 answered to `request`, naming the group it came from. */
+export function methodNotFoundWarning(
+  registry: Pick<HookRegistry, "groupOf">,
+  request: HookRunParams,
+): string {
+  const id = JSON.stringify(request.hookCallbackId);
+  const group = registry.groupOf(request.input.hook_event_name, request.hookCallbackId);
+  const which = group === undefined ? `the group of callback ${id}` : `group ${group}`;
+  return `client answered -32601 Method not found to ${HOOK_RUN_METHOD}: ${which}'s gates are not running (callback ${id}); see ${OTHER_LANGUAGES_DOC}`;
+}
