@@ -84,6 +84,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   model: ["process", "shared", "tools"],
   mcp: ["process", "shared", "tools", "wire"],
   "command-hooks": ["hooks", "process", "shared", "wire"],
+  telemetry: ["shared"],
   session: [
     ...["command-hooks", "hooks", "mcp", "model", "process", "shared", "slash", "store"],
     ...["tools", "wire"],
@@ -98,7 +99,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   inspect: ["client", "shared", "wire"],
   cli: [
     ...["agent", "command-hooks", "examples", "hooks", "inspect", "model", "policy-test"],
-    ...["process", "protocol", "session", "shared", "slash", "store"],
+    ...["process", "protocol", "session", "shared", "slash", "store", "telemetry"],
   ],
 };
 

@@ -171,7 +171,11 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
   if (has(value, "version") !== undefined && has(value, "sessionId") !== undefined) {
     return { name: "session record", check: zodCheck(sessionMetaSchema) };
   }
-  if (["model", "commands", "apiKeyHelper", "baseUrl"].some((k) => has(value, k) !== undefined)) {
+  if (
+    ["model", "commands", "apiKeyHelper", "baseUrl", "telemetry"].some(
+      (k) => has(value, k) !== undefined,
+    )
+  ) {
     return { name: "config file", check: zodCheck(configFileSchema) };
   }
   if (

@@ -40,6 +40,7 @@ import { metaOf } from "./session-handle.js";
 import type { SessionStore, StoredSession } from "../store/session-store.js";
 import { builtinTools } from "../tools/index.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
+import { telemetry } from "../shared/telemetry.js";
 
 /** A session being started, new or restored; the one path every session is put together by. */
 export interface Start {
@@ -171,6 +172,7 @@ export class SessionAssembly {
         }),
     });
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
+    telemetry().sessionOpened(stored ? "restored" : "new");
     // A settings file's dead matcher warns exactly as a callback's, naming the file.
     const warnings = [
       ...registrationWarnings(request.hooks, this.toolNames),

@@ -11,6 +11,7 @@ import { MODE_IDS, type ModeId } from "../session/modes.js";
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "../session/limits.js";
 import { defaultDataDir } from "../store/data-dir.js";
 import { errorMessage } from "../shared/values.js";
+import { telemetryConfigSchema, type TelemetryConfig } from "../telemetry/settings.js";
 
 /** A setting the user must fix; the message names the file (or flag) and the field. */
 export class ConfigError extends Error {}
@@ -54,6 +55,8 @@ export const configFileSchema = z.strictObject({
   /** More settings files (Claude Code shape, or Codex's when named hooks.json). */
   settings: z.array(z.string().min(1)).optional(),
   commands: slashCommandsSchema.optional(),
+  /** OpenTelemetry defaults; the standard `OTEL_*` variables win over them. */
+  telemetry: telemetryConfigSchema.optional(),
 });
 
 /** One layer of settings: the config file or the flags. */
@@ -78,6 +81,8 @@ export interface Settings extends ModelSettings {
   readonly settingsFiles: readonly string[];
   /** Slash commands every session offers (config file only). */
   readonly commands: readonly SlashCommand[];
+  /** OpenTelemetry defaults (config file only; `OTEL_*` variables win). */
+  readonly telemetry: TelemetryConfig;
 }
 
 /** Claude Code's default: transcripts older than 30 days go. */
@@ -119,7 +124,13 @@ export type FlagValues = Partial<
   Record<
     Exclude<
       keyof ConfigLayer,
-      "providerOptions" | "$schema" | "apiKeyHelper" | "settings" | "settingSources" | "commands"
+      | "providerOptions"
+      | "$schema"
+      | "apiKeyHelper"
+      | "settings"
+      | "settingSources"
+      | "commands"
+      | "telemetry"
     >,
     string
   >
@@ -207,6 +218,7 @@ export function mergeSettings(
     settingSources: pick("settingSources") ?? [],
     settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),
     commands: file.commands ?? [],
+    telemetry: file.telemetry ?? {},
   };
 }
 

@@ -11,6 +11,8 @@ import { DataDirError, prepareDataDir } from "../store/data-dir.js";
 import { pruneSessions } from "../store/cleanup.js";
 import { VERSION } from "../shared/version.js";
 import { usageError } from "../shared/usage-error.js";
+import { telemetrySettings } from "../telemetry/settings.js";
+import type { RunningTelemetry } from "../telemetry/start.js";
 
 const HELP = `hookgate ${VERSION}: an ACP agent whose every tool call passes through client-registered hooks
 
@@ -184,6 +186,17 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw error;
   }
+  // The OpenTelemetry SDK loads only when a signal is switched on: off, it costs nothing.
+  const wanted = telemetrySettings(settings.telemetry);
+  let running: RunningTelemetry | undefined;
+  if (wanted) {
+    try {
+      running = await (await import("../telemetry/start.js")).startTelemetry(wanted, log);
+    } catch (error) {
+      // Telemetry that cannot start is reported, never a reason not to serve.
+      log.error({ err: error }, "telemetry did not start");
+    }
+  }
   // Transcripts are not kept forever: sessions past cleanupPeriodDays go before any opens.
   pruneSessions(settings.dataDir, settings.cleanupPeriodDays, log, runtime.locks);
   // Background jobs a session left running die with the agent, however it ends.
@@ -215,6 +228,8 @@ export async function main(argv: string[]): Promise<void> {
   log.info("client disconnected; exiting");
   // A helper still running (a password manager waiting for an unlock) must not hold the exit.
   await keyHelper?.close();
+  // What the turns recorded goes out before the exit, within the shutdown budget.
+  await running?.stop();
   // 0 keeps nothing once the sessions end: this run's go too, now that they are closed.
   if (settings.cleanupPeriodDays === 0) pruneSessions(settings.dataDir, 0, log, runtime.locks);
   log.flush();

@@ -153,6 +153,7 @@ async function decide(
   const place = { event: "PreToolUse", tool: call.toolName } as const;
   const { end, outcomes } = await raceHandlers(call.handlers, signal, {
     event: "PreToolUse",
+    tool: call.toolName,
     log,
     onSettle: (o) => logOutcome(log, place, o),
     timeoutMessage: (cb) => `hook ${cb.id} timed out after ${cb.timeoutMs} ms on ${call.toolName}`,

@@ -4,6 +4,8 @@ import type { Outcome } from "./outcome.js";
 import { blocks } from "./policy.js";
 import type { Handler } from "./registry.js";
 import { HookAbort, HookCancel } from "./transport.js";
+import { hookRun } from "./hook-facts.js";
+import { telemetry } from "../shared/telemetry.js";
 import { detach, errorMessage, timerDelay, type FailureLog } from "../shared/values.js";
 
 /** How a race ended: the first blocking outcome, every handler answered, or the turn was cancelled. */
@@ -28,6 +30,8 @@ export interface RaceOptions {
   readonly log: FailureLog;
   /** The message for a handler's timeout, e.g. "hook no-rm timed out after 5000 ms on Bash". */
   readonly timeoutMessage: (handler: Handler) => string;
+  /** The tool the event is about, for telemetry (absent on events without one). */
+  readonly tool?: string;
 }
 
 /**
@@ -50,6 +54,8 @@ export function raceHandlers(
     const timers: ReturnType<typeof setTimeout>[] = [];
     let pending = handlers.length;
     let over = false;
+    const startedAt = performance.now();
+    const record = telemetry().hooksRacing();
 
     const end = (result: RaceEnd, abortReason?: () => HookAbort) => {
       if (over) return;
@@ -62,7 +68,12 @@ export function raceHandlers(
         reason ??= abortReason();
         cancel.abort(reason);
       });
-      resolve({ end: result, outcomes: [...outcomes] });
+      const known = [...outcomes];
+      // Handlers still running when the race ended are recorded with the `cancelled` label.
+      if (handlers.length > 0) {
+        record(() => hookRun(opts.event, handlers, known, startedAt, opts.tool));
+      }
+      resolve({ end: result, outcomes: known });
     };
     const onTurn = () =>
       end("cancelled", () => new HookAbort("cancelled", "the turn was cancelled"));

@@ -142,6 +142,7 @@ function race(
   );
   return raceHandlers(handlers, signal, {
     event: ctx.event,
+    ...(TOOL_EVENTS.has(ctx.event) && { tool: ctx.subject }),
     log: ctx.log,
     onSettle: (o) => logOutcome(ctx.log, place(ctx), o),
     timeoutMessage: (h) =>

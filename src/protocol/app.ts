@@ -23,7 +23,8 @@ import {
   HOOK_RUN_METHOD,
   hookRegistrationSchema,
 } from "../wire/hooks.js";
-import { capabilityMetaSchema, sessionOpenedMetaSchema } from "../wire/meta.js";
+import { capabilityMetaSchema, promptTraceparent, sessionOpenedMetaSchema } from "../wire/meta.js";
+import { telemetry } from "../shared/telemetry.js";
 import type { AgentHost, Opened, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
 import { JSON_RPC } from "../wire/json-rpc.js";
 
@@ -155,7 +156,9 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
     .onRequest(methods.agent.session.load, ({ params, client }) => restore(params, client, true))
     .onRequest(methods.agent.session.resume, ({ params, client }) => restore(params, client, false))
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
-      const outcome = await session(params.sessionId).prompt(params.prompt);
+      const handle = session(params.sessionId);
+      const traceparent = promptTraceparent(params._meta);
+      const outcome = await telemetry().joinTrace(traceparent, () => handle.prompt(params.prompt));
       if ("stopReason" in outcome) return { stopReason: outcome.stopReason };
       if ("modelFailed" in outcome) {
         // No ACP stop reason means "the model could not run": `refusal` is the model's own

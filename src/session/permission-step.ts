@@ -12,6 +12,7 @@ import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
+import { telemetry, type DecisionSource } from "../shared/telemetry.js";
 
 /** A call past the PreToolUse gate. */
 export interface ClearedCall {
@@ -43,13 +44,21 @@ export async function permit(
   report: CallReport,
   signal: AbortSignal,
 ): Promise<Step<ClearedCall>> {
-  let permission: Permission;
-  try {
-    permission = await decidePermission(cleared, env, report, signal);
-  } catch (error) {
-    const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
-    permission = { kind: "refused", message };
-  }
+  const { tool } = cleared;
+  const permission = await telemetry().span("permission", { toolName: tool.name }, async (span) => {
+    let decided: Permission;
+    try {
+      decided = await decidePermission(cleared, env, report, signal);
+    } catch (error) {
+      const message = `The permission request failed, so the call did not run: ${errorMessage(error)}`;
+      decided = { kind: "refused", message, source: "user_abort" };
+    }
+    const outcome = decisionOf(decided, signal);
+    span.note(outcome);
+    const input = cleared.clearance.input;
+    telemetry().toolDecision({ toolName: tool.name, toolUseId: report.id, ...outcome, input });
+    return decided;
+  });
   if (permission.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
   if (permission.kind === "refused") {
     return report.end(permission.message, undefined, permission.stop && { stop: permission.stop });
@@ -57,7 +66,6 @@ export async function permit(
   if (signal.aborted) return report.end(CANCELLED_BEFORE_RUN);
   const { rewrite } = permission;
   if (!rewrite) return next(cleared);
-  const { tool } = cleared;
   // The gate's judge of a rewrite: a PermissionRequest answer that does not fit refuses the call.
   const clearance = cleared.clearance.withInput(rewrite.input);
   if (!(clearance instanceof Clearance)) {
@@ -77,14 +85,29 @@ export async function permit(
   return next({ tool, clearance, toolCall });
 }
 
+/** The step's answer in Claude Code's `tool_decision` terms; a cancel is the user's abort. */
+function decisionOf(
+  p: Permission,
+  signal: AbortSignal,
+): { decision: "accept" | "reject"; source: DecisionSource } {
+  if (p.kind === "cancelled" || signal.aborted) return { decision: "reject", source: "user_abort" };
+  return { decision: p.kind === "allowed" ? "accept" : "reject", source: p.source };
+}
+
 /** What the permission step decided; `rewrite`: a PermissionRequest hook's, not yet judged. */
 type Permission =
   | {
       readonly kind: "allowed";
       readonly rewrite?: { readonly hookCallbackId: string; readonly input: unknown };
+      readonly source: DecisionSource;
     }
   | { readonly kind: "cancelled" }
-  | { readonly kind: "refused"; readonly message: string; readonly stop?: { reason: string } };
+  | {
+      readonly kind: "refused";
+      readonly message: string;
+      readonly stop?: { reason: string };
+      readonly source: DecisionSource;
+    };
 
 /**
  * The permission step: mode policy, then the PreToolUse hooks' allow/ask, then the
@@ -98,10 +121,12 @@ async function decidePermission(
 ): Promise<Permission> {
   const hook = clearance.permission;
   const policy = modePolicy(env.mode(), tool);
-  const refused = (message: string) => ({ kind: "refused", message }) as const;
+  const refused = (message: string, source: DecisionSource) =>
+    ({ kind: "refused", message, source }) as const;
   if (policy === "refuse") {
     return refused(
       `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`,
+      "config",
     );
   }
   const remembered = env.permissions.recall(tool.name);
@@ -112,10 +137,10 @@ async function decidePermission(
   // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
   if (hook !== "ask" && !hookConfig) {
     if (remembered === "rejected")
-      return refused(`The user rejected ${tool.name} calls for this session.`);
-    if (hook === "allow" || policy === "allow" || remembered === "allowed") {
-      return { kind: "allowed" };
-    }
+      return refused(`The user rejected ${tool.name} calls for this session.`, "user_reject");
+    if (hook === "allow") return { kind: "allowed", source: "hook" };
+    if (policy === "allow") return { kind: "allowed", source: "config" };
+    if (remembered === "allowed") return { kind: "allowed", source: "user_permanent" };
   }
   // Nobody but the user answers for a write to hook configuration, PermissionRequest hooks included.
   const answered = hookConfig
@@ -133,12 +158,18 @@ async function decidePermission(
       }
     : toolCall;
   const answer = await env.permissions.ask(env.client, tool.name, shown, signal);
-  if (answer !== "rejected") return { kind: answer };
+  if (answer === "cancelled") return { kind: answer };
+  if (answer === "allowed") {
+    // "Always allow" is remembered: that is how the two allows are told apart.
+    const always = env.permissions.recall(tool.name) === "allowed";
+    return { kind: answer, source: always ? "user_permanent" : "user_temporary" };
+  }
   // The model is told why it was asked, so it can adapt (Claude Code gives it the reason).
   return refused(
     why
       ? `The user rejected this ${tool.name} call (hook ${why.hookCallbackId} asked: ${why.text}).`
       : `The user rejected this ${tool.name} call.`,
+    "user_reject",
   );
 }
 
@@ -178,7 +209,7 @@ async function permissionHooks(
   await applyDecision(steering, { client: env.client, attach: (r) => report.alsoReport(r) });
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;
-    return { kind: "refused", message, stop: { reason: steering.stop.text } };
+    return { kind: "refused", message, stop: { reason: steering.stop.text }, source: "hook" };
   }
   const answer = steering.permission;
   // PermissionRequest hooks answer allow or deny; only PreToolUse's asks.
@@ -190,14 +221,15 @@ async function permissionHooks(
     return {
       kind: "refused",
       message,
+      source: "hook",
       ...(answer.interrupt && {
         stop: { reason: `Hook ${answer.hookCallbackId} ended the turn.` },
       }),
     };
   }
-  if (!answer.updatedInput) return { kind: "allowed" };
+  if (!answer.updatedInput) return { kind: "allowed", source: "hook" };
   const rewrite = { hookCallbackId: answer.hookCallbackId, input: answer.updatedInput };
-  return { kind: "allowed", rewrite };
+  return { kind: "allowed", rewrite, source: "hook" };
 }
 
 /**

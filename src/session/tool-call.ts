@@ -19,6 +19,7 @@ import { permit, type ClearedCall, type PermissionEnv } from "./permission-step.
 import { errorMessage, isRecord } from "../shared/values.js";
 import { tooDeep } from "../shared/json-depth.js";
 import { toolNameMeta } from "../wire/hooks.js";
+import { telemetry } from "../shared/telemetry.js";
 
 export type { ToolCallResult } from "./call-report.js";
 
@@ -53,6 +54,19 @@ function parseArguments(
  * permission step and execution, telling the client at each step.
  */
 export async function runToolCall(
+  call: ModelToolCall,
+  env: ToolCallEnv,
+  signal: AbortSignal,
+): Promise<ToolCallResult> {
+  const facts = { toolName: call.toolName, toolUseId: call.toolCallId };
+  return telemetry().span("tool", facts, async (span) => {
+    const result = await settled(call, env, signal);
+    span.note({ status: result.isError ? "failed" : "completed" });
+    return result;
+  });
+}
+
+async function settled(
   call: ModelToolCall,
   env: ToolCallEnv,
   signal: AbortSignal,
@@ -132,18 +146,34 @@ async function gate(
   report: CallReport,
   signal: AbortSignal,
 ): Promise<Step<ClearedCall>> {
-  const verdict = await env.hooks.gate(
-    report.id,
-    tool.name,
-    input,
-    tool.inputSchema,
-    signal,
-    (text) => {
-      // Best effort: a status line lost to a closing connection changes nothing.
-      report.update({ content: [textContent(text)] }).catch(() => {});
-    },
-  );
+  const facts = { toolName: tool.name, toolUseId: report.id };
+  const verdict = await telemetry().span("gate", facts, async (span) => {
+    const decided = await env.hooks.gate(
+      report.id,
+      tool.name,
+      input,
+      tool.inputSchema,
+      signal,
+      (text) => {
+        // Best effort: a status line lost to a closing connection changes nothing.
+        report.update({ content: [textContent(text)] }).catch(() => {});
+      },
+    );
+    span.note({
+      verdict: decided.kind,
+      ...(decided.kind === "denied" && {
+        hookCallbackId: decided.callbackId,
+        reason: decided.reason,
+      }),
+      ...(decided.kind === "deferred" && { hookCallbackId: decided.callbackId }),
+    });
+    return decided;
+  });
   report.gated(verdict);
+  if (verdict.kind !== "pass") {
+    const source = verdict.kind === "cancelled" ? "user_abort" : "hook";
+    telemetry().toolDecision({ ...facts, decision: "reject", source, input });
+  }
   if (verdict.kind === "cancelled") return report.end(CANCELLED_BEFORE_RUN);
   await showMessages(env.client, verdict.systemMessages);
   if (verdict.kind === "denied") {

@@ -13,6 +13,7 @@ import { hookMessages, placeReminders } from "./hook-context.js";
 import { CANCELLED_BEFORE_RUN, type ToolCallResult } from "./call-report.js";
 import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
+import { telemetry } from "../shared/telemetry.js";
 import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
 
 /** What one prompt turn needs from its session. */
@@ -84,15 +85,21 @@ export async function runTurn(
   const client = new ReportingClient(turnEnv.client);
   const env = { ...turnEnv, client };
   const state = { stopBlocks: 0 };
-  try {
-    const end = await steps(prompt, env, state, signal);
-    const stopHookActive = state.stopBlocks > 0;
-    return end instanceof ModelTurnError
-      ? { failed: end, stopHookActive }
-      : { stopReason: end, stopHookActive };
-  } finally {
-    await client.flush();
-  }
+  const facts = { sessionId: env.sessionId, turnId: env.turnId, prompt: () => promptText(prompt) };
+  return telemetry().span("turn", facts, async (span) => {
+    try {
+      const end = await steps(prompt, env, state, signal);
+      const stopHookActive = state.stopBlocks > 0;
+      if (end instanceof ModelTurnError) {
+        span.fail(end.message);
+        return { failed: end, stopHookActive };
+      }
+      span.note({ stopReason: end });
+      return { stopReason: end, stopHookActive };
+    } finally {
+      await client.flush();
+    }
+  });
 }
 
 async function steps(
@@ -126,20 +133,25 @@ async function steps(
     if (late.length > 0) detach(remember(env, late), env.log, RECORDING);
     let step;
     try {
-      step = await runStep(
-        {
-          model: env.model,
-          system: env.system(),
-          messages: env.history,
-          tools: env.catalog.toolSet(),
-          signal,
-        },
-        {
-          onText: (delta) => detach(say(env.client, "agent_message_chunk", delta), env.log, SAYING),
-          onReasoning: (delta) =>
-            detach(say(env.client, "agent_thought_chunk", delta), env.log, SAYING),
-        },
-      );
+      step = await telemetry().span("model", modelFacts(env.model), async (span) => {
+        const done = await runStep(
+          {
+            model: env.model,
+            system: env.system(),
+            messages: env.history,
+            tools: env.catalog.toolSet(),
+            signal,
+          },
+          {
+            onText: (delta) =>
+              detach(say(env.client, "agent_message_chunk", delta), env.log, SAYING),
+            onReasoning: (delta) =>
+              detach(say(env.client, "agent_thought_chunk", delta), env.log, SAYING),
+          },
+        );
+        span.note({ ...done.usage, finish: done.finish });
+        return done;
+      });
     } catch (error) {
       if (signal.aborted) return "cancelled";
       // The user reads what to fix in the conversation (and on replay); the prompt answers
@@ -217,6 +229,12 @@ export function assistantText(messages: readonly ModelMessage[]): string {
 function remember(env: TurnEnv, messages: readonly ModelMessage[]): Promise<void> {
   env.remember(messages);
   return env.transcript?.record(messages) ?? Promise.resolve();
+}
+
+/** The model as a model span names it: its provider and id. */
+function modelFacts(model: LanguageModel): { provider: string; model: string } {
+  if (typeof model === "string") return { provider: "gateway", model };
+  return { provider: model.provider, model: model.modelId };
 }
 
 const RECORDING = "recording the turn in the transcript";

@@ -28,6 +28,7 @@ import {
   capabilityMetaSchema,
   hookWarningsMetaSchema,
   hookCapabilitySchema,
+  promptMetaSchema,
   sessionOpenedMetaSchema,
   sessionRequestMetaSchema,
   updateHooksMetaSchema,
@@ -57,6 +58,11 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "`session/new`, `session/load`, `session/resume` params `_meta.hooks`: event name to groups.",
   ],
   ["HookGroup", hookGroupSchema, "One group of a registration: `_meta.hooks.<Event>[i]`."],
+  [
+    "PromptMeta",
+    promptMetaSchema,
+    "`session/prompt` params `_meta`: a W3C `traceparent` parents the turn's spans.",
+  ],
   [
     "SessionOpenedMeta",
     sessionOpenedMetaSchema,

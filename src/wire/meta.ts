@@ -102,3 +102,20 @@ export const hookWarningsMetaSchema = z.looseObject({
 });
 
 export type HookWarningsMeta = z.infer<typeof hookWarningsMetaSchema>;
+
+/** A W3C Trace Context `traceparent` (version 00): trace id and parent span id, not all zero. */
+export const traceparentSchema = z
+  .string()
+  .regex(/^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/);
+
+/**
+ * `session/prompt` params `_meta`: a `traceparent` puts the turn's spans in the client's
+ * trace. One that does not parse is ignored, as W3C Trace Context asks.
+ */
+export const promptMetaSchema = z.looseObject({ traceparent: traceparentSchema.optional() });
+
+/** The `traceparent` of a prompt's `_meta`, when it carries a valid one. */
+export function promptTraceparent(meta: unknown): string | undefined {
+  const parsed = promptMetaSchema.safeParse(meta);
+  return parsed.success ? parsed.data.traceparent : undefined;
+}

@@ -112,3 +112,22 @@ describe("the decision tables", () => {
     });
   });
 });
+
+describe("a prompt's traceparent", () => {
+  it("is read when it is a valid W3C version-00 traceparent, and ignored otherwise", async () => {
+    const { promptTraceparent } = await import("../../src/wire/meta.js");
+    const valid = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    expect(promptTraceparent({ traceparent: valid, other: 1 })).toBe(valid);
+    for (const bad of [
+      "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+      "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+      "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",
+      "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+      42,
+    ]) {
+      expect(promptTraceparent({ traceparent: bad })).toBeUndefined();
+    }
+    expect(promptTraceparent(undefined)).toBeUndefined();
+    expect(promptTraceparent(null)).toBeUndefined();
+  });
+});

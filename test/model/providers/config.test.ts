@@ -111,6 +111,7 @@ describe("flags and precedence", () => {
       settingSources: [],
       settingsFiles: [],
       commands: [],
+      telemetry: {},
     });
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
     expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");
