@@ -1,8 +1,10 @@
 import { execFile } from "node:child_process";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { spawnAgent, toolLine } from "../../src/client/kit/index.js";
+import { MODEL_FAILED } from "../../src/protocol/app.js";
+import { rpcError, startStdio } from "../agent/setup.js";
 import { BUILT_CLI } from "../helpers/harness.js";
 
 /** A localhost port nothing listens on: bound, then closed again. */
@@ -71,25 +73,38 @@ describe("--log-format", { timeout: 30_000 }, () => {
 });
 
 describe("a wrong --base-url", { timeout: 60_000 }, () => {
-  it("logs each failed attempt as it happens, then answers with one line", async () => {
+  it("logs each failed attempt as it happens, then answers with one line and an error", async () => {
     const port = await closedPort();
-    const run = await spawnAgent({
-      model: "openai-compatible:some-model",
-      args: [
-        "--base-url",
-        `http://127.0.0.1:${port}/v1`,
-        "--max-retries",
-        "1",
-        "--log-format",
-        "json",
-      ],
-      prompt: "hi",
-    });
-    expect(run.stopReason).toBe("end_turn");
-    expect(run.agentText).toMatch(
-      /Cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 .*after 2 attempts/,
+    const s = await startStdio(
+      {},
+      {
+        args: [
+          "--model",
+          "openai-compatible:some-model",
+          "--base-url",
+          `http://127.0.0.1:${port}/v1`,
+          "--max-retries",
+          "1",
+          "--log-format",
+          "json",
+        ],
+      },
     );
-    const attempts = jsonLines(run.stderr).filter((l) =>
+    onTestFinished(() => s.h.close());
+    const { sessionId } = await s.newSession();
+    const error = await rpcError(s.prompt(sessionId, "hi"));
+    expect(error.code).toBe(MODEL_FAILED);
+    const said = /Cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 .*after 2 attempts/;
+    expect(error.message).toMatch(said);
+    const shown = s.h
+      .sessionUpdates(sessionId)
+      .map((u) =>
+        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+          ? u.content.text
+          : "",
+      );
+    expect(shown.join("")).toMatch(said);
+    const attempts = jsonLines(s.h.stderr()).filter((l) =>
       String(l.msg).startsWith("model request failed"),
     );
     expect(attempts).toHaveLength(2);
