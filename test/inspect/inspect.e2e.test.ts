@@ -36,7 +36,8 @@ describe("hookgate inspect in a real browser", () => {
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
-      // By keyboard: Enter sends the prompt; the dialog takes the focus; Tab reaches Deny.
+      // By keyboard: Enter sends the prompt; the focus stays in the Prompt (a dialog never
+      // takes it from a text field); Tab passes Send and reaches the dialog's Reason, then Deny.
       await page
         .getByRole("textbox", { name: "Prompt" })
         .fill(toolLine("Bash", { command: "rm -rf build" }));
@@ -45,9 +46,11 @@ describe("hookgate inspect in a real browser", () => {
       const dialog = page.getByRole("alertdialog");
       await dialog.getByText("rm -rf build").waitFor();
       await dialog.getByText("Bash").first().waitFor();
-      await dialog.getByRole("button", { name: "Allow" }).and(page.locator(":focus")).waitFor();
-      await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
       await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      const reason = dialog.getByRole("textbox", { name: "Reason" });
+      await reason.and(page.locator(":focus")).waitFor();
+      await page.keyboard.type("build/ holds the release");
       await page.keyboard.press("Tab");
       await dialog.getByRole("button", { name: "Deny" }).and(page.locator(":focus")).waitFor();
       await page.keyboard.press("Enter");
