@@ -44,7 +44,7 @@ export function showGate(gate) {
     {},
     el("label", { for: reasonId }, "Reason"),
     reason,
-    el("p", {}, "Time left: ", left),
+    el("p", {}, "Time left: ", left, " (denied when the time runs out)"),
     el("button", { type: "submit" }, "Deny"),
     el("button", { type: "button", onclick: answer("allow") }, "Allow"),
   );

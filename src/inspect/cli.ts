@@ -12,8 +12,8 @@ answer gates yourself. Prints the page's address (with its token) and opens a br
 Options:
   --port <n>           port to listen on (default 0: a free port)
   --host <host>        interface to bind (default 127.0.0.1)
-  --gate-timeout <s>   seconds the page has to answer a gate before it is timed_out
-                       (default 60)
+  --gate-timeout <s>   seconds the page has to answer a gate; unanswered, the call is
+                       denied (timed_out) (default 60)
   --no-open            print the address, do not open a browser
   -h, --help           show this help
 

@@ -28,7 +28,7 @@ export interface InspectorOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** Seconds the page has to answer a gate before the agent labels it `timed_out`. */
+  /** Seconds the page has to answer a gate before the agent denies it as `timed_out`. */
   readonly gateTimeout: number;
   /** Flags for the hookgate agent behind the page. */
   readonly agentArgs: readonly string[];
@@ -122,7 +122,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   };
 
   const hooks: HooksConfig = {
-    PreToolUse: [{ matcher: "*", timeout: options.gateTimeout, hooks: [browser] }],
+    // A rule is a person saying "ask me": unanswered (or unreachable), the call is denied.
+    PreToolUse: [
+      { matcher: "*", timeout: options.gateTimeout, onFailure: "deny", hooks: [browser] },
+    ],
     ...Object.fromEntries(
       OBSERVED.map((event) => [event, [{ hooks: [observe], blocking: ASKED.has(event) }]]),
     ),

@@ -31,6 +31,8 @@ describe("the page's gate and a person", () => {
       const dialog = page.getByRole("alertdialog", { name: /Gate/ });
       await dialog.getByText("rm -rf build").waitFor();
 
+      // It says what silence does: a rule is a person asking to be asked.
+      await dialog.getByText(/denied when the time runs out/).waitFor();
       // The user goes on typing the next prompt: the dialog must not have taken these keys.
       await page.keyboard.type("ls -la ");
       expect(await prompt.inputValue()).toBe("ls -la ");
@@ -92,6 +94,33 @@ describe("the page's gate and a person", () => {
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: failed" }).waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("a rule nobody answers denies the call when the time runs out, even in bypassPermissions (timed_out, no permission step)", async () => {
+    const run = await inspect(
+      { "build/keep.txt": "precious\n" },
+      {
+        own: ["--no-open", "--gate-timeout", "1"],
+        agent: ["--permission-mode", "bypassPermissions"],
+      },
+    );
+    try {
+      const page = await openPage(browser, run.url);
+      await addRule(page, "Bash", "");
+      await send(page, RM);
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
+      await row.filter({ hasText: "timed_out" }).waitFor();
+      await row.getByText(`hook ${GATE_ID} timed out after 1000 ms on Bash`).waitFor();
+      await card.getByText(/^Hook denied: /).waitFor();
+      await page.getByText("turn ended: end_turn").waitFor();
+      expect(await page.getByRole("alertdialog").count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
       await page.close();
     } finally {
