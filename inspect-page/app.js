@@ -2,7 +2,7 @@
 // the live channel (server-sent events) to the parts of the page.
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
 import { addText, append, onUpdate } from "./conversation.js";
-import { $, el, post, token } from "./dom.js";
+import { $, el, post } from "./dom.js";
 import { logEvent, logFrame } from "./log.js";
 
 // ---- session controls ------------------------------------------------------------------------
@@ -96,7 +96,8 @@ $("export").addEventListener("click", async () => {
 
 // ---- the live channel --------------------------------------------------------------------------
 
-const source = new EventSource(`/events?token=${encodeURIComponent(token)}`);
+// Signed in by the HttpOnly cookie the one-time link was exchanged for.
+const source = new EventSource("/events");
 const on = (type, handler) =>
   source.addEventListener(type, (message) => handler(JSON.parse(message.data)));
 source.addEventListener("open", () => ($("status").textContent = "connected"));

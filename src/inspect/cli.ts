@@ -7,7 +7,8 @@ import { startInspector } from "./server.js";
 export const INSPECT_HELP = `Usage: hookgate inspect [options] [-- <hookgate flags>]
 
 A local web page that is the ACP client of a hookgate agent: watch every hook decide, and
-answer gates yourself. Prints the page's address (with its token) and opens a browser.
+answer gates yourself. Prints the page's address (with a one-time code: it works once, within 60 s) and opens a
+browser on it.
 
 Options:
   --port <n>           port to listen on (default 0: a free port)
@@ -68,8 +69,10 @@ export async function runInspect(argv: string[]): Promise<number> {
     warn(`hookgate inspect: ${errorMessage(error)}`);
     return 1;
   }
-  process.stdout.write(`hookgate inspect: ${inspector.url}\n`);
-  if (!values["no-open"]) openBrowser(inspector.url);
+  // One link, printed and opened: the browser that opens it first is the one signed in.
+  const link = inspector.link();
+  process.stdout.write(`hookgate inspect: ${link}\n`);
+  if (!values["no-open"]) openBrowser(link);
 
   const reason = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));

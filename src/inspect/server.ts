@@ -39,8 +39,8 @@ export interface InspectorOptions {
 }
 
 export interface Inspector {
-  /** `http://host:port/?token=...`: the only way in. */
-  readonly url: string;
+  /** A fresh address that opens the page: `http://host:port/?code=...`, one use within 60 s. */
+  link(): string;
   /** Ends the agent (and everything it started), then the server. */
   close(): Promise<void>;
   /** Resolves when the agent exits on its own. */
@@ -291,7 +291,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
 
   let closing: Promise<void> | undefined;
   return {
-    url: `${page.origin}/?token=${token}`,
+    link: () => page.link(),
     agentExited,
     close() {
       closing ??= (async () => {

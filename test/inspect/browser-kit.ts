@@ -18,7 +18,8 @@ export interface Running {
   /** The address `hookgate inspect` printed. */
   readonly url: string;
   readonly cwd: string;
-  /** What it wrote to stderr so far. */
+  /** What it wrote to stdout and stderr so far. */
+  stdout(): string;
   stderr(): string;
   /** Resolves with the exit code once it exited. */
   readonly exited: Promise<number | null>;
@@ -49,8 +50,8 @@ export async function inspect(
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  let out = "";
   const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       out += chunk;
       const line = /^hookgate inspect: (http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(out);
@@ -63,6 +64,7 @@ export async function inspect(
     url,
     cwd,
     exited,
+    stdout: () => out,
     stderr: () => stderr,
     async stop() {
       child.kill("SIGTERM");
@@ -79,14 +81,24 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
 }
 
-/** Opens the page in a fresh browser context and waits for its live channel. */
+/** Opens the link in a fresh browser context (its own cookies) and waits for the live channel. */
 export async function openPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
   // Generous: a shared machine may be slow; every wait below is for a condition.
   page.setDefaultTimeout(60_000);
   await page.goto(url);
   await page.getByRole("status").getByText("connected").waitFor();
   return page;
+}
+
+/** Another tab of the browser `page` is in: signed in by the cookie, without a link. */
+export async function openAgain(page: Page): Promise<Page> {
+  const later = await page.context().newPage();
+  later.setDefaultTimeout(60_000);
+  await later.goto(new URL(page.url()).origin);
+  await later.getByRole("status").getByText("connected").waitFor();
+  return later;
 }
 
 export async function addRule(page: Page, matcher: string, contains: string): Promise<void> {
