@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { usageError } from "../shared/usage-error.js";
 import { errorMessage } from "../shared/values.js";
@@ -21,7 +22,10 @@ Options:
 Flags after -- go to the agent (--model, --setting-sources, --data-dir, --config, ...).
 `;
 
-/** `hookgate inspect`: runs until SIGINT, SIGTERM, the end of stdin or the agent's exit. */
+/**
+ * `hookgate inspect`: runs until SIGINT, SIGTERM, SIGHUP, the close of a stdin pipe or socket
+ * the parent holds, or the agent's exit; it says which on stderr.
+ */
 export async function runInspect(argv: string[]): Promise<number> {
   const split = argv.indexOf("--");
   const own = split === -1 ? argv : argv.slice(0, split);
@@ -75,24 +79,37 @@ export async function runInspect(argv: string[]): Promise<number> {
   if (!values["no-open"]) openBrowser(link);
 
   const reason = await new Promise<string>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-    // A parent that closes the pipe stops it too; a terminal's stdin is left alone (reading
-    // it from a background job would stop the process).
-    if (!process.stdin.isTTY) {
-      process.stdin.once("end", () => resolve("stdin ended"));
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      process.once(signal, () => resolve(signal));
+    }
+    // A parent that holds our stdin stops us by closing it. A terminal is left alone (reading
+    // it from a background job would stop the process), and so are /dev/null and a file: their
+    // end says nothing about the parent (a script, `cmd &`, a container started without -i).
+    if (stdinIsParentsPipe()) {
+      process.stdin.once("end", () =>
+        resolve("its stdin was closed (the pipe or socket its parent holds)"),
+      );
       process.stdin.resume();
     }
-    const exited = () => resolve("the agent exited");
+    const exited = () => resolve(AGENT_EXITED);
     inspector.agentExited.then(exited, exited);
   });
+  warn(`hookgate inspect: stopping: ${reason}`);
   await inspector.close();
   process.stdin.pause();
-  if (reason === "the agent exited") {
-    warn("hookgate inspect: the agent exited");
-    return 1;
+  return reason === AGENT_EXITED ? 1 : 0;
+}
+
+const AGENT_EXITED = "the agent exited";
+
+/** Whether stdin is a pipe or a socket: then its end means the parent let go of us. */
+function stdinIsParentsPipe(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
   }
-  return 0;
 }
 
 function usage(message: string): number {

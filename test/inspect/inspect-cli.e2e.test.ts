@@ -93,7 +93,7 @@ describe("hookgate inspect, the process", () => {
     const run = await inspect({});
     run.child.stdin?.end();
     expect(await run.exited).toBe(0);
-    expect(run.stderr()).toContain("hookgate inspect: stopping: its stdin (a pipe) was closed");
+    expect(run.stderr()).toContain("hookgate inspect: stopping: its stdin was closed");
   });
 
   it("without the cookie everything is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
