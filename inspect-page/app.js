@@ -2,6 +2,7 @@
 // the live channel (server-sent events) to the parts of the page.
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
 import { addText, append, onUpdate } from "./conversation.js";
+import { openSession } from "./sessions.js";
 import { $, el, post } from "./dom.js";
 import { logEvent, logFrame } from "./log.js";
 
@@ -21,17 +22,17 @@ $("list-sessions").addEventListener("click", async () => {
   const list = $("sessions");
   list.replaceChildren();
   for (const session of result?.sessions ?? []) {
-    const name = session.title ?? session.sessionId;
+    const when = session.updatedAt ? ` · ${new Date(session.updatedAt).toLocaleString()}` : "";
     list.append(
       el(
         "li",
         {},
-        `${name} `,
+        `${session.title ?? "untitled"} · ${session.sessionId}${when} `,
         el(
           "button",
           {
             type: "button",
-            "aria-label": `Load ${name}`,
+            "aria-label": `Load session ${session.sessionId}`,
             onclick: () => void post({ type: "loadSession", sessionId: session.sessionId }),
           },
           "Load",
@@ -110,13 +111,10 @@ on("gate", showGate);
 on("gateClosed", ({ id }) => closeGate(id));
 on("permission", showPermission);
 on("permissionClosed", ({ id }) => closePermission(id));
-on("session", ({ sessionId, loaded }) => {
-  $("current").textContent = sessionId;
-  append(el("h3", { class: "session-mark" }, `${loaded ? "Loaded" : "New"} session ${sessionId}`));
-});
-on("user", ({ text }) => addText("user", text));
-on("turnEnded", ({ stopReason }) =>
-  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`)),
+on("session", openSession);
+on("user", ({ sessionId, text }) => addText("user", text, sessionId));
+on("turnEnded", ({ sessionId, stopReason }) =>
+  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`), sessionId),
 );
 on("failure", ({ message }) => ($("error").textContent = message));
 on("trimmed", ({ messages }) =>

@@ -48,6 +48,7 @@ const ASSETS = new Set([
   "dialogs.js",
   "dom.js",
   "log.js",
+  "sessions.js",
   "style.css",
 ]);
 const ASSET_PATH = /^\/([a-z-]+\.(?:js|css))$/;

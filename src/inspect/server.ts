@@ -200,7 +200,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           _meta: sessionMeta(),
         });
         current = sessionId;
-        broadcast("session", { sessionId });
+        broadcast("session", { sessionId, at: Date.now() });
         return { sessionId };
       }
       case "prompt": {
@@ -232,7 +232,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       }
       case "loadSession": {
         // Announced first: the replay arrives before the answer.
-        broadcast("session", { sessionId: action.sessionId, loaded: true });
+        broadcast("session", { sessionId: action.sessionId, loaded: true, at: Date.now() });
         await acp.request(methods.agent.session.load, {
           sessionId: action.sessionId,
           cwd: options.cwd,

@@ -194,7 +194,7 @@ describe("hookgate inspect in a real browser", () => {
       const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
       await page
-        .getByRole("button", { name: /^Load / })
+        .getByRole("button", { name: /^Load session / })
         .first()
         .click();
       await page.getByText(/Loaded session/).waitFor();
