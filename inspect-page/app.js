@@ -45,17 +45,41 @@ $("list-sessions").addEventListener("click", async () => {
 
 // ---- rules --------------------------------------------------------------------------------
 
+for (const example of document.querySelectorAll("[data-example]")) {
+  example.addEventListener("click", () => {
+    $("prompt").value = example.dataset.example;
+    $("prompt").focus();
+  });
+}
+
 $("rule-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  void post({
-    type: "addRule",
-    rule: {
-      event: $("rule-event").value,
-      matcher: $("rule-matcher").value,
-      contains: $("rule-contains").value,
-    },
-  });
+  const rule = {
+    event: $("rule-event").value,
+    matcher: $("rule-matcher").value,
+    contains: $("rule-contains").value,
+  };
+  const add = () => void post({ type: "addRule", rule });
+  const everyCall = ["", "*"].includes(rule.matcher.trim()) && rule.contains === "";
+  if (everyCall) confirmEveryCall(add);
+  else add();
 });
+
+/** A rule with empty fields stops every tool call: asked once more before it is added. */
+function confirmEveryCall(add) {
+  const close = () => $("rule-confirm").replaceChildren();
+  const cancel = el("button", { type: "button", onclick: close }, "Cancel");
+  const ask = el(
+    "div",
+    { role: "alertdialog", "aria-labelledby": "rule-confirm-title", class: "dialog" },
+    el("p", { id: "rule-confirm-title" }, "This rule asks you before every tool call."),
+    cancel,
+    el("button", { type: "button", onclick: () => (close(), add()) }, "Add it anyway"),
+  );
+  ask.addEventListener("keydown", (event) => event.key === "Escape" && close());
+  $("rule-confirm").replaceChildren(ask);
+  cancel.focus();
+}
 
 function showRules(rules) {
   $("rules").replaceChildren(

@@ -30,8 +30,10 @@ export async function post(action) {
   });
   const text = await res.text();
   if (!res.ok) {
+    // The server's page says `<status>: <what is wrong>`: only what is wrong is shown.
+    const said = new DOMParser().parseFromString(text, "text/html").body.textContent ?? "";
     $("error").textContent =
-      `${res.status}: ${new DOMParser().parseFromString(text, "text/html").body.textContent ?? ""}`.trim();
+      said.replace(/^\s*\d{3}: /, "").trim() || `${res.status} ${res.statusText}`;
     return undefined;
   }
   return JSON.parse(text);
