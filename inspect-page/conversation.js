@@ -1,6 +1,7 @@
 // The conversation: messages as they stream, and a card per tool call with its hooks, each in
 // its session's view (cards are keyed by session and tool call id: ids repeat across sessions).
 import { el, pretty } from "./dom.js";
+import { logGate } from "./log.js";
 import { nameSession, relabel, shownView, uniqueId, viewOf } from "./sessions.js";
 
 /** Appends to the session's view (or, for a message of no session, the one shown). */
@@ -156,7 +157,7 @@ function turnHooks(reports, sessionId) {
   }
 }
 
-export function onUpdate({ sessionId, update }) {
+export function onUpdate({ sessionId, update, at }) {
   const isCall =
     update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update";
   const reports = update._meta?.hooks ?? [];
@@ -196,6 +197,12 @@ export function onUpdate({ sessionId, update }) {
       const toolName = update._meta?.claudeCode?.toolName;
       if (typeof toolName === "string") entry.toolName = toolName;
       renderCard(entry);
+      // The gate's decision goes to the Events log once, when its reports first arrive.
+      const gate = (update._meta?.hooks ?? []).filter((r) => r.event === undefined);
+      if (gate.length > 0 && !entry.gateLogged) {
+        entry.gateLogged = true;
+        logGate({ at, sessionId, toolName: entry.toolName ?? entry.call.kind, reports: gate });
+      }
       return;
     }
     default:

@@ -118,7 +118,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   /** Observers: every other event goes to the page's Events log and the hook record. */
   const observe = (input: HookInput) => {
     record.event(input);
-    broadcast("hookEvent", { event: input.hook_event_name, input });
+    broadcast("hookEvent", { event: input.hook_event_name, input, at: Date.now() });
   };
 
   const hooks: HooksConfig = {
@@ -139,7 +139,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     client({ name: "hookgate-inspect" })
       .onNotification(methods.client.session.update, ({ params }) => {
         record.update(params);
-        broadcast("update", params);
+        broadcast("update", { ...params, at: Date.now() });
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
         askPermission(params, signal),
