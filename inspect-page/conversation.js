@@ -42,6 +42,13 @@ function card(toolCallId, sessionId) {
     const input = el("pre", {}, "");
     const output = el("pre", {}, "");
     const hooks = el("ol", { class: "hooks", "aria-label": "Hooks" });
+    const columns = el(
+      "div",
+      { class: "hook head", hidden: "" },
+      ["hook", "kind", "matcher", "outcome", "reason", "time", ""].map((name) =>
+        el("span", {}, name),
+      ),
+    );
     const after = el("ol", { class: "hooks", "aria-label": "PostToolUse hooks", hidden: "" });
     const node = el(
       "article",
@@ -49,11 +56,13 @@ function card(toolCallId, sessionId) {
       heading,
       status,
       input,
+      columns,
       hooks,
       output,
       after,
     );
-    entry = { node, heading, status, input, output, hooks, after, view, call: { toolCallId } };
+    const call = { toolCallId };
+    entry = { node, heading, status, input, output, columns, hooks, after, view, call };
     view.cards.set(toolCallId, entry);
     append(node, sessionId);
   }
@@ -77,7 +86,12 @@ function hookRows(reports, scaleMs, sequential) {
     return el(
       "li",
       { class: `hook ${report.outcome}` },
-      el("span", { class: "id" }, report.hookCallbackId),
+      // Never wrapped mid-token: cut with an ellipsis, the whole id on hover and on focus.
+      el(
+        "span",
+        { class: "id", title: report.hookCallbackId, tabindex: "0" },
+        report.hookCallbackId,
+      ),
       el("span", { class: "kind" }, report.kind),
       el(
         "span",
@@ -125,6 +139,7 @@ function renderCard(entry) {
   entry.denied = gate.some((r) => r.outcome === "denied");
   relabel(entry.view);
   entry.hooks.replaceChildren(...hookRows(gate, gateMs, false));
+  entry.columns.hidden = gate.length === 0;
   placeBars(entry.hooks);
   if (gate.length > 0) {
     entry.hooks.setAttribute("aria-label", `Hooks (gate ${gateMs.toFixed(1)} ms)`);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
@@ -17,7 +17,7 @@ describe("the inspector page's views", () => {
     await browser?.close();
   });
 
-  it("Events shows each event's time, session, tool and decision, PreToolUse included, with a count per outcome", async () => {
+  it("Events shows each event's time, session, tool and decision, PreToolUse included, with a count per outcome; hook rows have column headers and one-line ids", async () => {
     const run = await inspect(
       { "build/keep.txt": "precious\n" },
       { agent: ["--permission-mode", "bypassPermissions"] },
@@ -45,6 +45,18 @@ describe("the inspector page's views", () => {
       const counts = page.getByLabel("Count per outcome");
       expect(await counts.textContent()).toMatch(/denied 1/);
       expect(await counts.textContent()).toMatch(/proceeded 1/);
+
+      // The card's hook rows have column headers, and an id is one line, whole on hover.
+      const card = page.getByRole("article", { name: "Bash: rm -rf build" });
+      for (const column of ["hook", "kind", "matcher", "outcome", "reason", "time"]) {
+        await card.getByText(column, { exact: true }).waitFor();
+      }
+      const id = card.getByText(GATE_ID, { exact: true });
+      expect(await id.getAttribute("title")).toBe(GATE_ID);
+      const whiteSpace = await id.evaluate(
+        (node) => node.ownerDocument.defaultView?.getComputedStyle(node).whiteSpace,
+      );
+      expect(whiteSpace).toBe("nowrap");
 
       await page.getByRole("combobox", { name: "Show only" }).selectOption("PreToolUse");
       await events.getByText(/^Stop/).first().waitFor({ state: "hidden" });
