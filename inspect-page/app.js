@@ -2,7 +2,8 @@
 // the live channel (server-sent events) to the parts of the page.
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
 import { addText, append, onUpdate } from "./conversation.js";
-import { $, el, post, token } from "./dom.js";
+import { openSession } from "./sessions.js";
+import { $, el, post } from "./dom.js";
 import { logEvent, logFrame } from "./log.js";
 
 // ---- session controls ------------------------------------------------------------------------
@@ -21,17 +22,17 @@ $("list-sessions").addEventListener("click", async () => {
   const list = $("sessions");
   list.replaceChildren();
   for (const session of result?.sessions ?? []) {
-    const name = session.title ?? session.sessionId;
+    const when = session.updatedAt ? ` · ${new Date(session.updatedAt).toLocaleString()}` : "";
     list.append(
       el(
         "li",
         {},
-        `${name} `,
+        `${session.title ?? "untitled"} · ${session.sessionId}${when} `,
         el(
           "button",
           {
             type: "button",
-            "aria-label": `Load ${name}`,
+            "aria-label": `Load session ${session.sessionId}`,
             onclick: () => void post({ type: "loadSession", sessionId: session.sessionId }),
           },
           "Load",
@@ -44,17 +45,41 @@ $("list-sessions").addEventListener("click", async () => {
 
 // ---- rules --------------------------------------------------------------------------------
 
+for (const example of document.querySelectorAll("[data-example]")) {
+  example.addEventListener("click", () => {
+    $("prompt").value = example.dataset.example;
+    $("prompt").focus();
+  });
+}
+
 $("rule-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  void post({
-    type: "addRule",
-    rule: {
-      event: $("rule-event").value,
-      matcher: $("rule-matcher").value,
-      contains: $("rule-contains").value,
-    },
-  });
+  const rule = {
+    event: $("rule-event").value,
+    matcher: $("rule-matcher").value,
+    contains: $("rule-contains").value,
+  };
+  const add = () => void post({ type: "addRule", rule });
+  const everyCall = ["", "*"].includes(rule.matcher.trim()) && rule.contains === "";
+  if (everyCall) confirmEveryCall(add);
+  else add();
 });
+
+/** A rule with empty fields stops every tool call: asked once more before it is added. */
+function confirmEveryCall(add) {
+  const close = () => $("rule-confirm").replaceChildren();
+  const cancel = el("button", { type: "button", onclick: close }, "Cancel");
+  const ask = el(
+    "div",
+    { role: "alertdialog", "aria-labelledby": "rule-confirm-title", class: "dialog" },
+    el("p", { id: "rule-confirm-title" }, "This rule asks you before every tool call."),
+    cancel,
+    el("button", { type: "button", onclick: () => (close(), add()) }, "Add it anyway"),
+  );
+  ask.addEventListener("keydown", (event) => event.key === "Escape" && close());
+  $("rule-confirm").replaceChildren(ask);
+  cancel.focus();
+}
 
 function showRules(rules) {
   $("rules").replaceChildren(
@@ -96,7 +121,8 @@ $("export").addEventListener("click", async () => {
 
 // ---- the live channel --------------------------------------------------------------------------
 
-const source = new EventSource(`/events?token=${encodeURIComponent(token)}`);
+// Signed in by the HttpOnly cookie the one-time link was exchanged for.
+const source = new EventSource("/events");
 const on = (type, handler) =>
   source.addEventListener(type, (message) => handler(JSON.parse(message.data)));
 source.addEventListener("open", () => ($("status").textContent = "connected"));
@@ -109,13 +135,10 @@ on("gate", showGate);
 on("gateClosed", ({ id }) => closeGate(id));
 on("permission", showPermission);
 on("permissionClosed", ({ id }) => closePermission(id));
-on("session", ({ sessionId, loaded }) => {
-  $("current").textContent = sessionId;
-  append(el("h3", { class: "session-mark" }, `${loaded ? "Loaded" : "New"} session ${sessionId}`));
-});
-on("user", ({ text }) => addText("user", text));
-on("turnEnded", ({ stopReason }) =>
-  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`)),
+on("session", openSession);
+on("user", ({ sessionId, text }) => addText("user", text, sessionId));
+on("turnEnded", ({ sessionId, stopReason }) =>
+  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`), sessionId),
 );
 on("failure", ({ message }) => ($("error").textContent = message));
 on("trimmed", ({ messages }) =>

@@ -1,22 +1,27 @@
-// The conversation: messages as they stream, and a card per tool call with its hooks.
-import { $, el, pretty } from "./dom.js";
+// The conversation: messages as they stream, and a card per tool call with its hooks, each in
+// its session's view (cards are keyed by session and tool call id: ids repeat across sessions).
+import { el, pretty } from "./dom.js";
+import { logGate } from "./log.js";
+import { nameSession, relabel, shownView, uniqueId, viewOf } from "./sessions.js";
 
-export const cards = new Map();
-let lastText = undefined;
-
-export function append(node) {
-  $("conversation").append(node);
-  lastText = undefined;
+/** Appends to the session's view (or, for a message of no session, the one shown). */
+export function append(node, sessionId) {
+  const view = sessionId === undefined ? shownView() : viewOf(sessionId);
+  if (!view) return;
+  view.node.append(node);
+  view.lastText = undefined;
 }
 
-export function addText(kind, text) {
-  if (lastText?.kind !== kind) {
+export function addText(kind, text, sessionId) {
+  const view = viewOf(sessionId);
+  if (view.lastText?.kind !== kind) {
     const label = { agent: "Agent", thought: "Thought", user: "You" }[kind];
     const body = el("span", {}, "");
-    append(el("p", { class: kind }, el("strong", {}, `${label}: `), body));
-    lastText = { kind, body };
+    append(el("p", { class: kind }, el("strong", {}, `${label}: `), body), sessionId);
+    view.lastText = { kind, body };
   }
-  lastText.body.textContent += text;
+  view.lastText.body.textContent += text;
+  if (kind === "user") nameSession(sessionId, view.lastText.body.textContent);
 }
 
 function contentText(content) {
@@ -29,13 +34,21 @@ function contentText(content) {
 }
 
 function card(toolCallId, sessionId) {
-  let entry = cards.get(toolCallId);
+  const view = viewOf(sessionId);
+  let entry = view.cards.get(toolCallId);
   if (!entry) {
-    const heading = el("h3", { id: `card-${toolCallId}-title` }, "");
+    const heading = el("h3", { id: uniqueId("card") }, "");
     const status = el("p", { class: "status" }, "");
     const input = el("pre", {}, "");
     const output = el("pre", {}, "");
     const hooks = el("ol", { class: "hooks", "aria-label": "Hooks" });
+    const columns = el(
+      "div",
+      { class: "hook head", hidden: "" },
+      ["hook", "kind", "matcher", "outcome", "reason", "time", ""].map((name) =>
+        el("span", {}, name),
+      ),
+    );
     const after = el("ol", { class: "hooks", "aria-label": "PostToolUse hooks", hidden: "" });
     const node = el(
       "article",
@@ -43,13 +56,15 @@ function card(toolCallId, sessionId) {
       heading,
       status,
       input,
+      columns,
       hooks,
       output,
       after,
     );
-    entry = { node, heading, status, input, output, hooks, after, sessionId, call: { toolCallId } };
-    cards.set(toolCallId, entry);
-    append(node);
+    const call = { toolCallId };
+    entry = { node, heading, status, input, output, columns, hooks, after, view, call };
+    view.cards.set(toolCallId, entry);
+    append(node, sessionId);
   }
   return entry;
 }
@@ -71,7 +86,12 @@ function hookRows(reports, scaleMs, sequential) {
     return el(
       "li",
       { class: `hook ${report.outcome}` },
-      el("span", { class: "id" }, report.hookCallbackId),
+      // Never wrapped mid-token: cut with an ellipsis, the whole id on hover and on focus.
+      el(
+        "span",
+        { class: "id", title: report.hookCallbackId, tabindex: "0" },
+        report.hookCallbackId,
+      ),
       el("span", { class: "kind" }, report.kind),
       el(
         "span",
@@ -117,7 +137,10 @@ function renderCard(entry) {
   const reports = (call._meta?.hooks ?? []).filter(ownReport);
   const gate = reports.filter((r) => r.event === undefined);
   const gateMs = call._meta?.hooksGateMs ?? longest(gate);
+  entry.denied = gate.some((r) => r.outcome === "denied");
+  relabel(entry.view);
   entry.hooks.replaceChildren(...hookRows(gate, gateMs, false));
+  entry.columns.hidden = gate.length === 0;
   placeBars(entry.hooks);
   if (gate.length > 0) {
     entry.hooks.setAttribute("aria-label", `Hooks (gate ${gateMs.toFixed(1)} ms)`);
@@ -135,7 +158,7 @@ function renderCard(entry) {
  * Hooks of the turn's other events (UserPromptSubmit, SessionStart, Stop...) ride on whichever
  * update comes next: each event's rows go in the conversation where they arrived.
  */
-function turnHooks(reports) {
+function turnHooks(reports, sessionId) {
   const byEvent = new Map();
   for (const report of reports) {
     const event = report.event ?? "Hooks";
@@ -146,25 +169,25 @@ function turnHooks(reports) {
     const rows = el("ol", { class: "hooks", "aria-label": `${event} hooks (${ms.toFixed(1)} ms)` });
     rows.append(...hookRows(list, ms, false));
     placeBars(rows);
-    append(el("section", { class: "turn-hooks" }, el("h3", {}, `${event} hooks`), rows));
+    append(el("section", { class: "turn-hooks" }, el("h3", {}, `${event} hooks`), rows), sessionId);
   }
 }
 
-export function onUpdate({ sessionId, update }) {
+export function onUpdate({ sessionId, update, at }) {
   const isCall =
     update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update";
   const reports = update._meta?.hooks ?? [];
   const others = isCall ? reports.filter((r) => !ownReport(r)) : reports;
-  if (others.length > 0) turnHooks(others);
+  if (others.length > 0) turnHooks(others, sessionId);
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
-      if (update.content?.type === "text") addText("agent", update.content.text);
+      if (update.content?.type === "text") addText("agent", update.content.text, sessionId);
       return;
     case "agent_thought_chunk":
-      if (update.content?.type === "text") addText("thought", update.content.text);
+      if (update.content?.type === "text") addText("thought", update.content.text, sessionId);
       return;
     case "user_message_chunk":
-      if (update.content?.type === "text") addText("user", update.content.text);
+      if (update.content?.type === "text") addText("user", update.content.text, sessionId);
       return;
     case "plan":
       append(
@@ -173,7 +196,12 @@ export function onUpdate({ sessionId, update }) {
           { class: "plan", "aria-label": "Plan" },
           update.entries.map((e) => el("li", {}, `${e.status}: ${e.content}`)),
         ),
+        sessionId,
       );
+      return;
+    case "session_info_update":
+      if (typeof update.title === "string")
+        nameSession(sessionId, update.title, { fromAgent: true });
       return;
     case "tool_call":
     case "tool_call_update": {
@@ -185,6 +213,12 @@ export function onUpdate({ sessionId, update }) {
       const toolName = update._meta?.claudeCode?.toolName;
       if (typeof toolName === "string") entry.toolName = toolName;
       renderCard(entry);
+      // The gate's decision goes to the Events log once, when its reports first arrive.
+      const gate = (update._meta?.hooks ?? []).filter((r) => r.event === undefined);
+      if (gate.length > 0 && !entry.gateLogged) {
+        entry.gateLogged = true;
+        logGate({ at, sessionId, toolName: entry.toolName ?? entry.call.kind, reports: gate });
+      }
       return;
     }
     default:

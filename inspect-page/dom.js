@@ -1,7 +1,6 @@
 // DOM helpers and the page's requests. Everything the agent sends is shown as text (text
 // nodes and textContent), never parsed as HTML.
 
-export const token = new URLSearchParams(location.search).get("token") ?? "";
 export const $ = (id) => document.getElementById(id);
 
 /** An element with attributes and children; strings become text nodes. */
@@ -26,13 +25,15 @@ export async function post(action) {
   $("error").textContent = "";
   const res = await fetch("/api", {
     method: "POST",
-    headers: { "content-type": "application/json", "x-hookgate-token": token },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify(action),
   });
   const text = await res.text();
   if (!res.ok) {
+    // The server's page says `<status>: <what is wrong>`: only what is wrong is shown.
+    const said = new DOMParser().parseFromString(text, "text/html").body.textContent ?? "";
     $("error").textContent =
-      `${res.status}: ${new DOMParser().parseFromString(text, "text/html").body.textContent ?? ""}`.trim();
+      said.replace(/^\s*\d{3}: /, "").trim() || `${res.status} ${res.statusText}`;
     return undefined;
   }
   return JSON.parse(text);

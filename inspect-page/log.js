@@ -2,6 +2,7 @@
 import { $, el } from "./dom.js";
 
 const EVENTS = [
+  "PreToolUse",
   "SessionStart",
   "UserPromptSubmit",
   "PostToolUse",
@@ -13,6 +14,9 @@ const EVENTS = [
   "SessionEnd",
 ];
 $("events-event").append(...EVENTS.map((name) => el("option", { value: name }, name)));
+
+/** Entries per outcome, for the counts above the log. */
+const counts = new Map();
 
 function shown(item) {
   const event = $("events-event").value;
@@ -28,15 +32,47 @@ function filterEvents() {
 $("events-event").addEventListener("change", filterEvents);
 $("events-tool").addEventListener("input", filterEvents);
 
-export function logEvent({ event, input }) {
-  const detail = [input.tool_name, input.stop_reason, input.source].filter(Boolean).join(" ");
+function showCounts() {
+  $("events-counts").textContent = [...counts].map(([outcome, n]) => `${outcome} ${n}`).join(" · ");
+}
+
+/** One entry: when, which session, what happened, and what was decided (or observed). */
+function addEntry({ at, sessionId, event, tool, detail, outcome }) {
+  const time = new Date(at ?? Date.now()).toLocaleTimeString([], { hour12: false });
+  const what = [event, tool, detail].filter(Boolean).join(" ");
   const item = el(
     "li",
-    { "data-event": event, "data-tool": input.tool_name ?? "" },
-    detail ? `${event} ${detail}` : event,
+    { "data-event": event, "data-tool": tool ?? "", "data-outcome": outcome },
+    el("time", {}, time),
+    el("span", { class: "session", title: sessionId ?? "" }, (sessionId ?? "").slice(0, 8)),
+    el("span", { class: "what" }, what),
+    el("span", { class: `outcome ${outcome}` }, outcome),
   );
   item.hidden = !shown(item);
   $("events").append(item);
+  counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  showCounts();
+}
+
+/** An observer's event: notified, or for a failed tool `failed`. */
+export function logEvent({ event, input, at }) {
+  addEntry({
+    at,
+    sessionId: input.session_id,
+    event,
+    tool: input.tool_name,
+    detail: [input.stop_reason, input.source].filter(Boolean).join(" "),
+    outcome: event === "PostToolUseFailure" ? "failed" : "observed",
+  });
+}
+
+/** A tool call's PreToolUse gate, once its hooks reported: the decision that came of it. */
+export function logGate({ at, sessionId, toolName, reports }) {
+  const outcomes = reports.map((r) => r.outcome);
+  const decided = outcomes.includes("denied")
+    ? "denied"
+    : (outcomes.find((o) => o !== "proceeded" && o !== "cancelled") ?? "proceeded");
+  addEntry({ at, sessionId, event: "PreToolUse", tool: toolName, outcome: decided });
 }
 
 const TRAFFIC_KEPT = 500;

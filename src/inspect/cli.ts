@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { fstatSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { usageError } from "../shared/usage-error.js";
 import { errorMessage } from "../shared/values.js";
@@ -7,20 +8,24 @@ import { startInspector } from "./server.js";
 export const INSPECT_HELP = `Usage: hookgate inspect [options] [-- <hookgate flags>]
 
 A local web page that is the ACP client of a hookgate agent: watch every hook decide, and
-answer gates yourself. Prints the page's address (with its token) and opens a browser.
+answer gates yourself. Prints the page's address (with a one-time code: it works once, within 60 s) and opens a
+browser on it.
 
 Options:
   --port <n>           port to listen on (default 0: a free port)
   --host <host>        interface to bind (default 127.0.0.1)
-  --gate-timeout <s>   seconds the page has to answer a gate before it is timed_out
-                       (default 60)
+  --gate-timeout <s>   seconds the page has to answer a gate; unanswered, the call is
+                       denied (timed_out) (default 60)
   --no-open            print the address, do not open a browser
   -h, --help           show this help
 
 Flags after -- go to the agent (--model, --setting-sources, --data-dir, --config, ...).
 `;
 
-/** `hookgate inspect`: runs until SIGINT, SIGTERM, the end of stdin or the agent's exit. */
+/**
+ * `hookgate inspect`: runs until SIGINT, SIGTERM, SIGHUP, the close of a stdin pipe or socket
+ * the parent holds, or the agent's exit; it says which on stderr.
+ */
 export async function runInspect(argv: string[]): Promise<number> {
   const split = argv.indexOf("--");
   const own = split === -1 ? argv : argv.slice(0, split);
@@ -68,28 +73,43 @@ export async function runInspect(argv: string[]): Promise<number> {
     warn(`hookgate inspect: ${errorMessage(error)}`);
     return 1;
   }
-  process.stdout.write(`hookgate inspect: ${inspector.url}\n`);
-  if (!values["no-open"]) openBrowser(inspector.url);
+  // One link, printed and opened: the browser that opens it first is the one signed in.
+  const link = inspector.link();
+  process.stdout.write(`hookgate inspect: ${link}\n`);
+  if (!values["no-open"]) openBrowser(link);
 
   const reason = await new Promise<string>((resolve) => {
-    process.once("SIGINT", () => resolve("SIGINT"));
-    process.once("SIGTERM", () => resolve("SIGTERM"));
-    // A parent that closes the pipe stops it too; a terminal's stdin is left alone (reading
-    // it from a background job would stop the process).
-    if (!process.stdin.isTTY) {
-      process.stdin.once("end", () => resolve("stdin ended"));
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      process.once(signal, () => resolve(signal));
+    }
+    // A parent that holds our stdin stops us by closing it. A terminal is left alone (reading
+    // it from a background job would stop the process), and so are /dev/null and a file: their
+    // end says nothing about the parent (a script, `cmd &`, a container started without -i).
+    if (stdinIsParentsPipe()) {
+      process.stdin.once("end", () =>
+        resolve("its stdin was closed (the pipe or socket its parent holds)"),
+      );
       process.stdin.resume();
     }
-    const exited = () => resolve("the agent exited");
+    const exited = () => resolve(AGENT_EXITED);
     inspector.agentExited.then(exited, exited);
   });
+  warn(`hookgate inspect: stopping: ${reason}`);
   await inspector.close();
   process.stdin.pause();
-  if (reason === "the agent exited") {
-    warn("hookgate inspect: the agent exited");
-    return 1;
+  return reason === AGENT_EXITED ? 1 : 0;
+}
+
+const AGENT_EXITED = "the agent exited";
+
+/** Whether stdin is a pipe or a socket: then its end means the parent let go of us. */
+function stdinIsParentsPipe(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
   }
-  return 0;
 }
 
 function usage(message: string): number {

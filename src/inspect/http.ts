@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,6 +5,7 @@ import { extname } from "node:path";
 import { firstIssue } from "../shared/zod-issues.js";
 import { errorMessage } from "../shared/values.js";
 import { actionSchema, type Action } from "./actions.js";
+import { EntryCodes, cookieName, readCookie, sameToken, tokenCookie } from "./entry.js";
 import { pageHosts, type PageHosts } from "./hosts.js";
 
 /** What the page server needs from the inspector behind it. */
@@ -13,6 +13,7 @@ export interface PageServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** The long-lived secret: only ever in the HttpOnly cookie a one-time code is exchanged for. */
   readonly token: string;
   /** Carries out an action the page posted (already parsed). */
   readonly act: (action: Action) => Promise<unknown>;
@@ -22,8 +23,10 @@ export interface PageServerOptions {
 }
 
 export interface PageServer {
-  /** `http://host:port`, the address to print (see {@link pageHosts} for all it answers to). */
+  /** `http://host:port` (see {@link pageHosts} for all it answers to). */
   readonly origin: string;
+  /** A fresh address to open: the origin with a one-time code (one use, within 60 s). */
+  link(): string;
   close(): Promise<void>;
 }
 
@@ -38,16 +41,17 @@ export class HttpError extends Error {
 }
 
 const PAGE_DIR = new URL("../../inspect-page/", import.meta.url);
-/** The page's files, served under `/t/<token>/` so that module imports carry the token. */
+/** The page's files. */
 const ASSETS = new Set([
   "app.js",
   "conversation.js",
   "dialogs.js",
   "dom.js",
   "log.js",
+  "sessions.js",
   "style.css",
 ]);
-const ASSET_PATH = /^\/t\/([A-Za-z0-9_-]+)\/([a-z-]+\.(?:js|css))$/;
+const ASSET_PATH = /^\/([a-z-]+\.(?:js|css))$/;
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -66,12 +70,14 @@ const CSP = [
 const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Serves the page, its live channel (`GET /events`, server-sent events) and its actions
- * (`POST /api`), each only with the token (`?token=`, the `X-Hookgate-Token` header, or for
- * the page's files the path `/t/<token>/`) and only to the inspector's own Host and Origin.
+ * Serves the page, its files, its live channel (`GET /events`, server-sent events) and its
+ * actions (`POST /api`), each only with the token's cookie and only to the inspector's own
+ * Host and Origin. The cookie is set by `GET /?code=<one-time code>` (see {@link EntryCodes}).
  */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
   let hosts: PageHosts = { origin: "", allowed: new Set() };
+  let port = 0;
+  const codes = new EntryCodes();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) return refuse(res, error.status, error.message);
@@ -91,10 +97,13 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     if (from !== undefined && !(from.startsWith("http://") && hosts.allowed.has(from.slice(7)))) {
       return refuse(res, 403, "Requests from other origins are refused.");
     }
-    const asset = ASSET_PATH.exec(url.pathname);
-    const given = asset?.[1] ?? url.searchParams.get("token") ?? req.headers["x-hookgate-token"];
-    if (typeof given !== "string" || !sameToken(given, options.token)) {
-      return refuse(res, 401, "A valid token is required: open the link hookgate inspect printed.");
+    const signedIn = sameToken(readCookie(req.headers.cookie, cookieName(port)), options.token);
+    const code = url.searchParams.get("code");
+    if (req.method === "GET" && url.pathname === "/" && code !== null) {
+      return enter(code, signedIn, res);
+    }
+    if (!signedIn) {
+      return refuse(res, 401, "Open the link hookgate inspect printed (each link works once).");
     }
     if (req.method === "GET" && url.pathname === "/events") {
       res.writeHead(200, {
@@ -114,9 +123,9 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     }
     if (req.method === "GET" && url.pathname === "/") {
       const text = await readFile(new URL("index.html", PAGE_DIR), "utf8");
-      return send(res, 200, TYPES[".html"] ?? "", text.replaceAll("__TOKEN__", options.token));
+      return send(res, 200, TYPES[".html"] ?? "", text);
     }
-    const file = asset?.[2];
+    const file = ASSET_PATH.exec(url.pathname)?.[1];
     if (req.method === "GET" && file !== undefined && ASSETS.has(file)) {
       const text = await readFile(new URL(file, PAGE_DIR), "utf8");
       return send(res, 200, TYPES[extname(file)] ?? "text/plain", text);
@@ -124,14 +133,46 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     return refuse(res, 404, "Not found.");
   }
 
+  /** A one-time code becomes the token's cookie, and the address loses the code. */
+  function enter(code: string, signedIn: boolean, res: ServerResponse): void {
+    const result = codes.redeem(code);
+    if (result === "redeemed") {
+      res.writeHead(303, {
+        ...securityHeaders(),
+        "Set-Cookie": tokenCookie(port, options.token),
+        Location: "/",
+      });
+      return void res.end();
+    }
+    // A reload of the first address, from the browser that used it.
+    if (signedIn) {
+      res.writeHead(303, { ...securityHeaders(), Location: "/" });
+      return void res.end();
+    }
+    if (result === "spent") {
+      options.warn("hookgate inspect: a second use of a one-time link was refused");
+      return refuse(
+        res,
+        401,
+        "This link was already used. If not by you, someone else on this machine may have opened the page: stop hookgate inspect.",
+      );
+    }
+    return refuse(
+      res,
+      401,
+      "This link is no longer valid: each link works once, within 60 s of being printed. Start hookgate inspect again for a new one.",
+    );
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   hosts = pageHosts(options.host, port);
   return {
     origin: hosts.origin,
+    link: () => `${hosts.origin}/?code=${codes.issue()}`,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -139,17 +180,11 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
   };
 }
 
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 function securityHeaders(): Record<string, string> {
   return {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
-    // The token is in the address: it must not leak through a Referer.
+    // A one-time code may be in the address: it must not leak through a Referer.
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
     "Cross-Origin-Resource-Policy": "same-origin",

@@ -110,20 +110,31 @@ export class HookRecord {
     }
   }
 
-  /** The session's record, saying whether it holds everything since the session opened. */
+  /**
+   * The current session's record at the top level, and under `sessions` every session kept,
+   * each with its own calls (tool call ids repeat across sessions); each says whether it holds
+   * everything since the session opened.
+   */
   export(sessionId: string | undefined) {
-    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
-    const dropped = session?.dropped ?? { toolCalls: 0, turnHooks: 0, events: 0 };
     return {
-      sessionId: sessionId ?? null,
-      complete: dropped.toolCalls + dropped.turnHooks + dropped.events === 0,
-      dropped,
+      ...this.one(sessionId),
       limits: {
         toolCalls: this.limits.toolCalls,
         turnHooks: this.limits.turnHooks,
         events: this.limits.events,
         valueBytes: this.limits.valueBytes,
       },
+      sessions: [...this.sessions.keys()].map((id) => this.one(id)),
+    };
+  }
+
+  private one(sessionId: string | undefined) {
+    const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    const dropped = session?.dropped ?? { toolCalls: 0, turnHooks: 0, events: 0 };
+    return {
+      sessionId: sessionId ?? null,
+      complete: dropped.toolCalls + dropped.turnHooks + dropped.events === 0,
+      dropped,
       toolCalls: [...(session?.calls.values() ?? [])],
       turnHooks: session?.turnHooks ?? [],
       events: session?.events ?? [],

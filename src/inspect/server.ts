@@ -28,7 +28,7 @@ export interface InspectorOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** Seconds the page has to answer a gate before the agent labels it `timed_out`. */
+  /** Seconds the page has to answer a gate before the agent denies it as `timed_out`. */
   readonly gateTimeout: number;
   /** Flags for the hookgate agent behind the page. */
   readonly agentArgs: readonly string[];
@@ -39,8 +39,8 @@ export interface InspectorOptions {
 }
 
 export interface Inspector {
-  /** `http://host:port/?token=...`: the only way in. */
-  readonly url: string;
+  /** A fresh address that opens the page: `http://host:port/?code=...`, one use within 60 s. */
+  link(): string;
   /** Ends the agent (and everything it started), then the server. */
   close(): Promise<void>;
   /** Resolves when the agent exits on its own. */
@@ -118,11 +118,14 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   /** Observers: every other event goes to the page's Events log and the hook record. */
   const observe = (input: HookInput) => {
     record.event(input);
-    broadcast("hookEvent", { event: input.hook_event_name, input });
+    broadcast("hookEvent", { event: input.hook_event_name, input, at: Date.now() });
   };
 
   const hooks: HooksConfig = {
-    PreToolUse: [{ matcher: "*", timeout: options.gateTimeout, hooks: [browser] }],
+    // A rule is a person saying "ask me": unanswered (or unreachable), the call is denied.
+    PreToolUse: [
+      { matcher: "*", timeout: options.gateTimeout, onFailure: "deny", hooks: [browser] },
+    ],
     ...Object.fromEntries(
       OBSERVED.map((event) => [event, [{ hooks: [observe], blocking: ASKED.has(event) }]]),
     ),
@@ -136,7 +139,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     client({ name: "hookgate-inspect" })
       .onNotification(methods.client.session.update, ({ params }) => {
         record.update(params);
-        broadcast("update", params);
+        broadcast("update", { ...params, at: Date.now() });
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
         askPermission(params, signal),
@@ -197,7 +200,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
           _meta: sessionMeta(),
         });
         current = sessionId;
-        broadcast("session", { sessionId });
+        broadcast("session", { sessionId, at: Date.now() });
         return { sessionId };
       }
       case "prompt": {
@@ -229,7 +232,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       }
       case "loadSession": {
         // Announced first: the replay arrives before the answer.
-        broadcast("session", { sessionId: action.sessionId, loaded: true });
+        broadcast("session", { sessionId: action.sessionId, loaded: true, at: Date.now() });
         await acp.request(methods.agent.session.load, {
           sessionId: action.sessionId,
           cwd: options.cwd,
@@ -288,7 +291,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
 
   let closing: Promise<void> | undefined;
   return {
-    url: `${page.origin}/?token=${token}`,
+    link: () => page.link(),
     agentExited,
     close() {
       closing ??= (async () => {

@@ -1,13 +1,16 @@
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
+import { cookieName } from "../../src/inspect/entry.js";
 import { servePage, type PageServer } from "../../src/inspect/http.js";
 
 const TOKEN = "t0ken";
 let server: PageServer | undefined;
+let warnings: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  warnings = [];
 });
 
 async function serve(host: string): Promise<{ origin: string; port: number }> {
@@ -17,25 +20,41 @@ async function serve(host: string): Promise<{ origin: string; port: number }> {
     token: TOKEN,
     act: () => Promise.resolve({ ok: true }),
     subscribe: (res) => res.end(),
-    warn: () => {},
+    warn: (message) => warnings.push(message),
   });
   return { origin: server.origin, port: Number(new URL(server.origin).port) };
 }
 
-/** A GET of the page through the loopback interface, with the Host and Origin given. */
-function get(
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+/** A GET through the loopback interface, with the headers given. */
+function fetchRaw(
   port: number,
+  path: string,
   headers: Record<string, string>,
   connect = "127.0.0.1",
-): Promise<number> {
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: connect, port, path: `/?token=${TOKEN}`, headers }, (res) => {
+    const req = request({ host: connect, port, path, headers }, (res) => {
       res.resume();
-      resolve(res.statusCode ?? 0);
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
     });
     req.on("error", reject);
     req.end();
   });
+}
+
+/** A GET of the page with the token's cookie, with the Host and Origin given. */
+async function get(
+  port: number,
+  headers: Record<string, string>,
+  connect = "127.0.0.1",
+): Promise<number> {
+  const cookie = `${cookieName(port)}=${TOKEN}`;
+  return (await fetchRaw(port, "/", { ...headers, cookie }, connect)).status;
 }
 
 /** An IPv4 address of this machine other than loopback, if it has one. */
@@ -85,5 +104,44 @@ describe("the inspector's own address", () => {
       200,
     );
     expect(await get(port, { host: `evil.example:${port}` })).toBe(403);
+  });
+});
+
+describe("the way in", () => {
+  it("a one-time link sets the token's HttpOnly SameSite=Strict cookie once and drops the code from the address", async () => {
+    const { port } = await serve("127.0.0.1");
+    const link = new URL(server?.link() ?? "");
+    expect(link.search).toMatch(/^\?code=[A-Za-z0-9_-]{20,}$/);
+    expect(link.href).not.toContain(TOKEN);
+    const host = { host: `127.0.0.1:${port}` };
+    const entered = await fetchRaw(port, link.pathname + link.search, host);
+    expect(entered.status).toBe(303);
+    expect(entered.headers.location).toBe("/");
+    expect(entered.headers["set-cookie"]).toEqual([
+      `${cookieName(port)}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
+    // Dead after its first use, and the refusal is said on stderr.
+    expect((await fetchRaw(port, link.pathname + link.search, host)).status).toBe(401);
+    expect(warnings).toEqual(["hookgate inspect: a second use of a one-time link was refused"]);
+    // The browser that used it may reload the first address.
+    const reload = await fetchRaw(port, link.pathname + link.search, {
+      ...host,
+      cookie: `${cookieName(port)}=${TOKEN}`,
+    });
+    expect(reload.status).toBe(303);
+  });
+
+  it("nothing but the cookie lets a request in: not the token in the query or a header, nor a cookie of another port", async () => {
+    const { port } = await serve("127.0.0.1");
+    const host = { host: `127.0.0.1:${port}` };
+    for (const path of ["/", "/app.js", "/events"]) {
+      expect((await fetchRaw(port, `${path}?token=${TOKEN}`, host)).status).toBe(401);
+      expect((await fetchRaw(port, path, { ...host, "x-hookgate-token": TOKEN })).status).toBe(401);
+      const other = { ...host, cookie: `${cookieName(port + 1)}=${TOKEN}` };
+      expect((await fetchRaw(port, path, other)).status).toBe(401);
+    }
+    expect(await get(port, host)).toBe(200);
+    const cookie = `${cookieName(port)}=${TOKEN}`;
+    expect((await fetchRaw(port, "/app.js", { ...host, cookie })).status).toBe(200);
   });
 });

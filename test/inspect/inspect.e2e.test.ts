@@ -1,154 +1,43 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { request } from "node:http";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeWorkspace, toolLine } from "../../src/client/kit/index.js";
-import { hookgateBinary } from "../../src/client/index.js";
+import { toolLine } from "../../src/client/kit/index.js";
+import {
+  GATE_ID,
+  OBSERVER,
+  addRule,
+  alive,
+  childrenOf,
+  descendantsOf,
+  inspect,
+  launchChromium,
+  openAgain,
+  openPage,
+  send,
+} from "./browser-kit.js";
 
-// Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
-const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
 /** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
 const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
-const GATE_ID = "page1/PreToolUse:0:0:browser";
-/** The page's own observer on an event: asked and awaited, so the agent reports it. */
-const OBSERVER = (event: string) => `page1/${event}:0:0:observe`;
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly cwd: string;
-  stop(): Promise<void>;
-}
-
-/** Starts `hookgate inspect --no-open` in a fresh workspace and reads the printed address. */
-async function inspect(
-  files: Record<string, string> | { readonly cwd: string },
-  own: string[] = [],
-  agent: string[] = [],
-): Promise<Running> {
-  const cwd = typeof files.cwd === "string" ? files.cwd : makeWorkspace(files);
-  const child = spawn(
-    process.execPath,
-    [hookgateBinary(), "inspect", "--no-open", ...own, "--", "--log-level", "error", ...agent],
-    { cwd, stdio: ["pipe", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      out += chunk;
-      const line = /^hookgate inspect: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
-      if (line?.[1]) resolve(line[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`inspect exited with ${code}: ${stderr}`)));
-  });
-  return {
-    child,
-    url,
-    cwd,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-/** The pids whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-function descendantsOf(pid: number): number[] {
-  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
-/** Running, not a zombie waiting for its parent. */
-function alive(pid: number): boolean {
-  try {
-    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A raw HTTP request, so that Host and Origin can be forged. */
-function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: options.method ?? "GET", headers: options.headers },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on("error", reject);
-    req.end(options.body);
-  });
-}
-
-async function addRule(page: Page, matcher: string, contains: string): Promise<void> {
-  await page.getByRole("combobox", { name: "Event" }).selectOption("PreToolUse");
-  await page.getByRole("textbox", { name: "Matcher" }).fill(matcher);
-  await page.getByRole("textbox", { name: "Input contains" }).fill(contains);
-  await page.getByRole("button", { name: "Add rule" }).click();
-  await page.getByRole("list", { name: "Rules" }).getByText(matcher).waitFor();
-}
-
-async function send(page: Page, prompt: string): Promise<void> {
-  await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
-  await page.getByRole("button", { name: "Send" }).click();
-}
 
 describe("hookgate inspect in a real browser", () => {
   let browser: Browser;
   beforeAll(async () => {
-    // A missing browser fails the run rather than skipping it: these tests are the page's.
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function open(url: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    // Generous: a shared machine may be slow; every wait below is for a condition.
-    page.setDefaultTimeout(60_000);
-    await page.goto(url);
-    await page.getByRole("status").getByText("connected").waitFor();
-    return page;
-  }
+  const open = (url: string): Promise<Page> => openPage(browser, url);
 
   it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
-      // By keyboard: Enter sends the prompt; the dialog takes the focus; Tab reaches Deny.
+      // By keyboard: Enter sends the prompt; the focus stays in the Prompt (a dialog never
+      // takes it from a text field); Tab passes Send and reaches the dialog's Reason, then Deny.
       await page
         .getByRole("textbox", { name: "Prompt" })
         .fill(toolLine("Bash", { command: "rm -rf build" }));
@@ -157,9 +46,11 @@ describe("hookgate inspect in a real browser", () => {
       const dialog = page.getByRole("alertdialog");
       await dialog.getByText("rm -rf build").waitFor();
       await dialog.getByText("Bash").first().waitFor();
-      await dialog.getByRole("button", { name: "Allow" }).and(page.locator(":focus")).waitFor();
-      await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
       await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      const reason = dialog.getByRole("textbox", { name: "Reason" });
+      await reason.and(page.locator(":focus")).waitFor();
+      await page.keyboard.type("build/ holds the release");
       await page.keyboard.press("Tab");
       await dialog.getByRole("button", { name: "Deny" }).and(page.locator(":focus")).waitFor();
       await page.keyboard.press("Enter");
@@ -217,8 +108,9 @@ describe("hookgate inspect in a real browser", () => {
       await events.getByText("PostToolUse Bash").waitFor({ state: "hidden" });
       await events.getByText(/^Stop/).waitFor();
 
-      // Traffic: the gate's request as it crossed the wire, also for a page opened later.
-      const later = await open(run.url);
+      // Traffic: the gate's request as it crossed the wire, also for a page opened later (in
+      // the same browser: the one-time link is spent, its cookie signs the new tab in).
+      const later = await openAgain(page);
       for (const p of [page, later]) {
         await p.getByText(/Raw JSON-RPC frames/).click();
         const traffic = p.getByRole("log", { name: "Traffic" });
@@ -263,28 +155,6 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("an unanswered gate is timed_out; the permission request that follows is answered from the page", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" }, ["--gate-timeout", "1"]);
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "");
-      await send(page, toolLine("Bash", { command: "rm -rf build" }));
-      // The gate fails open, so the agent asks the user: its options are buttons.
-      const permission = page.getByRole("alertdialog", { name: /Permission/ });
-      await permission.getByRole("button", { name: "Reject", exact: true }).click();
-
-      const card = page.getByRole("article", { name: /Bash/ });
-      await card.filter({ hasText: "status: failed" }).waitFor();
-      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
-      await row.filter({ hasText: "timed_out" }).waitFor();
-      await row.getByText(`hook ${GATE_ID} timed out after 1000 ms on Bash`).waitFor();
-      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
-
   it("a project command hook shows beside the browser's, with its reply's warning; a persisted session loads with its cards", async () => {
     // The hook's reply has a typo: it lets the call through (as in Claude Code), and says so.
     const command = `cat >/dev/null; echo '{"decison":"deny"}'`;
@@ -296,7 +166,7 @@ describe("hookgate inspect in a real browser", () => {
       ".claude/settings.json": JSON.stringify(settings),
     };
     const project = ["--setting-sources", "project"];
-    const first = await inspect(files, [], project);
+    const first = await inspect(files, { agent: project });
     const commandId = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
     try {
       const page = await open(first.url);
@@ -320,12 +190,12 @@ describe("hookgate inspect in a real browser", () => {
       await first.stop();
     }
 
-    const second = await inspect({ cwd: first.cwd }, [], project);
+    const second = await inspect({ cwd: first.cwd }, { agent: project });
     try {
       const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
       await page
-        .getByRole("button", { name: /^Load / })
+        .getByRole("button", { name: /^Load session / })
         .first()
         .click();
       await page.getByText(/Loaded session/).waitFor();
@@ -341,7 +211,7 @@ describe("hookgate inspect in a real browser", () => {
   }, 120_000);
 
   it("agent output is text: markup in a command's output is shown, never rendered", async () => {
-    const run = await inspect({}, [], ["--permission-mode", "bypassPermissions"]);
+    const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
     try {
       const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
@@ -372,55 +242,8 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("no token is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
-    const run = await inspect({});
-    try {
-      const url = new URL(run.url);
-      const token = url.searchParams.get("token") ?? "";
-      const bare = `${url.origin}/`;
-
-      const none = await raw(bare, {});
-      expect(none.status).toBe(401);
-      expect(none.body).toContain("token");
-      expect(none.body).not.toContain("app.js");
-      expect((await raw(`${bare}?token=wrong`, {})).status).toBe(401);
-      expect((await raw(`${url.origin}/events`, {})).status).toBe(401);
-      expect((await raw(`${url.origin}/t/not-the-token/app.js`, {})).status).toBe(401);
-      expect((await raw(`${url.origin}/t/${token}/app.js`, {})).status).toBe(200);
-
-      const page = await raw(run.url, {});
-      expect(page.status).toBe(200);
-      expect(String(page.headers["content-security-policy"])).toContain("default-src 'none'");
-      expect(String(page.headers["content-security-policy"])).toContain("script-src 'self'");
-
-      const body = JSON.stringify({ type: "newSession" });
-      const headers = { "content-type": "application/json", "x-hookgate-token": token };
-      const foreign = await raw(`${url.origin}/api`, {
-        method: "POST",
-        headers: { ...headers, origin: "http://evil.example" },
-        body,
-      });
-      expect(foreign.status).toBe(403);
-      const rebound = await raw(`${url.origin}/api`, {
-        method: "POST",
-        headers: { ...headers, host: `evil.example:${url.port}` },
-        body,
-      });
-      expect(rebound.status).toBe(403);
-      const invalid = await raw(`${url.origin}/api`, {
-        method: "POST",
-        headers: { ...headers, origin: url.origin },
-        body: JSON.stringify({ type: "addRule", rule: { event: "PreToolUse", matcher: "(" } }),
-      });
-      expect(invalid.status).toBe(400);
-      expect(invalid.body).toContain("rule.matcher");
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
-
   it("stopping the inspector ends the agent and the command it is running", async () => {
-    const run = await inspect({}, [], ["--permission-mode", "bypassPermissions"]);
+    const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
     const agents = childrenOf(run.child.pid ?? 0);
     expect(agents).toHaveLength(1);
     const page = await open(run.url);

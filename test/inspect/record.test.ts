@@ -99,3 +99,21 @@ describe("the hook record Export gives", () => {
     ]);
   });
 });
+
+describe("the export", () => {
+  it("keeps each session's calls under that session, though their tool call ids are the same", () => {
+    const record = new HookRecord();
+    const denied = { hookCallbackId: "g", kind: "callback", outcome: "denied", durationMs: 1 };
+    const proceeded = { ...denied, outcome: "proceeded" };
+    record.update({ ...call("call_1", { hooks: [denied] }), sessionId: "s1" });
+    record.update({ ...call("call_1", { hooks: [proceeded] }), sessionId: "s2" });
+    const out = record.export("s2");
+    expect(out.sessionId).toBe("s2");
+    expect(
+      out.sessions.map((s) => [s.sessionId, s.toolCalls.map((c) => c.hooks[0]?.outcome)]),
+    ).toEqual([
+      ["s1", ["denied"]],
+      ["s2", ["proceeded"]],
+    ]);
+  });
+});

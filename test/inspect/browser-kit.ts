@@ -1,0 +1,172 @@
+// What the inspector's browser tests share: starting `hookgate inspect`, Chromium, the page's
+// controls by role and name, and the process table.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { request } from "node:http";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { makeWorkspace } from "../../src/client/kit/index.js";
+import { hookgateBinary } from "../../src/client/index.js";
+
+// Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
+const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
+export const GATE_ID = "page1/PreToolUse:0:0:browser";
+/** The page's own observer on an event: asked and awaited, so the agent reports it. */
+export const OBSERVER = (event: string) => `page1/${event}:0:0:observe`;
+
+export interface Running {
+  readonly child: ChildProcess;
+  /** The address `hookgate inspect` printed. */
+  readonly url: string;
+  readonly cwd: string;
+  /** What it wrote to stdout and stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code once it exited. */
+  readonly exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export interface InspectOptions {
+  /** Flags of `hookgate inspect` itself (default `--no-open`). */
+  readonly own?: readonly string[];
+  /** Flags for the agent behind it. */
+  readonly agent?: readonly string[];
+  /** Its stdin: a pipe the test holds (the default), or `/dev/null` ("ignore"). */
+  readonly stdin?: "pipe" | "ignore";
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Starts `hookgate inspect` in a fresh workspace (or `cwd`) and reads the printed address. */
+export async function inspect(
+  files: Record<string, string> | { readonly cwd: string },
+  { own = ["--no-open"], agent = [], stdin = "pipe", env }: InspectOptions = {},
+): Promise<Running> {
+  const cwd = typeof files.cwd === "string" ? files.cwd : makeWorkspace(files);
+  const child = spawn(
+    process.execPath,
+    [hookgateBinary(), "inspect", ...own, "--", "--log-level", "error", ...agent],
+    { cwd, stdio: [stdin, "pipe", "pipe"], env: env ?? process.env },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  let out = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const line = /^hookgate inspect: (http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(out);
+      if (line?.[1]) resolve(line[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`inspect exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    url,
+    cwd,
+    exited,
+    stdout: () => out,
+    stderr: () => stderr,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Chromium, headless; a missing browser fails the run rather than skipping it. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+}
+
+/** Opens the link in a fresh browser context (its own cookies) and waits for the live channel. */
+export async function openPage(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  // Generous: a shared machine may be slow; every wait below is for a condition.
+  page.setDefaultTimeout(60_000);
+  await page.goto(url);
+  await page.getByRole("status").getByText("connected").waitFor();
+  return page;
+}
+
+/** Another tab of the browser `page` is in: signed in by the cookie, without a link. */
+export async function openAgain(page: Page): Promise<Page> {
+  const later = await page.context().newPage();
+  later.setDefaultTimeout(60_000);
+  await later.goto(new URL(page.url()).origin);
+  await later.getByRole("status").getByText("connected").waitFor();
+  return later;
+}
+
+export async function addRule(page: Page, matcher: string, contains: string): Promise<void> {
+  await page.getByRole("combobox", { name: "Event" }).selectOption("PreToolUse");
+  await page.getByRole("textbox", { name: "Matcher" }).fill(matcher);
+  await page.getByRole("textbox", { name: "Input contains" }).fill(contains);
+  await page.getByRole("button", { name: "Add rule" }).click();
+  await page.getByRole("list", { name: "Rules" }).getByText(matcher).waitFor();
+}
+
+export async function send(page: Page, prompt: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Prompt" }).fill(prompt);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+/** The pids whose parent is `pid` (Linux /proc). */
+export function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** Running, not a zombie waiting for its parent. */
+export function alive(pid: number): boolean {
+  try {
+    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+}
+
+/** A raw HTTP request, so that Host, Origin and Cookie can be forged. */
+export function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}

@@ -1,0 +1,98 @@
+// Sessions in one page: each keeps its own cards, the page switches between them, Export
+// holds each session's calls under it, and Load draws the loaded session anew.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolLine } from "../../src/client/kit/index.js";
+import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+
+const RM = toolLine("Bash", { command: "rm -rf build" });
+
+async function deny(page: Page, reason: string): Promise<void> {
+  const dialog = page.getByRole("alertdialog", { name: /Gate/ });
+  await dialog.getByRole("textbox", { name: "Reason" }).fill(reason);
+  await dialog.getByRole("button", { name: "Deny" }).click();
+}
+
+interface Exported {
+  sessions: {
+    sessionId: string;
+    toolCalls: { hooks: { hookCallbackId: string; reason?: string }[] }[];
+  }[];
+}
+
+describe("sessions in the inspector page", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("a second session's call with the same tool call id gets its own card; the page switches between sessions; Export keeps each session's calls; Load draws the loaded session's cards", async () => {
+    const run = await inspect({ "build/keep.txt": "precious\n" });
+    try {
+      const page = await openPage(browser, run.url);
+      await addRule(page, "Bash", "rm");
+      const card = () => page.getByRole("article", { name: "Bash: rm -rf build" });
+      await send(page, RM);
+      await deny(page, "no deleting build dirs");
+      await card().getByText("Hook denied: no deleting build dirs").waitFor();
+
+      // The scripted model starts its tool call ids again in a new session.
+      await page.getByRole("button", { name: "New session" }).click();
+      await send(page, RM);
+      await deny(page, "second session says no");
+      await card().getByText("Hook denied: second session says no").waitFor();
+      expect(await card().count()).toBe(1);
+
+      // Each session is a button that shows its view: title, calls and denies.
+      const sessions = page
+        .getByRole("navigation", { name: "Sessions in this page" })
+        .getByRole("button");
+      expect(await sessions.count()).toBe(2);
+      await sessions.first().click();
+      await card().getByText("Hook denied: no deleting build dirs").waitFor();
+      await card().getByRole("listitem").filter({ hasText: GATE_ID }).getByText("denied").waitFor();
+      expect(
+        await card()
+          .getByText(/second session/)
+          .count(),
+      ).toBe(0);
+      expect(await sessions.first().textContent()).toMatch(/^\/tool Bash .*1 call, 1 denied$/);
+
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Export hook record" }).click(),
+      ]);
+      const saved = join(run.cwd, "record.json");
+      await download.saveAs(saved);
+      const record = JSON.parse(readFileSync(saved, "utf8")) as Exported;
+      const reasons = record.sessions.map(
+        (s) =>
+          s.toolCalls.flatMap((c) => c.hooks).find((h) => h.hookCallbackId.endsWith(":browser"))
+            ?.reason,
+      );
+      expect(reasons).toEqual(["no deleting build dirs", "second session says no"]);
+
+      // Load draws the session from its replay, as it looked live, hooks included.
+      const firstId = record.sessions[0]?.sessionId ?? "";
+      await page.getByRole("button", { name: "List sessions" }).click();
+      await page.getByRole("button", { name: `Load session ${firstId}` }).click();
+      const loaded = page.getByRole("region", { name: `Loaded session ${firstId}` });
+      const replayed = loaded.getByRole("article", { name: "Bash: rm -rf build" });
+      await replayed.getByText("Hook denied: no deleting build dirs").waitFor();
+      await replayed
+        .getByRole("listitem")
+        .filter({ hasText: GATE_ID })
+        .getByText("denied")
+        .waitFor();
+      expect(await page.getByRole("article").count()).toBe(1);
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 180_000);
+});
