@@ -4,6 +4,7 @@ import { readModelContext } from "../client/kit/model-context.js";
 import {
   agentText,
   answerPermission,
+  recordingOf,
   runSession,
   type PermissionAnswer,
   type SessionRunOptions,
@@ -141,13 +142,7 @@ export class SharedAgent {
         agentText: agentText(recorder),
         stderr: this.process.stderr(),
         exitCode: null,
-        entries: recorder.entries,
-        updates: recorder.updates,
-        hookCalls: recorder.hookCalls,
-        events: recorder.events,
-        permissions: recorder.permissions,
-        toolCalls: recorder.toolCalls,
-        errors: recorder.errors,
+        ...recordingOf(recorder),
       };
     } catch (error) {
       // A request fails as the connection closes, a moment before the process is seen to exit.

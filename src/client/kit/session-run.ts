@@ -110,6 +110,12 @@ export async function runSession(
   }
 }
 
+/** A recording's lists, copied out of the recorder that made them (for a `Timeline`). */
+export function recordingOf(recording: Recording): Recording {
+  const { entries, updates, hookCalls, events, permissions, toolCalls, errors } = recording;
+  return { entries, updates, hookCalls, events, permissions, toolCalls, errors };
+}
+
 /** The agent's own text replies in a recording, concatenated. */
 export function agentText(recording: Recording): string {
   return recording.updates

@@ -7,7 +7,13 @@ import { makeWorkspace, removeTempDir, tempDir } from "./workspace.js";
 import { readModelContext } from "./model-context.js";
 import { resolve } from "node:path";
 import type { SettingsReport } from "../../wire/hooks.js";
-import { agentText, answerPermission, runSession, type PermissionAnswer } from "./session-run.js";
+import {
+  agentText,
+  answerPermission,
+  recordingOf,
+  runSession,
+  type PermissionAnswer,
+} from "./session-run.js";
 
 export { HookWarningsError, type PermissionAnswer } from "./session-run.js";
 
@@ -149,13 +155,7 @@ export async function spawnAgent(options: SpawnAgentOptions): Promise<Timeline> 
       agentText: agentText(recorder),
       stderr: agent.stderr(),
       exitCode,
-      entries: recorder.entries,
-      updates: recorder.updates,
-      hookCalls: recorder.hookCalls,
-      events: recorder.events,
-      permissions: recorder.permissions,
-      toolCalls: recorder.toolCalls,
-      errors: recorder.errors,
+      ...recordingOf(recorder),
     };
   } catch (error) {
     // An agent that refused to start (a broken --settings file) says why on stderr.
