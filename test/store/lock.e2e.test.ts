@@ -59,12 +59,15 @@ const BUILT_LOCK = fileURLToPath(new URL("../../dist/store/lock.js", import.meta
 const TAKER = `
 const { existsSync, writeFileSync } = require("node:fs");
 const [path, dir] = process.argv.slice(1);
+// A taker whose test died gives up after five minutes rather than spin on as an orphan.
+const giveUp = Date.now() + 300_000;
+const late = () => Date.now() > giveUp && process.exit(1);
 import(process.env.LOCK_MODULE).then(({ LockTable }) => {
   writeFileSync(dir + "/ready-" + process.pid, "");
-  while (!existsSync(dir + "/go")) {}
+  while (!existsSync(dir + "/go")) late();
   const got = new LockTable().acquire(path, "race");
   writeFileSync(dir + "/result-" + process.pid, got.ok ? "ok" : "refused");
-  const wait = setInterval(() => existsSync(dir + "/done") && clearInterval(wait), 20);
+  const wait = setInterval(() => (existsSync(dir + "/done") || late()) && clearInterval(wait), 20);
 });
 `;
 
