@@ -57,8 +57,10 @@ const result = await build({
   // Linked maps with the sources inside: a stack trace or a debugger finds the TypeScript.
   sourcemap: "linked",
   sourcesContent: true,
-  // Loaded with createRequire at run time, only when stderr is a terminal.
-  external: ["pino-pretty"],
+  // pino-pretty: loaded with createRequire at run time, only when stderr is a terminal.
+  // OpenTelemetry: loaded only when telemetry is on, from node_modules, where Node reads its
+  // CommonJS exports by name (bundled, its exporters' constructors come out undefined).
+  external: ["pino-pretty", "@opentelemetry/*"],
   banner: { js: banner },
   legalComments: "linked",
   plugins: [zodNamespace],

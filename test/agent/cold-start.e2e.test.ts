@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadedSources } from "../helpers/loaded-sources.js";
 import { RawAgent } from "../helpers/raw-stdio.js";
 import { workspace } from "./setup.js";
 
@@ -53,16 +53,3 @@ describe("cold start", () => {
     }
   });
 });
-
-/** The source files behind the module URLs in `log`: a built file's map names them. */
-function loadedSources(log: string): string[] {
-  return readFileSync(log, "utf8")
-    .split("\n")
-    .filter((url) => url.startsWith("file:"))
-    .flatMap((url) => {
-      const file = fileURLToPath(url);
-      if (!existsSync(`${file}.map`)) return [file];
-      const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
-      return map.sources.map((source) => resolve(dirname(file), source));
-    });
-}

@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startStdio, toolLine, workspace, type Session } from "../agent/setup.js";
+import { loadedSources } from "../helpers/loaded-sources.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.js";
 
 const RECORDER = pathToFileURL(join(import.meta.dirname, "../helpers/fixtures/record-modules.mjs"));
@@ -17,7 +17,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-/** Runs a gated turn in the real binary and returns every module URL it loaded. */
+/** Runs a gated turn in the real binary and returns every source file it loaded. */
 async function modulesOfATurn(env: Record<string, string | undefined>): Promise<string[]> {
   const log = join(workspace(), "modules.txt");
   s = await startStdio(
@@ -30,7 +30,7 @@ async function modulesOfATurn(env: Record<string, string | undefined>): Promise<
   expect(await s.prompt(sessionId, toolLine("Bash", { command: "echo hi" }))).toBe("end_turn");
   await s.h.close();
   s = undefined;
-  return readFileSync(log, "utf8").split("\n");
+  return loadedSources(log);
 }
 
 /** Every switch that could turn telemetry on, off (the test process's own are not inherited). */
@@ -44,7 +44,7 @@ const NO_OTEL = {
 describe("telemetry costs nothing when off", () => {
   it("an agent without OTEL_* variables loads no @opentelemetry module through a whole gated turn", async () => {
     const loaded = await modulesOfATurn(NO_OTEL);
-    expect(loaded.some((url) => url.includes("/dist/session/turn.js"))).toBe(true);
+    expect(loaded.some((url) => url.endsWith("/src/session/turn.ts"))).toBe(true);
     expect(loaded.filter((url) => OTEL_MODULE.test(url))).toEqual([]);
   });
 
