@@ -319,6 +319,8 @@ const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "mcp/input-schema.ts: checkers": "cache: one compiled validator per dialect",
   "mcp/linear-pattern.ts: left":
     "state still to move: the match budget of the one (synchronous) validation under way",
+  "shared/telemetry.ts: current":
+    "process-wide by design: one telemetry per process, as OpenTelemetry's own providers are",
   "store/metadata.ts: temps": "state still to move: a counter naming temporary files",
   "protocol/frame-json.ts: shared":
     "state still to move: the shared-value side channel of hook frames",

@@ -124,11 +124,14 @@ describe("a packed tarball installed into another project", () => {
         });
         inspector.once("exit", (code) => reject(new Error(`inspect exited with ${code}`)));
       });
-      const page = await fetch(url);
+      // The printed link's one-time code is exchanged for the cookie the page then rides on.
+      const entered = await fetch(url, { redirect: "manual" });
+      expect(entered.status).toBe(303);
+      const cookie = (entered.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+      const page = await fetch(new URL("/", url), { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("<title>hookgate inspect</title>");
-      const token = new URL(url).searchParams.get("token") ?? "";
-      const script = await fetch(new URL(`/t/${token}/conversation.js`, url));
+      const script = await fetch(new URL("/conversation.js", url), { headers: { cookie } });
       expect(script.status).toBe(200);
     } finally {
       inspector.kill("SIGTERM");

@@ -6,6 +6,7 @@ import { spawnAgent, toolLine } from "../../src/client/kit/index.js";
 import { MODEL_FAILED } from "../../src/protocol/app.js";
 import { rpcError, startStdio } from "../agent/setup.js";
 import { BUILT_CLI } from "../helpers/harness.js";
+import { waitUntil } from "../helpers/wait.js";
 
 /** A localhost port nothing listens on: bound, then closed again. */
 async function closedPort(): Promise<number> {
@@ -104,9 +105,13 @@ describe("a wrong --base-url", { timeout: 60_000 }, () => {
           : "",
       );
     expect(shown.join("")).toMatch(said);
-    const attempts = jsonLines(s.h.stderr()).filter((l) =>
-      String(l.msg).startsWith("model request failed"),
-    );
+    // The error reply and the log's last line travel on two pipes: wait for the line.
+    const attempts = await waitUntil("both attempts' log lines", () => {
+      const lines = jsonLines(s.h.stderr()).filter((l) =>
+        String(l.msg).startsWith("model request failed"),
+      );
+      return lines.length >= 2 ? lines : undefined;
+    });
     expect(attempts).toHaveLength(2);
     expect(attempts[0]).toMatchObject({
       level: 40,
