@@ -46,6 +46,9 @@ try {
 
 const results = { node: process.version, cold_start: cold, policy_test: policy, load_avg: loads };
 console.log(`bare node -e '': ${cold.bare_node_ms} ms (median of ${values.starts})`);
+for (const [name, f] of Object.entries(cold.import_only)) {
+  console.log(`a node that only loads ${name}, bundled: ${f.ms} ms (${f.over_bare_node}× bare)`);
+}
 for (const name of Object.keys(builds)) {
   const c = cold[name];
   const p = policy[name];

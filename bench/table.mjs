@@ -195,6 +195,12 @@ export function tableLines(r) {
       ),
     ]),
     row("cold start: bare `node -e ''` spawn to exit", ms(r.cold_start.bare_node_ms)),
+    ...Object.entries(r.cold_start.import_only ?? {}).map(([name, f]) =>
+      row(
+        `↳ floor: a node that only loads ${name === "zod" ? "zod" : "the ACP SDK"}, bundled, spawn to exit (/ bare node)`,
+        `${ms(f.ms)} (${times(f.over_bare_node)})`,
+      ),
+    ),
     ...["current", "baseline"].flatMap((build) => {
       const c = r.cold_start[build];
       if (!c) return [];
