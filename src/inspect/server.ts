@@ -171,7 +171,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     cwd: options.cwd,
     // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
     onMessage: (direction, message) =>
-      channel.frame({ direction: direction === "outgoing" ? "to agent" : "from agent", message }),
+      channel.frame({
+        direction: direction === "outgoing" ? "to agent" : "from agent",
+        message,
+        // When the inspector saw it: the detail pane times a hook's request and reply with it.
+        at: Date.now(),
+      }),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
   try {
