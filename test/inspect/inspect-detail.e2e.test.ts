@@ -65,7 +65,6 @@ describe("the inspector page's detail pane and waterfall", () => {
       await details.getByText(/^Asked at \d\d:\d\d:\d\d\.\d{3}, answered \d+ ms later/).waitFor();
       if (SCREENSHOTS) {
         await details.screenshot({ path: join(SCREENSHOTS, "inspect-detail.png") });
-        await card.screenshot({ path: join(SCREENSHOTS, "inspect-waterfall.png") });
       }
 
       // The request's row in Traffic: the panel opens with the focus on it.
@@ -91,6 +90,74 @@ describe("the inspector page's detail pane and waterfall", () => {
       expect(input).toContain('"command": "rm -rf build"');
       expect(output).toBe("Hook denied: build/ holds the release");
       expect(told).toBe(`Hook ${GATE_ID} denied this Bash call: build/ holds the release`);
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
+  it("a call's hooks, the gate's total, the permission step and the PostToolUse hooks are bars on one axis with tick labels, each at its start and length", async () => {
+    // Two command hooks of very different lengths beside the page's callback.
+    const hook = (command: string) => ({ type: "command", command });
+    const settings = {
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [hook("cat >/dev/null"), hook("sleep 0.4")] }],
+      },
+    };
+    const run = await inspect(
+      { ".claude/settings.json": JSON.stringify(settings) },
+      { agent: ["--setting-sources", "project"] },
+    );
+    try {
+      const page = await openPage(browser, run.url);
+      await send(page, toolLine("Bash", { command: "echo hi" }));
+      // The default mode asks before Bash: the permission step sits on the call's axis.
+      await page
+        .getByRole("alertdialog", { name: /Permission/ })
+        .getByRole("button", { name: "Allow", exact: true })
+        .click();
+      await page.getByText("turn ended: end_turn").waitFor();
+      const card = page.getByRole("article", { name: "Bash: echo hi" });
+      const post = card.getByRole("list", { name: /^PostToolUse hooks/ });
+      await post.getByRole("listitem").first().waitFor();
+
+      const axis = card.getByLabel(/^time axis, 0 to/);
+      expect(await axis.getByText("0 ms", { exact: true }).count()).toBe(1);
+      expect((await axis.allTextContents())[0]).toMatch(/(\d+ ms.*){3}/);
+
+      const row = (name: RegExp) => card.getByRole("listitem").filter({ hasText: name });
+      const box = async (name: RegExp) => {
+        const bar = await row(name).locator(".bar").boundingBox();
+        const ms = Number((await row(name).locator(".ms").textContent())?.replace(" ms", ""));
+        if (!bar) throw new Error(`no bar for ${name}`);
+        return { left: bar.x, right: bar.x + bar.width, width: bar.width, ms };
+      };
+      // Each bar is as long as its hook took, on one scale: lengths in proportion to the ms.
+      const fast = await box(/hooks\[0\]/);
+      const slow = await box(/hooks\[1\]/);
+      const gate = await box(/^gate \(total\)/);
+      const pxPerMs = gate.width / gate.ms;
+      for (const bar of [fast, slow]) expect(bar.width).toBeCloseTo(bar.ms * pxPerMs, -0.5);
+      expect(slow.left).toBeCloseTo(gate.left, 0);
+      // Then the permission step, then the PostToolUse hooks, further along the same axis.
+      const permission = await box(/^permission/);
+      await row(/^permission/)
+        .getByText("allow_once")
+        .waitFor();
+      expect(permission.left).toBeGreaterThanOrEqual(gate.right - 1);
+      const observer = await box(/PostToolUse:0:0:observe/);
+      expect(observer.left).toBeGreaterThanOrEqual(permission.right - 1);
+
+      // A turn's hooks get an axis too.
+      const turn = page
+        .getByRole("region", { name: /Conversation/ })
+        .locator(".turn-hooks")
+        .first();
+      await turn
+        .getByLabel(/^time axis, 0 to/)
+        .getByText("0 ms", { exact: true })
+        .waitFor();
+      if (SCREENSHOTS) await card.screenshot({ path: join(SCREENSHOTS, "inspect-waterfall.png") });
       await page.close();
     } finally {
       await run.stop();
