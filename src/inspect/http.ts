@@ -52,6 +52,7 @@ const ASSETS = new Set([
   "frames.js",
   "log.js",
   "outcomes.js",
+  "saved-sessions.js",
   "sessions.js",
   "waterfall.js",
   "style.css",
