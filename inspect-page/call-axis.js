@@ -15,7 +15,7 @@ function answer(pair) {
 
 /**
  * The axis of one call: `gate` and `after` rows with their starts, the `permission` step when
- * one was asked, and the span everything fits in. `afterAt`: when the update that first
+ * one was asked, the tool's `run` when its PostToolUse hooks reported, and the span. `afterAt`: when the update that first
  * carried the PostToolUse reports reached the inspector (those hooks had just ended).
  */
 export function callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt }) {
@@ -29,8 +29,12 @@ export function callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt }
     permission = { startMs, lengthMs: Math.max(0, endMs - startMs), outcome: answer(pair) };
   }
   let next = Math.max(gateMs, permission ? permission.startMs + permission.lengthMs : 0);
+  // The tool ran between the last step before it and the first PostToolUse hook.
+  let run;
   if (gateStart !== undefined && afterAt !== undefined) {
-    next = Math.max(next, afterAt - gateStart - total(after));
+    const ran = Math.max(next, afterAt - gateStart - total(after));
+    run = { startMs: next, lengthMs: ran - next };
+    next = ran;
   }
   const afterRows = after.map((report) => {
     const row = { report, startMs: next };
@@ -38,6 +42,6 @@ export function callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt }
     return row;
   });
   const gateRows = gate.map((report) => ({ report, startMs: 0 }));
-  const spanMs = Math.max(next, ...gate.map((r) => r.durationMs), after.length > 0 ? next : 0);
-  return { gate: gateRows, after: afterRows, permission, gateMs, spanMs };
+  const spanMs = Math.max(next, ...gate.map((r) => r.durationMs));
+  return { gate: gateRows, after: afterRows, permission, run, gateMs, spanMs };
 }

@@ -147,6 +147,9 @@ function renderCard(entry) {
       ),
     );
   }
+  const { run } = line;
+  if (run)
+    steps.push(stepRow("tool ran", call.status ?? "", run.startMs, run.lengthMs, line.spanMs));
   entry.hooks.replaceChildren(...rowsOf(line.gate, line.spanMs, context), ...steps);
   entry.columns.replaceChildren(...columnHeads(line.spanMs));
   entry.columns.hidden = gate.length === 0 && after.length === 0;

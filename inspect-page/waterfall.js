@@ -3,12 +3,12 @@
 // look different.
 import { el } from "./dom.js";
 
-/** Round tick steps (1, 2, 5 × 10^k ms), about four ticks over the span. */
+/** Round tick steps (1, 2, 5 × 10^k ms), the one that gives nearest four ticks over the span. */
 export function ticks(spanMs) {
   if (!(spanMs > 0)) return [0];
-  const rough = spanMs / 4;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const power = 10 ** Math.floor(Math.log10(spanMs / 4));
+  const off = (s) => Math.abs(spanMs / s - 4);
+  const step = [1, 2, 5, 10].map((m) => m * power).reduce((a, b) => (off(b) < off(a) ? b : a));
   const at = [];
   for (let ms = 0; ms <= spanMs + step / 1000; ms += step) at.push(ms);
   return at;

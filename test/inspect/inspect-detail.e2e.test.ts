@@ -139,14 +139,16 @@ describe("the inspector page's detail pane and waterfall", () => {
       const pxPerMs = gate.width / gate.ms;
       for (const bar of [fast, slow]) expect(bar.width).toBeCloseTo(bar.ms * pxPerMs, -0.5);
       expect(slow.left).toBeCloseTo(gate.left, 0);
-      // Then the permission step, then the PostToolUse hooks, further along the same axis.
+      // Then the permission step, the tool's run and the PostToolUse hooks, along the same axis.
       const permission = await box(/^permission/);
       await row(/^permission/)
         .getByText("allow_once")
         .waitFor();
       expect(permission.left).toBeGreaterThanOrEqual(gate.right - 1);
+      const ran = await box(/^tool ran/);
+      expect(ran.left).toBeGreaterThanOrEqual(permission.right - 1);
       const observer = await box(/PostToolUse:0:0:observe/);
-      expect(observer.left).toBeGreaterThanOrEqual(permission.right - 1);
+      expect(observer.left).toBeGreaterThanOrEqual(ran.right - 1);
 
       // A turn's hooks get an axis too.
       const turn = page

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
 import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
 
+/** HOOKGATE_INSPECT_SCREENSHOTS=docs saves the listed sessions for docs/inspect.md. */
+const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 const RM = toolLine("Bash", { command: "rm -rf build" });
 
 async function deny(page: Page, reason: string): Promise<void> {
@@ -131,6 +133,11 @@ describe("sessions in the inspector page", () => {
       expect(await rm.textContent()).toContain("2 calls, 1 denied");
       expect(await hello.textContent()).toMatch(started);
       expect(await hello.textContent()).toContain("0 calls, 0 denied");
+      if (SCREENSHOTS) {
+        await page
+          .getByRole("region", { name: "Session" })
+          .screenshot({ path: join(SCREENSHOTS, "inspect-sessions.png") });
+      }
 
       // Load shows the chosen session's view, and only that one.
       await rm.getByRole("button", { name: /^Load session / }).click();
