@@ -58,7 +58,8 @@ export type SessionOpenedMeta = z.infer<typeof sessionOpenedMetaSchema>;
  * its tool calls and how many a hook denied. Loose, so a newer agent's extra fields pass.
  */
 export const sessionListEntryMetaSchema = z.looseObject({
-  createdAt: z.iso.datetime(),
+  /** ISO 8601, as ACP's own `updatedAt` (a plain string there too). */
+  createdAt: z.string(),
   toolCalls: z.int().nonnegative().optional(),
   deniedCalls: z.int().nonnegative().optional(),
 });
