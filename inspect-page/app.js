@@ -3,6 +3,7 @@
 import { closeGate, closePermission, showGate, showPermission } from "./dialogs.js";
 import { addText, append, onUpdate } from "./conversation.js";
 import { openSession } from "./sessions.js";
+import { listSessions } from "./saved-sessions.js";
 import { $, el, post } from "./dom.js";
 import { logEvent, logFrame } from "./log.js";
 
@@ -17,31 +18,7 @@ $("prompt-form").addEventListener("submit", (event) => {
   $("prompt").value = "";
   void post({ type: "prompt", text });
 });
-$("list-sessions").addEventListener("click", async () => {
-  const result = await post({ type: "listSessions" });
-  const list = $("sessions");
-  list.replaceChildren();
-  for (const session of result?.sessions ?? []) {
-    const when = session.updatedAt ? ` · ${new Date(session.updatedAt).toLocaleString()}` : "";
-    list.append(
-      el(
-        "li",
-        {},
-        `${session.title ?? "untitled"} · ${session.sessionId}${when} `,
-        el(
-          "button",
-          {
-            type: "button",
-            "aria-label": `Load session ${session.sessionId}`,
-            onclick: () => void post({ type: "loadSession", sessionId: session.sessionId }),
-          },
-          "Load",
-        ),
-      ),
-    );
-  }
-  if (list.children.length === 0) list.append(el("li", {}, "no sessions"));
-});
+$("list-sessions").addEventListener("click", () => void listSessions());
 
 // ---- rules --------------------------------------------------------------------------------
 

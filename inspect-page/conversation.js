@@ -1,7 +1,10 @@
 // The conversation: messages as they stream, and a card per tool call with its hooks, each in
 // its session's view (cards are keyed by session and tool call id: ids repeat across sessions).
 import { el, pretty } from "./dom.js";
+import { callAxis } from "./call-axis.js";
+import { showCall, showHook } from "./detail.js";
 import { logGate } from "./log.js";
+import { axis, hookRow, place, stepRow } from "./waterfall.js";
 import { nameSession, relabel, shownView, uniqueId, viewOf } from "./sessions.js";
 
 /** Appends to the session's view (or, for a message of no session, the one shown). */
@@ -39,22 +42,22 @@ function card(toolCallId, sessionId) {
   if (!entry) {
     const heading = el("h3", { id: uniqueId("card") }, "");
     const status = el("p", { class: "status" }, "");
+    const details = el(
+      "button",
+      { type: "button", class: "call-details", "aria-controls": "detail" },
+      "Call details",
+    );
     const input = el("pre", {}, "");
     const output = el("pre", {}, "");
     const hooks = el("ol", { class: "hooks", "aria-label": "Hooks" });
-    const columns = el(
-      "div",
-      { class: "hook head", hidden: "" },
-      ["hook", "kind", "matcher", "outcome", "reason", "time", ""].map((name) =>
-        el("span", {}, name),
-      ),
-    );
+    const columns = el("div", { class: "hook head", hidden: "" });
     const after = el("ol", { class: "hooks", "aria-label": "PostToolUse hooks", hidden: "" });
     const node = el(
       "article",
       { "aria-labelledby": heading.id, class: "card" },
       heading,
       status,
+      details,
       input,
       columns,
       hooks,
@@ -63,6 +66,8 @@ function card(toolCallId, sessionId) {
     );
     const call = { toolCallId };
     entry = { node, heading, status, input, output, columns, hooks, after, view, call };
+    Object.assign(entry, { sessionId, toolCallId, gate: [] });
+    details.addEventListener("click", () => select(details, () => showCall(entry, entry.gate)));
     view.cards.set(toolCallId, entry);
     append(node, sessionId);
   }
@@ -73,57 +78,34 @@ function card(toolCallId, sessionId) {
 const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
 const ownReport = (report) => report.event === undefined || TOOL_EVENTS.has(report.event);
 
-/**
- * One row per hook, drawn as a waterfall against `scaleMs`: hooks asked at once start
- * together; hooks asked one after another (`sequential`) each start where the last ended.
- */
-function hookRows(reports, scaleMs, sequential) {
-  let start = 0;
-  return reports.map((report) => {
-    const offset = sequential ? start : 0;
-    start += report.durationMs;
-    const share = (ms) => (scaleMs > 0 ? Math.min(100, (ms / scaleMs) * 100) : 0);
-    return el(
-      "li",
-      { class: `hook ${report.outcome}` },
-      // Never wrapped mid-token: cut with an ellipsis, the whole id on hover and on focus.
-      el(
-        "span",
-        { class: "id", title: report.hookCallbackId, tabindex: "0" },
-        report.hookCallbackId,
-      ),
-      el("span", { class: "kind" }, report.kind),
-      el(
-        "span",
-        { class: "matcher" },
-        report.matcher === undefined ? "" : `matcher ${report.matcher}`,
-      ),
-      el("span", { class: "outcome" }, report.outcome),
-      el("span", { class: "reason" }, report.reason ?? ""),
-      el("span", { class: "ms" }, `${report.durationMs.toFixed(1)} ms`),
-      el(
-        "span",
-        { class: "track", "aria-hidden": "true" },
-        el("span", {
-          class: "bar",
-          "data-offset": share(offset).toFixed(1),
-          "data-share": share(report.durationMs).toFixed(1),
-        }),
-      ),
-      report.warning === undefined ? null : el("span", { class: "warning" }, `⚠ ${report.warning}`),
+/** The column headers over a list of hook rows, the last one the time axis. */
+function columnHeads(spanMs) {
+  const names = ["hook", "kind", "matcher", "outcome", "reason", "time"];
+  return [...names.map((name) => el("span", {}, name)), axis(spanMs)];
+}
+
+/** Marks the selected control (one in the page) and fills the detail pane. */
+function select(button, fill) {
+  for (const other of document.querySelectorAll("[aria-controls=detail][aria-current]")) {
+    other.removeAttribute("aria-current");
+  }
+  button.setAttribute("aria-current", "true");
+  fill();
+}
+
+/** Hook rows whose id selects the hook: `context` says where it ran (session, call, gate). */
+function rowsOf(items, spanMs, context) {
+  return items.map((item) => {
+    const row = hookRow(item, spanMs, (event) =>
+      select(event.currentTarget, () => showHook({ ...context, ...item })),
     );
+    // A click anywhere on the row selects it too; the keyboard uses the id's button.
+    const button = row.querySelector("button");
+    row.addEventListener("click", (event) => event.target !== button && button.click());
+    return row;
   });
 }
 
-/** Bars are placed from script: the CSP allows no inline style attributes. */
-function placeBars(list) {
-  for (const bar of list.querySelectorAll(".bar")) {
-    bar.style.marginLeft = `${bar.dataset.offset}%`;
-    bar.style.width = `${bar.dataset.share}%`;
-  }
-}
-
-const total = (reports) => reports.reduce((sum, r) => sum + r.durationMs, 0);
 const longest = (reports) => Math.max(0, ...reports.map((r) => r.durationMs));
 
 function renderCard(entry) {
@@ -133,25 +115,53 @@ function renderCard(entry) {
   entry.status.textContent = `status: ${call.status ?? "pending"}`;
   entry.node.dataset.status = call.status ?? "pending";
   entry.input.textContent = call.rawInput === undefined ? "" : pretty(call.rawInput);
-  entry.output.textContent = contentText(call.content);
+  entry.outputText = contentText(call.content);
+  entry.output.textContent = entry.outputText;
   const reports = (call._meta?.hooks ?? []).filter(ownReport);
   const gate = reports.filter((r) => r.event === undefined);
+  const after = reports.filter((r) => r.event !== undefined);
   const gateMs = call._meta?.hooksGateMs ?? longest(gate);
+  entry.gate = gate;
   entry.denied = gate.some((r) => r.outcome === "denied");
   relabel(entry.view);
-  entry.hooks.replaceChildren(...hookRows(gate, gateMs, false));
-  entry.columns.hidden = gate.length === 0;
-  placeBars(entry.hooks);
+  // One axis for the whole call: the gate's hooks, its total, the permission step, then the
+  // PostToolUse hooks (asked one after another, each seeing the output the last one left).
+  const { sessionId, toolCallId } = entry;
+  const line = callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt: entry.afterAt });
+  const context = { sessionId, toolUseId: toolCallId, gateMs };
+  const steps = [];
+  if (gate.length > 0) {
+    const denied = entry.denied || entry.outputText.startsWith("Hook denied: ");
+    const decided = denied ? "denied" : "proceeded";
+    steps.push(stepRow("gate (total)", decided, 0, gateMs, line.spanMs));
+  }
+  const { permission } = line;
+  if (permission) {
+    steps.push(
+      stepRow(
+        "permission",
+        permission.outcome,
+        permission.startMs,
+        permission.lengthMs,
+        line.spanMs,
+      ),
+    );
+  }
+  const { run } = line;
+  if (run)
+    steps.push(stepRow("tool ran", call.status ?? "", run.startMs, run.lengthMs, line.spanMs));
+  entry.hooks.replaceChildren(...rowsOf(line.gate, line.spanMs, context), ...steps);
+  entry.columns.replaceChildren(...columnHeads(line.spanMs));
+  entry.columns.hidden = gate.length === 0 && after.length === 0;
   if (gate.length > 0) {
     entry.hooks.setAttribute("aria-label", `Hooks (gate ${gateMs.toFixed(1)} ms)`);
   }
-  // PostToolUse hooks are asked one after another, each seeing the output the last one left.
-  const after = reports.filter((r) => r.event !== undefined);
-  entry.after.replaceChildren(...hookRows(after, total(after), true));
-  placeBars(entry.after);
+  entry.after.replaceChildren(...rowsOf(line.after, line.spanMs, context));
   entry.after.hidden = after.length === 0;
   const event = after[0]?.event ?? "PostToolUse";
-  entry.after.setAttribute("aria-label", `${event} hooks (${total(after).toFixed(1)} ms)`);
+  const afterMs = after.reduce((sum, r) => sum + r.durationMs, 0);
+  entry.after.setAttribute("aria-label", `${event} hooks (${afterMs.toFixed(1)} ms)`);
+  place(entry.node);
 }
 
 /**
@@ -167,9 +177,18 @@ function turnHooks(reports, sessionId) {
   for (const [event, list] of byEvent) {
     const ms = longest(list);
     const rows = el("ol", { class: "hooks", "aria-label": `${event} hooks (${ms.toFixed(1)} ms)` });
-    rows.append(...hookRows(list, ms, false));
-    placeBars(rows);
-    append(el("section", { class: "turn-hooks" }, el("h3", {}, `${event} hooks`), rows), sessionId);
+    const items = list.map((report) => ({ report, startMs: 0 }));
+    rows.append(...rowsOf(items, ms, { sessionId }));
+    const heads = el("div", { class: "hook head" }, columnHeads(ms));
+    const section = el(
+      "section",
+      { class: "turn-hooks" },
+      el("h3", {}, `${event} hooks`),
+      heads,
+      rows,
+    );
+    place(section);
+    append(section, sessionId);
   }
 }
 
@@ -206,6 +225,9 @@ export function onUpdate({ sessionId, update, at }) {
     case "tool_call":
     case "tool_call_update": {
       const entry = card(update.toolCallId, sessionId);
+      // When the PostToolUse reports first arrived: those hooks had just ended (call-axis.js).
+      const late = (update._meta?.hooks ?? []).some((r) => TOOL_EVENTS.has(r.event));
+      if (late && entry.afterAt === undefined) entry.afterAt = at;
       for (const [key, value] of Object.entries(update)) {
         if (value !== undefined && value !== null) entry.call[key] = value;
       }

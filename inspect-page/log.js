@@ -1,5 +1,6 @@
 // The Events log (every _hooks/event, filterable) and the Traffic log (raw frames).
 import { $, el } from "./dom.js";
+import { indexFrame } from "./frames.js";
 
 const EVENTS = [
   "PreToolUse",
@@ -77,10 +78,20 @@ export function logGate({ at, sessionId, toolName, reports }) {
 
 const TRAFFIC_KEPT = 500;
 
-export function logFrame({ direction, message }) {
+let frames = 0;
+
+/** A frame's row; the detail pane links a hook to the rows of its request and reply. */
+export function logFrame(frame) {
   const list = $("traffic");
+  const id = `frame-${++frames}`;
+  indexFrame(frame, id);
   list.append(
-    el("li", {}, el("span", {}, `${direction} `), el("pre", {}, JSON.stringify(message))),
+    el(
+      "li",
+      { id, tabindex: "-1" },
+      el("span", {}, `${frame.direction} `),
+      el("pre", {}, JSON.stringify(frame.message)),
+    ),
   );
   while (list.children.length > TRAFFIC_KEPT) list.firstElementChild.remove();
 }

@@ -1,3 +1,4 @@
+import { tallyCalls } from "../store/call-tally.js";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -114,6 +115,7 @@ export class SessionAssembly {
         { sessionId: id, cwd: request.cwd },
         log,
         stored?.conversation.lastUuid ?? null,
+        tallyCalls(stored?.conversation.replay ?? []),
       );
     const interrupted = stored?.conversation.interrupted;
     if (transcript && interrupted) {

@@ -40,6 +40,7 @@ export function metaOf(actor: SessionActor): SessionMeta {
     mode: now.mode,
     createdAt: now.createdAt.toISOString(),
     updatedAt: now.updatedAt.toISOString(),
+    ...now.tally,
   };
 }
 
@@ -51,5 +52,8 @@ export function summaryOf(meta: SessionMeta): SessionSummary {
     additionalDirectories: meta.additionalDirectories,
     title: meta.title,
     updatedAt: meta.updatedAt,
+    createdAt: meta.createdAt,
+    ...(meta.toolCalls !== undefined && { toolCalls: meta.toolCalls }),
+    ...(meta.deniedCalls !== undefined && { deniedCalls: meta.deniedCalls }),
   };
 }

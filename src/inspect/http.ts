@@ -44,11 +44,17 @@ const PAGE_DIR = new URL("../../inspect-page/", import.meta.url);
 /** The page's files. */
 const ASSETS = new Set([
   "app.js",
+  "call-axis.js",
   "conversation.js",
+  "detail.js",
   "dialogs.js",
   "dom.js",
+  "frames.js",
   "log.js",
+  "outcomes.js",
+  "saved-sessions.js",
   "sessions.js",
+  "waterfall.js",
   "style.css",
 ]);
 const ASSET_PATH = /^\/([a-z-]+\.(?:js|css))$/;

@@ -4,6 +4,7 @@ import {
   methods,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionInfo,
 } from "@agentclientprotocol/sdk";
 import {
   HookRouter,
@@ -16,6 +17,7 @@ import {
   type PreToolUseResult,
 } from "../client/index.js";
 import { HOOK_EVENTS, type HookEventName } from "../wire/events.js";
+import { sessionListEntryMetaSchema } from "../wire/meta.js";
 import { errorMessage } from "../shared/values.js";
 import { ruleMatches, type Action, type Rule } from "./actions.js";
 import { HttpError, servePage, type PageServer } from "./http.js";
@@ -59,6 +61,13 @@ const ASKED = new Set<HookEventName>([
   "Stop",
 ]);
 const OBSERVED = HOOK_EVENTS.filter((e) => e !== "PreToolUse");
+
+/** A `session/list` entry for the page: its `_meta` read with the wire's schema, else left out. */
+function listed(session: SessionInfo) {
+  const { _meta, ...info } = session;
+  const meta = sessionListEntryMetaSchema.safeParse(_meta);
+  return meta.success ? { ...info, ...meta.data } : info;
+}
 
 /** Starts the HTTP server and, behind it, a hookgate agent it is the ACP client of. */
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
@@ -171,7 +180,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     cwd: options.cwd,
     // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
     onMessage: (direction, message) =>
-      channel.frame({ direction: direction === "outgoing" ? "to agent" : "from agent", message }),
+      channel.frame({
+        direction: direction === "outgoing" ? "to agent" : "from agent",
+        message,
+        // When the inspector saw it: the detail pane times a hook's request and reply with it.
+        at: Date.now(),
+      }),
   });
   const agentExited = new Promise<void>((resolve) => agent.child.once("exit", () => resolve()));
   try {
@@ -228,7 +242,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
         return record.export(current);
       case "listSessions": {
         const result = await acp.request(methods.agent.session.list, { cwd: options.cwd });
-        return { sessions: result.sessions };
+        return { sessions: result.sessions.map(listed) };
       }
       case "loadSession": {
         // Announced first: the replay arrives before the answer.

@@ -23,7 +23,12 @@ import {
   HOOK_RUN_METHOD,
   hookRegistrationSchema,
 } from "../wire/hooks.js";
-import { capabilityMetaSchema, promptTraceparent, sessionOpenedMetaSchema } from "../wire/meta.js";
+import {
+  capabilityMetaSchema,
+  promptTraceparent,
+  sessionOpenedMetaSchema,
+  type SessionListEntryMeta,
+} from "../wire/meta.js";
 import { telemetry } from "../shared/telemetry.js";
 import type { AgentHost, Opened, OpenRequest, RestoreRefusal, SessionHandle } from "./host.js";
 import { JSON_RPC } from "../wire/json-rpc.js";
@@ -208,6 +213,11 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
           additionalDirectories: [...s.additionalDirectories],
           title: s.title,
           updatedAt: s.updatedAt,
+          _meta: {
+            createdAt: s.createdAt,
+            ...(s.toolCalls !== undefined && { toolCalls: s.toolCalls }),
+            ...(s.deniedCalls !== undefined && { deniedCalls: s.deniedCalls }),
+          } satisfies SessionListEntryMeta,
         })),
         ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
       };

@@ -102,6 +102,11 @@ export interface SessionSummary {
   readonly title: string | null;
   /** ISO 8601. */
   readonly updatedAt: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** Counted since hookgate kept counts (older records have none). */
+  readonly toolCalls?: number;
+  readonly deniedCalls?: number;
 }
 
 export interface SessionPage {

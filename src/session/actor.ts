@@ -12,6 +12,7 @@ import type { ToolCatalog } from "./catalog.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
+import type { CallTally } from "../store/call-tally.js";
 import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import type { SessionEndReason } from "../wire/hooks.js";
@@ -82,6 +83,8 @@ export interface SessionSnapshot {
   readonly mode: ModeId;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Its tool calls and denied calls, when it keeps a transcript. */
+  readonly tally: CallTally | undefined;
 }
 
 /**
@@ -153,6 +156,7 @@ export class SessionActor {
       mode: this.currentMode,
       createdAt: new Date(settings.createdAt),
       updatedAt: new Date(this.updatedAt),
+      tally: this.settings.transcript?.tally,
     });
   }
 

@@ -20,6 +20,7 @@ import { errorMessage, isRecord } from "../shared/values.js";
 import { tooDeep } from "../shared/json-depth.js";
 import { toolNameMeta } from "../wire/hooks.js";
 import { telemetry } from "../shared/telemetry.js";
+import { HOOK_DENIED_PREFIX } from "../store/call-tally.js";
 
 export type { ToolCallResult } from "./call-report.js";
 
@@ -179,7 +180,7 @@ async function gate(
   if (verdict.kind === "denied") {
     return report.end(
       `Hook ${verdict.callbackId} denied this ${tool.name} call: ${verdict.reason}`,
-      `Hook denied: ${verdict.reason}`,
+      `${HOOK_DENIED_PREFIX}${verdict.reason}`,
       verdict.stop && { stop: verdict.stop },
     );
   }

@@ -6,6 +6,7 @@ import type { Logger } from "../shared/log.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { makeDirectory, retryTransient } from "../store/files.js";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
+import { NO_CALLS, tallyCalls, type CallTally } from "../store/call-tally.js";
 import { hookContextOf } from "./hook-context.js";
 
 /** How long the file stays open with nothing written to it. */
@@ -41,6 +42,7 @@ export class Transcript {
   private failed = false;
   private failureListener: ((error: unknown) => void) | undefined;
   private parent: string | null;
+  private calls: CallTally;
 
   constructor(
     readonly path: string,
@@ -48,8 +50,16 @@ export class Transcript {
     private readonly log: Logger,
     /** The last message line's uuid when continuing a loaded transcript. */
     parent: string | null = null,
+    /** The calls already in a loaded transcript. */
+    tally: CallTally = NO_CALLS,
   ) {
     this.parent = parent;
+    this.calls = tally;
+  }
+
+  /** The tool calls recorded so far and how many a hook denied, for the session's record. */
+  get tally(): CallTally {
+    return this.calls;
   }
 
   /** Appends messages as they entered the model's history; resolves once they are written. */
@@ -59,6 +69,7 @@ export class Transcript {
 
   /** Appends items of what the client was shown, for a later replay. */
   view(entries: readonly SessionUpdate[]): Promise<void> {
+    this.calls = tallyCalls(entries, this.calls);
     const timestamp = new Date().toISOString();
     const { sessionId } = this.meta;
     return this.append(

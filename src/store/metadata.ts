@@ -19,6 +19,9 @@ export const sessionMetaSchema = z.object({
   mode: z.string().min(1),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  /** Tool calls and hook-denied calls (absent in records written before they were counted). */
+  toolCalls: z.int().nonnegative().optional(),
+  deniedCalls: z.int().nonnegative().optional(),
 });
 
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;

@@ -29,6 +29,7 @@ import {
   hookWarningsMetaSchema,
   hookCapabilitySchema,
   promptMetaSchema,
+  sessionListEntryMetaSchema,
   sessionOpenedMetaSchema,
   sessionRequestMetaSchema,
   updateHooksMetaSchema,
@@ -80,6 +81,11 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "`session/new`, `session/load`, `session/resume` result `_meta.mcp`.",
   ],
   ["McpServerReport", mcpServerReportSchema, "One server's line in `_meta.mcp`."],
+  [
+    "SessionListEntryMeta",
+    sessionListEntryMetaSchema,
+    "`session/list` result: each entry's `_meta` (start time, tool calls, denied calls).",
+  ],
   [
     "UpdateHooksMeta",
     updateHooksMetaSchema,

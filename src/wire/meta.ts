@@ -54,6 +54,19 @@ export const sessionOpenedMetaSchema = z.looseObject({
 export type SessionOpenedMeta = z.infer<typeof sessionOpenedMetaSchema>;
 
 /**
+ * A `session/list` entry's `_meta`: when the session started and, in records that count them,
+ * its tool calls and how many a hook denied. Loose, so a newer agent's extra fields pass.
+ */
+export const sessionListEntryMetaSchema = z.looseObject({
+  /** ISO 8601, as ACP's own `updatedAt` (a plain string there too). */
+  createdAt: z.string(),
+  toolCalls: z.int().nonnegative().optional(),
+  deniedCalls: z.int().nonnegative().optional(),
+});
+
+export type SessionListEntryMeta = z.infer<typeof sessionListEntryMetaSchema>;
+
+/**
  * `session/update` `_meta` that reports hooks: every `tool_call_update` after the gate (and a
  * permission request's tool call) carries what each hook did for that call and the gate's own
  * time; the outcomes of hooks on events without a tool call (SessionStart, UserPromptSubmit,

@@ -74,6 +74,39 @@ describe("session persistence over ACP", () => {
     expect(bad.message).toMatch(/^cursor: /);
   });
 
+  it("list gives each session's start time and its tool calls and hook-denied calls, counted on across a load", async () => {
+    const dataDir = tempDir();
+    const gate = (params: { input: unknown }) =>
+      JSON.stringify(params.input).includes("rm -rf") ? { decision: "deny", reason: "no" } : {};
+    s = await startInProcess({ hooks: { gate } }, { dataDir });
+    const before = Date.now();
+    const { sessionId } = await s.newSession({
+      hooks: { PreToolUse: [{ hookCallbackIds: ["gate"] }] },
+    });
+    await s.prompt(sessionId, toolLine("Bash", { command: "rm -rf build" }));
+    await s.prompt(sessionId, toolLine("Bash", { command: "echo hi" }));
+    const listed = async () => {
+      const list = await s!.h.agent.request(methods.agent.session.list, { cwd: s!.cwd });
+      return list.sessions.find((x) => x.sessionId === sessionId)?._meta;
+    };
+    // Open (the live record), then closed (the record on disk).
+    expect(await listed()).toMatchObject({ toolCalls: 2, deniedCalls: 1 });
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    const closed = await listed();
+    expect(closed).toMatchObject({ toolCalls: 2, deniedCalls: 1 });
+    expect(Date.parse(String(closed?.createdAt))).toBeGreaterThanOrEqual(before - 1000);
+
+    // A loaded session counts on from what its transcript holds.
+    await s.h.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: s.cwd,
+      mcpServers: [],
+      _meta: { hooks: { PreToolUse: [{ hookCallbackIds: ["gate"] }] } },
+    });
+    await s.prompt(sessionId, toolLine("Bash", { command: "rm -rf dist" }));
+    expect(await listed()).toMatchObject({ toolCalls: 3, deniedCalls: 2 });
+  });
+
   it("loading a session this connection has open ends it (SessionEnd: resume) and restores it from disk", async () => {
     s = await startInProcess({}, { dataDir: tempDir() });
     const { sessionId } = await s.newSession({

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
 import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
 
+/** HOOKGATE_INSPECT_SCREENSHOTS=docs saves the listed sessions for docs/inspect.md. */
+const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 const RM = toolLine("Bash", { command: "rm -rf build" });
 
 async function deny(page: Page, reason: string): Promise<void> {
@@ -93,6 +95,61 @@ describe("sessions in the inspector page", () => {
       await page.close();
     } finally {
       await run.stop();
+    }
+  }, 180_000);
+
+  it("List sessions tells persisted sessions apart by title, start time, calls and denies, and Load switches the view to the one chosen", async () => {
+    const first = await inspect(
+      { "build/keep.txt": "precious\n" },
+      { agent: ["--permission-mode", "bypassPermissions"] },
+    );
+    let cwd: string;
+    try {
+      cwd = first.cwd;
+      const page = await openPage(browser, first.url);
+      await addRule(page, "Bash", "rm");
+      await send(page, RM);
+      await deny(page, "no deleting build dirs");
+      await page.getByText("turn ended: end_turn").waitFor();
+      await send(page, toolLine("Bash", { command: "ls" }));
+      await page.getByText("turn ended: end_turn").nth(1).waitFor();
+      await page.getByRole("button", { name: "New session" }).click();
+      await send(page, "hello there");
+      await page.getByText("turn ended: end_turn").nth(2).waitFor();
+      await page.close();
+    } finally {
+      await first.stop();
+    }
+
+    const second = await inspect({ cwd });
+    try {
+      const page = await openPage(browser, second.url);
+      await page.getByRole("button", { name: "List sessions" }).click();
+      const listed = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
+      const rm = listed.filter({ hasText: "rm -rf build" });
+      const hello = listed.filter({ hasText: "hello there" });
+      const started = /started \d{1,2}\/\d{1,2}\/\d{4}, \d\d:\d\d:\d\d/;
+      expect(await rm.textContent()).toMatch(started);
+      expect(await rm.textContent()).toContain("2 calls, 1 denied");
+      expect(await hello.textContent()).toMatch(started);
+      expect(await hello.textContent()).toContain("0 calls, 0 denied");
+      if (SCREENSHOTS) {
+        await page
+          .getByRole("region", { name: "Session" })
+          .screenshot({ path: join(SCREENSHOTS, "inspect-sessions.png") });
+      }
+
+      // Load shows the chosen session's view, and only that one.
+      await rm.getByRole("button", { name: /^Load session / }).click();
+      const views = page.getByRole("region", { name: /^Loaded session / });
+      await views.getByRole("article", { name: "Bash: rm -rf build" }).waitFor();
+      await hello.getByRole("button", { name: /^Load session / }).click();
+      await views.getByText("You said: hello there").waitFor();
+      expect(await views.count()).toBe(1);
+      expect(await page.getByRole("article", { name: "Bash: rm -rf build" }).count()).toBe(0);
+      await page.close();
+    } finally {
+      await second.stop();
     }
   }, 180_000);
 });
