@@ -322,9 +322,6 @@ const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "shared/telemetry.ts: current":
     "process-wide by design: one telemetry per process, as OpenTelemetry's own providers are",
   "store/metadata.ts: temps": "state still to move: a counter naming temporary files",
-  "protocol/frame-json.ts: shared":
-    "state still to move: the shared-value side channel of hook frames",
-  "protocol/app.ts: connectedHosts": "state still to move: hosts that served a connection",
   "client/fast-path.ts: installed": "state still to move: the router installed on each client app",
   "client/kit/workspace.ts: made": "state still to move: temporary directories to remove at exit",
   "client/kit/workspace.ts: hooked": "state still to move: whether the exit cleanup is installed",

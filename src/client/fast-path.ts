@@ -41,7 +41,7 @@ export function installedOn(app: ClientApp): HookFrames | undefined {
  * Hands `_hooks/run` requests and `_hooks/event` notifications to `frames` as they are read,
  * ahead of the SDK's generic dispatch (which creates a responder per request and walks its
  * handler chain for each); `frames` validates them with hookgate's own wire schemas. A
- * request's reply (or error) goes to `send`; `$/cancel_request` for a running request is
+ * request's reply (or error) goes to `send`; the cancel notification for a running request is
  * honoured here, as the SDK honours it.
  */
 export function hookFrameTaker(
