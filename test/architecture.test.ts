@@ -317,14 +317,10 @@ const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "wire/hooks.ts: replyFields": "constant: REPLY_FIELDS as a set, never written",
   "wire/hooks.ts: actingFields": "constant: ACTING_REPLY_FIELDS as a set, never written",
   "mcp/input-schema.ts: checkers": "cache: one compiled validator per dialect",
-  "mcp/linear-pattern.ts: left":
-    "state still to move: the match budget of the one (synchronous) validation under way",
+  "client/kit/workspace.ts: made":
+    "process-wide by design: the temporary directories its one exit handler removes",
   "shared/telemetry.ts: current":
     "process-wide by design: one telemetry per process, as OpenTelemetry's own providers are",
-  "store/metadata.ts: temps": "state still to move: a counter naming temporary files",
-  "client/fast-path.ts: installed": "state still to move: the router installed on each client app",
-  "client/kit/workspace.ts: made": "state still to move: temporary directories to remove at exit",
-  "client/kit/workspace.ts: hooked": "state still to move: whether the exit cleanup is installed",
 };
 
 describe("test layout and module state", () => {
