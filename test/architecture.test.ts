@@ -343,7 +343,7 @@ describe("test layout and module state", () => {
     expect(moduleState(text)).toEqual(["count", "mode", "cache"]);
   });
 
-  it("src/ holds no module-level mutable state but the listed caches (and listed state to move)", () => {
+  it("src/ holds no module-level mutable state but the listed caches and process-wide state", () => {
     const found = sourceFiles(SRC).flatMap((file) => {
       const name = relative(SRC, file).split(/[\\/]/).join("/");
       return moduleState(readFileSync(file, "utf8")).map((state) => `${name}: ${state}`);
@@ -351,5 +351,17 @@ describe("test layout and module state", () => {
     expect(found.filter((entry) => !(entry in ALLOWED_MODULE_STATE))).toEqual([]);
     // An entry whose state is gone comes off the list, so the list stays the truth.
     expect(Object.keys(ALLOWED_MODULE_STATE).filter((entry) => !found.includes(entry))).toEqual([]);
+  });
+});
+
+describe("JSON-RPC constants", () => {
+  it("the cancel method and every JSON-RPC error code are written in wire/json-rpc.ts only", () => {
+    const written = sourceFiles(SRC).flatMap((file) => {
+      const name = relative(SRC, file).split(/[\\/]/).join("/");
+      const text = readFileSync(file, "utf8");
+      const found = text.match(/\$\/cancel_request|-32[0-9]{3}\b/g) ?? [];
+      return found.length > 0 ? [name] : [];
+    });
+    expect(written).toEqual(["wire/json-rpc.ts"]);
   });
 });
