@@ -9,7 +9,7 @@ import { ReadableStream, WritableStream } from "node:stream/web";
 import { setImmediate, setTimeout } from "node:timers";
 import { agent } from "@agentclientprotocol/sdk";
 import { releaseAbandoned } from "../dist/protocol/abandoned-requests.js";
-import { AcpHookTransport } from "../dist/protocol/hook-transport.js";
+import { hookTransport, sdkHookLine } from "../dist/protocol/hook-transport.js";
 import { silentLogger } from "../dist/shared/log.js";
 
 const args = process.argv.slice(2);
@@ -46,7 +46,7 @@ const connected = new Promise((resolve) => {
   app.connect(withoutRelease ? stream : releaseAbandoned(stream));
 });
 await connected;
-const transport = new AcpHookTransport(context, silentLogger());
+const transport = hookTransport(sdkHookLine(context), silentLogger());
 
 async function abandon(count) {
   const runs = [];

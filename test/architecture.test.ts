@@ -317,17 +317,10 @@ const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "wire/hooks.ts: replyFields": "constant: REPLY_FIELDS as a set, never written",
   "wire/hooks.ts: actingFields": "constant: ACTING_REPLY_FIELDS as a set, never written",
   "mcp/input-schema.ts: checkers": "cache: one compiled validator per dialect",
-  "mcp/linear-pattern.ts: left":
-    "state still to move: the match budget of the one (synchronous) validation under way",
+  "client/kit/workspace.ts: made":
+    "process-wide by design: the temporary directories its one exit handler removes",
   "shared/telemetry.ts: current":
     "process-wide by design: one telemetry per process, as OpenTelemetry's own providers are",
-  "store/metadata.ts: temps": "state still to move: a counter naming temporary files",
-  "protocol/frame-json.ts: shared":
-    "state still to move: the shared-value side channel of hook frames",
-  "protocol/app.ts: connectedHosts": "state still to move: hosts that served a connection",
-  "client/fast-path.ts: installed": "state still to move: the router installed on each client app",
-  "client/kit/workspace.ts: made": "state still to move: temporary directories to remove at exit",
-  "client/kit/workspace.ts: hooked": "state still to move: whether the exit cleanup is installed",
 };
 
 describe("test layout and module state", () => {
@@ -350,7 +343,7 @@ describe("test layout and module state", () => {
     expect(moduleState(text)).toEqual(["count", "mode", "cache"]);
   });
 
-  it("src/ holds no module-level mutable state but the listed caches (and listed state to move)", () => {
+  it("src/ holds no module-level mutable state but the listed caches and process-wide state", () => {
     const found = sourceFiles(SRC).flatMap((file) => {
       const name = relative(SRC, file).split(/[\\/]/).join("/");
       return moduleState(readFileSync(file, "utf8")).map((state) => `${name}: ${state}`);
@@ -358,5 +351,17 @@ describe("test layout and module state", () => {
     expect(found.filter((entry) => !(entry in ALLOWED_MODULE_STATE))).toEqual([]);
     // An entry whose state is gone comes off the list, so the list stays the truth.
     expect(Object.keys(ALLOWED_MODULE_STATE).filter((entry) => !found.includes(entry))).toEqual([]);
+  });
+});
+
+describe("JSON-RPC constants", () => {
+  it("the cancel method and every JSON-RPC error code are written in wire/json-rpc.ts only", () => {
+    const written = sourceFiles(SRC).flatMap((file) => {
+      const name = relative(SRC, file).split(/[\\/]/).join("/");
+      const text = readFileSync(file, "utf8");
+      const found = text.match(/\$\/cancel_request|-32[0-9]{3}\b/g) ?? [];
+      return found.length > 0 ? [name] : [];
+    });
+    expect(written).toEqual(["wire/json-rpc.ts"]);
   });
 });

@@ -36,6 +36,7 @@ export class Agent implements AgentHost {
   readonly runtime: AgentRuntime;
   /** Set once the connection has gone: a session still opening is closed again. */
   private closed = false;
+  private claimed = false;
 
   constructor(private readonly options: AgentOptions) {
     this.runtime = options.runtime ?? new AgentRuntime({ log: options.log });
@@ -55,6 +56,12 @@ export class Agent implements AgentHost {
 
   get persistent(): boolean {
     return this.store !== undefined;
+  }
+
+  claim(): boolean {
+    if (this.claimed) return false;
+    this.claimed = true;
+    return true;
   }
 
   async open(request: OpenRequest): Promise<Opened> {

@@ -21,8 +21,15 @@ import { detach } from "../shared/values.js";
 export class LazyAgent implements AgentHost {
   private agent: Agent | undefined;
   private loading: Promise<Agent> | undefined;
+  private claimed = false;
 
   constructor(private readonly options: AgentOptions) {}
+
+  claim(): boolean {
+    if (this.claimed) return false;
+    this.claimed = true;
+    return true;
+  }
 
   get persistent(): boolean {
     return this.options.dataDir !== undefined;

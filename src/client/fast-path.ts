@@ -24,24 +24,26 @@ export interface HookFrames {
   event(params: unknown, signal: AbortSignal): void;
 }
 
-// The router installed on each app, so spawnHookgate can route its hook frames directly.
-const installed = new WeakMap<ClientApp, HookFrames>();
+/** Where an app keeps the router installed on it, so spawnHookgate can route its hook frames directly. */
+const INSTALLED = Symbol("hookgate.installedRouter");
 
-/** Remembers that `frames` handles the hook methods of `app`. */
+type WithRouter = ClientApp & { [INSTALLED]?: HookFrames };
+
+/** Remembers, on the app itself, that `frames` handles its hook methods. */
 export function rememberInstalled(app: ClientApp, frames: HookFrames): void {
-  installed.set(app, frames);
+  (app as WithRouter)[INSTALLED] = frames;
 }
 
 /** The hook handler installed on `app`, if any. */
 export function installedOn(app: ClientApp): HookFrames | undefined {
-  return installed.get(app);
+  return (app as WithRouter)[INSTALLED];
 }
 
 /**
  * Hands `_hooks/run` requests and `_hooks/event` notifications to `frames` as they are read,
  * ahead of the SDK's generic dispatch (which creates a responder per request and walks its
  * handler chain for each); `frames` validates them with hookgate's own wire schemas. A
- * request's reply (or error) goes to `send`; `$/cancel_request` for a running request is
+ * request's reply (or error) goes to `send`; the cancel notification for a running request is
  * honoured here, as the SDK honours it.
  */
 export function hookFrameTaker(

@@ -170,7 +170,7 @@ export class HookRouter {
     };
     this.invoke(invocation, (settlement) => {
       if (settlement.ok) return to.result(settlement.result);
-      // Cancelled: the agent has stopped waiting; answer -32800 and free the request.
+      // Cancelled: the agent has stopped waiting; answer Request cancelled and free the request.
       if (settlement.cancelled) return to.error(cancel.reason);
       const info = { kind: "run", phase: "callback", hookCallbackId, sessionId, event } as const;
       this.report(settlement.error, info);

@@ -32,7 +32,7 @@ export type ObserverEvent = Exclude<HookEventName, "PreToolUse">;
  */
 export interface HookContext {
   /**
-   * For a gate: fires when the agent sends `$/cancel_request` (the group's timeout passed,
+   * For a gate: fires when the agent cancels the request (the group's timeout passed,
    * another callback denied first, or the turn was cancelled). For an observer: fires when
    * the connection closes.
    */

@@ -59,12 +59,11 @@ function reach(
   }
   try {
     const params = { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input };
-    const { transport } = opts;
-    const sent = transport.runCancellable
-      ? transport.runCancellable(params, cancel)
-      : transport.run(params, cancel.signal);
-    return sent.then(
-      (raw): Answer => ({ kind: "reply", raw }),
+    return opts.transport.run(params, cancel.signal).then(
+      (reply): Answer =>
+        reply.kind === "result"
+          ? { kind: "reply", raw: reply.result }
+          : { kind: "oversized", skeleton: reply.skeleton, message: reply.message },
       (error: unknown): Answer => ({ kind: "rejected", error }),
     );
   } catch (error) {

@@ -6,7 +6,7 @@ export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
-import { HookAbort, HookTransportError } from "./transport.js";
+import { HookAbort } from "./transport.js";
 import { errorMessage } from "../shared/values.js";
 
 /**
@@ -27,6 +27,11 @@ export type Answer =
    * handler's signal firing (timeout, cancel, decided elsewhere), or any other error.
    */
   | { readonly kind: "rejected"; readonly error: unknown }
+  /**
+   * A reply too large to read whole (a callback that quoted a padded tool input): its
+   * skeleton, strings cut and deep values null, and what to say of it.
+   */
+  | { readonly kind: "oversized"; readonly skeleton: unknown; readonly message: string }
   /** A command hook's process, as the runner reports it. */
   | { readonly kind: "process"; readonly run: CommandRun }
   /** Nothing can run this handler (no command runner was configured): a configuration error. */
@@ -51,6 +56,8 @@ export function classify(answer: Answer, asked: Asked): Outcome {
   switch (answer.kind) {
     case "reply":
       return fromInterpretation(asked, interpretReply(answer.raw, asked.event));
+    case "oversized":
+      return fromOversized(asked, answer.skeleton, answer.message);
     case "rejected":
       return fromRejection(asked, answer.error);
     case "process":
@@ -108,9 +115,6 @@ function fromResult(asked: Asked, result: HookResult, truncated: boolean): Outco
 }
 
 function fromRejection(asked: Asked, error: unknown): Outcome {
-  if (error instanceof HookTransportError && error.truncatedReply !== undefined) {
-    return truncatedReply(asked, error);
-  }
   const abort = abortOf(asked.signal);
   if (abort)
     return failed(asked, abort.kind === "timeout" ? "timed_out" : "cancelled", abort.message);
@@ -123,8 +127,8 @@ function fromRejection(asked: Asked, error: unknown): Outcome {
  * anything else in it cannot be trusted whole (a cut `updatedInput`), so it is a
  * `transport_error`, failing as the group says.
  */
-function truncatedReply(asked: Asked, error: HookTransportError): Outcome {
-  const read = interpretReply(error.truncatedReply, asked.event, { lenient: true });
+function fromOversized(asked: Asked, skeleton: unknown, message: string): Outcome {
+  const read = interpretReply(skeleton, asked.event, { lenient: true });
   // Containers deep in the skeleton read as null: a deny stated beside one still stands.
   const said = read.ok ? read.result : read.statedDeny;
   if (said && (said.decision === "deny" || said.stop)) {
@@ -132,7 +136,7 @@ function truncatedReply(asked: Asked, error: HookTransportError): Outcome {
     const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
     return fromResult(asked, result, true);
   }
-  const failure = `${error.message}; only a deny is read from a reply that size`;
+  const failure = `${message}; only a deny is read from a reply that size`;
   return failed(asked, "transport_error", failure, true);
 }
 

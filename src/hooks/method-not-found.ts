@@ -1,10 +1,10 @@
 import type { Logger } from "../shared/log.js";
 import { HOOK_RUN_METHOD, type HookRunParams } from "../wire/hooks.js";
 import type { HookRegistry } from "./registry.js";
-import { HookTransportError, type HookCancel, type HookTransport } from "./transport.js";
+import { JSON_RPC } from "../wire/json-rpc.js";
+import { HookTransportError, type HookTransport } from "./transport.js";
 
-/** JSON-RPC's "Method not found". */
-export const METHOD_NOT_FOUND = -32601;
+const { METHOD_NOT_FOUND } = JSON_RPC;
 
 /** Where docs/protocol.md tells a client in another language what to answer. */
 export const OTHER_LANGUAGES_DOC = "docs/protocol.md#other-languages";
@@ -18,7 +18,7 @@ export interface MethodNotFoundWatchOptions {
 }
 
 /**
- * The session's transport, watching `_hooks/run` replies for -32601. A client without a
+ * The session's transport, watching `_hooks/run` replies for Method not found. A client without a
  * handler for the method (an ACP SDK in another language strips the leading `_`, so a match
  * on "_hooks/run" never fires) answers it to every call: each fails open as a
  * `transport_error` and the session's gates are off. The first one is told once per session,
@@ -41,19 +41,14 @@ export function watchMethodNotFound(
     }
     throw error;
   };
-  const cancellable = transport.runCancellable?.bind(transport);
   return {
     run: (request, signal) =>
       transport.run(request, signal).catch((e: unknown) => check(request, e)),
-    ...(cancellable && {
-      runCancellable: (request: HookRunParams, cancel: HookCancel) =>
-        cancellable(request, cancel).catch((e: unknown) => check(request, e)),
-    }),
     event: (notice) => transport.event(notice),
   };
 }
 
-/** The warning for a -32601 answered to `request`, naming the group it came from. */
+/** The warning for a Method not found answered to `request`, naming the group it came from. */
 export function methodNotFoundWarning(
   registry: Pick<HookRegistry, "groupOf">,
   request: HookRunParams,
@@ -61,5 +56,5 @@ export function methodNotFoundWarning(
   const id = JSON.stringify(request.hookCallbackId);
   const group = registry.groupOf(request.input.hook_event_name, request.hookCallbackId);
   const which = group === undefined ? `the group of callback ${id}` : `group ${group}`;
-  return `client answered -32601 Method not found to ${HOOK_RUN_METHOD}: ${which}'s gates are not running (callback ${id}); see ${OTHER_LANGUAGES_DOC}`;
+  return `client answered ${METHOD_NOT_FOUND} Method not found to ${HOOK_RUN_METHOD}: ${which}'s gates are not running (callback ${id}); see ${OTHER_LANGUAGES_DOC}`;
 }

@@ -16,7 +16,7 @@ export interface SessionHooksOptions {
   readonly maxValueBytes: number;
   readonly log: Logger;
   /**
-   * Shows the user a warning about hooks that are not running (a client that answers -32601
+   * Shows the user a warning about hooks that are not running (a client that answers Method not found
    * to `_hooks/run`); at most once per session.
    */
   readonly warn?: (warning: string) => void;

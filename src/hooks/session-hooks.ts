@@ -5,34 +5,26 @@ import { runGate, type Verdict } from "./gate.js";
 import { logOutcome } from "./outcome-log.js";
 import { foldLate } from "./events/pre-tool-use.js";
 import { watchMethodNotFound } from "./method-not-found.js";
+import { policyOf } from "./policy.js";
 import { raceHandlers } from "./race.js";
 import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
+import { viewedOf, type RunRequest } from "./run-request.js";
 import { applicable, type Handler } from "./registry.js";
-import {
-  steerConcurrently,
-  steerToolOutput,
-  type OutputJudge,
-  type SteerContext,
-} from "./steer.js";
+import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
 import {
   noSteering,
   type LateAnswer,
+  type NoteEvent,
   type SteerEvent,
   type Steering,
-  type ToolOutputEvent,
 } from "./steering.js";
 import { unlessAborted } from "../shared/values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";
-
-/** The steering events asked all at once (PostToolUse(Failure) go one hook after another). */
-type ConcurrentSteerEvent = Exclude<SteerEvent, ToolOutputEvent | "SessionStart">;
-
-/** The tool call a PostToolUse(Failure) input is about. */
-type ToolCall = Pick<EventFields["PostToolUse"], "tool_name" | "tool_input" | "tool_use_id">;
+export type { RunRequest } from "./run-request.js";
 
 /**
  * A session's hooks as the session actor sees them: one gate, one event emitter, and the
@@ -77,14 +69,16 @@ export class SessionHooks {
     this.pendingStart = () => {
       // The source is what a SessionStart matcher selects on.
       this.emit("SessionStart", () => ({ source }), source);
-      const asked = this.asked("SessionStart", source);
-      if (asked.length === 0) return;
-      this.startSteering = steerConcurrently(
-        this.context("SessionStart", this.opts.sessionId, "session"),
-        asked,
-        this.input("SessionStart", { source }),
-        this.lifetime.signal,
-      );
+      const { sessionId } = this.opts;
+      const fields = () => ({ source });
+      if (!this.plan("SessionStart", source, fields)) return;
+      this.startSteering = this.run("SessionStart", {
+        fields,
+        toolName: source,
+        toolUseId: sessionId,
+        subject: "session",
+        signal: this.lifetime.signal,
+      });
     };
     setImmediate(() => this.flushStart());
   }
@@ -104,72 +98,52 @@ export class SessionHooks {
   }
 
   /**
-   * Asks the hooks of a steering event (`async` command hooks go to the background) and
-   * folds their answers into one steering. `toolUseId`: the turn's id for UserPromptSubmit
-   * and Stop, the tool call's otherwise.
+   * Runs the hooks of a steering event and folds their answers into one decision: the plan
+   * (`async` command hooks to the background, the rest asked and awaited), then the race,
+   * all at once or, on PostToolUse(Failure), one after another so each sees the output the
+   * hooks before it left. A new event needs no method of its own here.
    */
-  async steer<E extends ConcurrentSteerEvent>(
+  async run<E extends SteerEvent>(event: E, request: RunRequest<E>): Promise<Steering> {
+    const { toolName = "", toolUseId, signal } = request;
+    const planned = this.plan(event, toolName, request.fields);
+    if (!planned) return noSteering(event);
+    const { asked, background, fields } = planned;
+    const ctx = this.context(event, toolUseId, request.subject ?? (toolName || event));
+    const viewed = viewedOf(event);
+    if (!viewed) {
+      const input = this.input(event, fields);
+      if (background.length > 0) this.inBackground(ctx, background, input);
+      return steerConcurrently(ctx, asked, input, signal);
+    }
+    const real = viewed.real(fields);
+    const input = (view: unknown) => this.input(event, viewed.withView(fields, view));
+    if (background.length > 0) this.inBackground(ctx, background, input(real));
+    if (asked.length === 0) return noSteering(event);
+    const steer = { ...ctx, event: viewed.event };
+    return steerToolOutput(steer, asked, real, input, signal, request.judge);
+  }
+
+  /**
+   * The plan of one event: which handlers are asked and awaited, which run in the background;
+   * `undefined` when none would run (the input is then never built). Starts a queued
+   * SessionStart first, so events stay in order.
+   */
+  private plan<E extends SteerEvent | "PreToolUse">(
     event: E,
+    toolName: string,
     fields: () => EventFields[E],
-    toolUseId: string,
-    signal: AbortSignal,
-    toolName = "",
-  ): Promise<Steering> {
+  ):
+    | { asked: readonly Handler[]; background: readonly Handler[]; fields: EventFields[E] }
+    | undefined {
     this.flushStart();
-    if (this.opts.registry.callbacksFor(event, toolName).length === 0) return noSteering(event);
+    if (this.opts.registry.callbacksFor(event, toolName).length === 0) return undefined;
     const values = fields();
     const toolInput = "tool_input" in values ? values.tool_input : undefined;
     const asked = this.asked(event, toolName, toolInput);
-    const background = this.background(event, toolName, toolInput);
-    if (asked.length === 0 && background.length === 0) return noSteering(event);
-    const input = this.input(event, values);
-    const ctx = this.context(event, toolUseId, toolName || event);
-    if (background.length > 0) this.inBackground(ctx, background, input);
-    return steerConcurrently(ctx, asked, input, signal);
-  }
-
-  /**
-   * PostToolUse's asked hooks, one after another in registration order, each seeing as
-   * `tool_response` what the hooks before it left for the model (capped).
-   */
-  steerToolOutput(
-    fields: Omit<EventFields["PostToolUse"], "tool_response">,
-    response: unknown,
-    signal: AbortSignal,
-    judge?: OutputJudge,
-  ) {
-    const input = (view: unknown) => this.input("PostToolUse", { ...fields, tool_response: view });
-    return this.steerView("PostToolUse", fields, response, signal, input, judge);
-  }
-
-  /**
-   * PostToolUseFailure's asked hooks, the same way: each sees as `error` the text the hooks
-   * before it left for the model, which may replace it (a timed-out command's error carries
-   * its output, so redaction must reach it too).
-   */
-  steerToolError(fields: EventFields["PostToolUseFailure"], signal: AbortSignal) {
-    const input = (view: unknown) =>
-      this.input("PostToolUseFailure", {
-        ...fields,
-        error: typeof view === "string" ? view : JSON.stringify(view),
-      });
-    return this.steerView("PostToolUseFailure", fields, fields.error, signal, input);
-  }
-
-  private async steerView(
-    event: ToolOutputEvent,
-    call: ToolCall,
-    real: unknown,
-    signal: AbortSignal,
-    input: (view: unknown) => AnyHookInput,
-    judge?: OutputJudge,
-  ): Promise<Steering> {
-    const ctx = { ...this.context(event, call.tool_use_id, call.tool_name), event };
-    const background = this.background(event, call.tool_name, call.tool_input);
-    if (background.length > 0) this.inBackground(ctx, background, input(real));
-    const asked = this.asked(event, call.tool_name, call.tool_input);
-    if (asked.length === 0) return noSteering(event);
-    return steerToolOutput(ctx, asked, real, input, signal, judge);
+    // SessionStart's `async` hooks have never run; kept so until that is decided on purpose.
+    const background = event === "SessionStart" ? [] : this.background(event, toolName, toolInput);
+    if (asked.length === 0 && background.length === 0) return undefined;
+    return { asked, background, fields: values };
   }
 
   /**
@@ -230,16 +204,20 @@ export class SessionHooks {
     this.lifetime.abort();
   }
 
-  /** Handlers awaited on a steering event: command hooks, and callbacks of blocking groups. */
-  private asked(event: SteerEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
+  /**
+   * Handlers awaited, as the event's policy says: on the gate all but `async` command hooks,
+   * on a steering event command hooks and callbacks of blocking groups.
+   */
+  private asked(event: NoteEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
-    const asked = all.filter((h) => (h.kind === "command" ? !h.async : h.blocking));
+    const every = policyOf(event).awaited === "all";
+    const asked = all.filter((h) => (h.kind === "command" ? !h.async : every || h.blocking));
     // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
     return applicable(asked, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
   }
 
   /** `async: true` command hooks: run in the background, never awaited. */
-  private background(event: SteerEvent, toolName: string, toolInput: unknown): readonly Handler[] {
+  private background(event: NoteEvent, toolName: string, toolInput: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
     const background = all.filter((h) => h.kind === "command" && h.async === true);
     return background.length === 0 ? background : applicable(background, toolName, toolInput);
@@ -273,19 +251,13 @@ export class SessionHooks {
     onStatus?: (text: string) => void,
   ): Promise<Verdict> {
     const { opts } = this;
-    this.flushStart();
-    const all = applicable(opts.registry.callbacksFor("PreToolUse", toolName), toolName, input);
+    const fields = () => ({ tool_name: toolName, tool_input: input, tool_use_id: toolUseId });
+    const { asked: handlers = [], background = [] } =
+      this.plan("PreToolUse", toolName, fields) ?? {};
     const buildInput = () =>
-      buildHookInput(
-        opts.common(),
-        "PreToolUse",
-        { tool_name: toolName, tool_input: input, tool_use_id: toolUseId },
-        // A gate must see the whole call: a cut could hide the tail of a command.
-        Infinity,
-      );
+      // A gate must see the whole call: a cut could hide the tail of a command.
+      buildHookInput(opts.common(), "PreToolUse", fields(), Infinity);
     // `async` hooks never hold the call, so they cannot block or decide it (as in Claude Code).
-    const background = all.filter((h) => h.kind === "command" && h.async === true);
-    const handlers = background.length === 0 ? all : all.filter((h) => !background.includes(h));
     if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId, toolName);
     const status = handlers.flatMap((h) =>
       h.kind === "command" && h.statusMessage ? [h.statusMessage] : [],

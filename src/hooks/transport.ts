@@ -16,30 +16,29 @@ export class HookTransportError extends Error {
   constructor(
     message: string,
     readonly code?: number,
-    /**
-     * The reply was too large to read whole: its skeleton (strings cut, deep values null),
-     * from which only a deny is honoured.
-     */
-    readonly truncatedReply?: unknown,
   ) {
     super(message);
   }
 }
 
+/** What a `_hooks/run` brought back. */
+export type HookReply =
+  /** The client's result, raw: `interpretReply` (hooks/result.ts) reads it. */
+  | { readonly kind: "result"; readonly result: unknown }
+  /**
+   * A reply too large to read whole: its skeleton (strings cut, deep values null), from which
+   * only a deny is honoured, and what to say of it.
+   */
+  | { readonly kind: "oversized"; readonly skeleton: unknown; readonly message: string };
+
 /**
- * How hooks/ reaches the client; protocol/ implements it over the ACP connection.
- * `run` resolves with the client's raw result, which `interpretReply` (hooks/result.ts)
- * parses; it rejects with HookTransportError on an error reply or closed connection, and
- * with the signal's reason (a HookAbort) once the signal fires, after sending
- * `$/cancel_request`.
+ * How hooks/ reaches the client; protocol/ implements it over the ACP connection. `run`
+ * resolves with what the client replied; it rejects with HookTransportError on an error reply
+ * or a closed connection, and with the signal's reason (a HookAbort) once the signal fires,
+ * after telling the client the request was cancelled.
  */
 export interface HookTransport {
-  run(request: HookRunParams, signal: AbortSignal): Promise<unknown>;
-  /**
-   * The same, cancelled through the race's {@link HookCancel} rather than an AbortSignal: a
-   * gate's fan-out then makes no EventTarget per callback. Preferred when present.
-   */
-  runCancellable?(request: HookRunParams, cancel: HookCancel): Promise<unknown>;
+  run(request: HookRunParams, signal: AbortSignal): Promise<HookReply>;
   /** Fire-and-forget; never throws. */
   event(notice: HookEventParams): void;
 }
@@ -47,6 +46,6 @@ export interface HookTransport {
 /**
  * One handler's cancellation in a race: a deadline, a deny elsewhere or the turn's cancel.
  * The race makes one per handler; a real signal exists only for whoever reads `signal` (a
- * command hook's process, a transport that takes an AbortSignal).
+ * command hook's process, a `_hooks/run` request).
  */
 export class HookCancel extends LazyAbort<HookAbort> {}

@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type Options } from "ajv/dist/ajv.js";
 import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
 import { z } from "zod";
 import { errorMessage, isRecord } from "../shared/values.js";
-import { LinearPatterns, MatchBudgetError, withinMatchBudget } from "./linear-pattern.js";
+import { LinearPatterns, MatchBudgetError } from "./linear-pattern.js";
 import { schemaPatterns } from "./schema-patterns.js";
 
 // Every `pattern` and `patternProperties` key runs on RE2's linear-time engine: a server's
@@ -148,7 +148,7 @@ export class InputSchemas {
       }
       let valid: boolean;
       try {
-        valid = withinMatchBudget(() => validate(value));
+        valid = this.patterns.withinBudget(() => validate(value));
       } catch (error) {
         if (!(error instanceof MatchBudgetError)) throw error;
         ctx.addIssue({ code: "custom", path: [], message: error.message });

@@ -19,24 +19,6 @@ export const MATCH_BUDGET = 2_000_000;
 /** A validation whose patterns would cost more than {@link MATCH_BUDGET} to match. */
 export class MatchBudgetError extends Error {}
 
-/** What the validation under way may still spend (validations are synchronous: one at a time). */
-let left: number | undefined;
-
-/**
- * Runs one validation under {@link MATCH_BUDGET}: a pattern test that would overspend it throws
- * {@link MatchBudgetError} before matching, so a call's validation is bounded whatever the
- * server's patterns and the model's arguments.
- */
-export function withinMatchBudget<T>(validate: () => T): T {
-  const outer = left;
-  left = MATCH_BUDGET;
-  try {
-    return validate();
-  } finally {
-    left = outer;
-  }
-}
-
 /** A pattern as Ajv's `code.regExp` wants it; `toString` keys Ajv's cache, so it names the pattern. */
 export interface LinearRegExp {
   test(text: string): boolean;
@@ -49,12 +31,32 @@ export interface LinearRegExp {
  */
 export class LinearPatterns {
   private readonly compiled = new Map<string, LinearRegExp | Error>();
+  /**
+   * What the validation under way may still spend; unbounded outside one. Validations are
+   * synchronous, so one runs at a time over these patterns.
+   */
+  private readonly budget: Budget = { left: undefined };
 
   /** Ajv's `code.regExp`: throws why a pattern cannot be used, as Ajv expects. */
   readonly regExp = Object.assign((pattern: string): LinearRegExp => this.compile(pattern), {
     // Ajv names the engine in code it generates for standalone use, which hookgate never does.
     code: "linearRegExp",
   });
+
+  /**
+   * Runs one validation under {@link MATCH_BUDGET}: a test of these patterns that would
+   * overspend it throws {@link MatchBudgetError} before matching, so a call's validation is
+   * bounded whatever the server's patterns and the model's arguments.
+   */
+  withinBudget<T>(validate: () => T): T {
+    const outer = this.budget.left;
+    this.budget.left = MATCH_BUDGET;
+    try {
+      return validate();
+    } finally {
+      this.budget.left = outer;
+    }
+  }
 
   /** Why RE2 cannot run a pattern within the bounds above, or undefined when it can. */
   unusable(pattern: string): string | undefined {
@@ -69,7 +71,7 @@ export class LinearPatterns {
   private compile(pattern: string): LinearRegExp {
     let found = this.compiled.get(pattern);
     if (found === undefined) {
-      found = build(pattern);
+      found = build(pattern, this.budget);
       this.compiled.set(pattern, found);
     }
     if (found instanceof Error) throw found;
@@ -77,8 +79,12 @@ export class LinearPatterns {
   }
 }
 
+interface Budget {
+  left: number | undefined;
+}
+
 /** A JSON Schema `pattern` as RE2 runs it (an unanchored search), or why it cannot be. */
-function build(pattern: string): LinearRegExp | Error {
+function build(pattern: string, budget: Budget): LinearRegExp | Error {
   let re: RE2JS;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -93,6 +99,7 @@ function build(pattern: string): LinearRegExp | Error {
   }
   return {
     test(text) {
+      const { left } = budget;
       if (left !== undefined) {
         const cost = size * (text.length + 1);
         if (cost > left) {
@@ -100,7 +107,7 @@ function build(pattern: string): LinearRegExp | Error {
             `matching ${text.length} characters against pattern ${JSON.stringify(pattern)} would exceed hookgate's validation budget`,
           );
         }
-        left -= cost;
+        budget.left = left - cost;
       }
       return re.test(text);
     },

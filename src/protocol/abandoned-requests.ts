@@ -1,8 +1,11 @@
-import type { AnyMessage, JsonRpcId, Stream } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type AnyMessage,
+  type JsonRpcId,
+  type Stream,
+} from "@agentclientprotocol/sdk";
 import { isRecord } from "../shared/values.js";
-import { CANCEL_REQUEST_METHOD } from "../wire/json-rpc.js";
-
-const REQUEST_CANCELLED = -32800;
+import { CANCEL_REQUEST_METHOD, errorFrame } from "../wire/json-rpc.js";
 
 /** How many released ids are remembered, to drop the client's late answers quietly. */
 export const DEFAULT_RELEASED_IDS = 65_536;
@@ -11,8 +14,8 @@ export const DEFAULT_RELEASED_IDS = 65_536;
  * Frees the SDK's record of each request the agent gave up on. Every request the agent
  * cancels was sent with `stopWaitingOnCancel`, and the SDK keeps its entry (a few KB:
  * closures, the signal, the rejected promise) until the client answers, which a hung or
- * hostile client never does. So once `$/cancel_request` goes out, the answer is supplied
- * locally (-32800) and the SDK drops the entry; the client's own answer, if it ever comes,
+ * hostile client never does. So once the cancel goes out, the answer is supplied locally
+ * (Request cancelled) and the SDK drops the entry; the client's own answer, if it ever comes,
  * is dropped here instead of being reported as a response to an unknown request.
  */
 export function releaseAbandoned(stream: Stream, remember = DEFAULT_RELEASED_IDS): Stream {
@@ -48,11 +51,7 @@ export function releaseAbandoned(stream: Stream, remember = DEFAULT_RELEASED_IDS
           break;
         }
       }
-      answer?.({
-        jsonrpc: "2.0",
-        id,
-        error: { code: REQUEST_CANCELLED, message: "Request cancelled" },
-      });
+      answer?.(errorFrame(id, RequestError.requestCancelled().toErrorResponse()));
     },
     close: () => out.close(),
     abort: (reason: unknown) => out.abort(reason),

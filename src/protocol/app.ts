@@ -15,8 +15,8 @@ import type { ClientAbilities } from "../shared/port.js";
 import { VERSION } from "../shared/version.js";
 import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";
-import { AcpHookTransport } from "./hook-transport.js";
-import type { HookChannel } from "./hook-channel.js";
+import { hookTransport, sdkHookLine, type HookLine } from "./hook-transport.js";
+import type { FrameOutput } from "./hook-frames.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_PROTOCOL_VERSION,
@@ -38,13 +38,19 @@ export type * from "./host.js";
 const SUPPORTED_PROTOCOL_VERSION = 1;
 
 /** JSON-RPC code for a session that another running hookgate process holds open. */
-export const SESSION_LOCKED = -32003;
+export const SESSION_LOCKED = JSON_RPC.SESSION_LOCKED;
 
 /**
  * JSON-RPC code of a `session/prompt` whose turn the model could not run (no API key, a
  * request the provider refused or failed); the message names the cause.
  */
-export const MODEL_FAILED = -32004;
+export const MODEL_FAILED = JSON_RPC.MODEL_FAILED;
+
+/** A connection whose output can be written directly (stdio's): hook frames and updates go there. */
+export interface DirectLine {
+  readonly output: FrameOutput;
+  readonly hooks: HookLine;
+}
 
 /** What `session/new`, `session/load` and `session/resume` share in their params. */
 interface SessionParams {
@@ -59,19 +65,18 @@ export const ONE_CONNECTION =
   "a hookgate agent serves one connection: its sessions and hook callbacks belong to the " +
   "client that opened them; build a new agent and app (connectHookgate) for each connection";
 
-/** Hosts that have served a connection; one never serves another. */
-const connectedHosts = new WeakSet<AgentHost>();
-
 /**
  * Builds the ACP agent: the handler table for one connection, over the `host` that owns its
  * sessions. The app and its host serve one connection only: a second `connect` (of this app,
  * or of another app over the same host) throws, since its hook requests would reach the
- * first client and closing either would close both's sessions. With a `channel`, hook frames
- * and session updates go straight to the connection's output (see HookChannel).
+ * first client and closing either would close both's sessions. With a `direct` line, hook
+ * frames and session updates go straight to the connection's output; without, `_hooks/run`
+ * goes through the SDK's connection (both through a `Requester`, hook-transport.ts).
  */
-export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp {
+export function createAgentApp(host: AgentHost, direct?: DirectLine): AgentApp {
   let abilities: ClientAbilities = { readTextFile: false, writeTextFile: false, terminal: false };
   let connection: AgentContext | undefined;
+  let hooks: HookLine | undefined = direct?.hooks;
 
   const session = (sessionId: string): SessionHandle => {
     const found = host.get(sessionId);
@@ -95,9 +100,8 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
       hooks: parsed.data,
       mcpServers: params.mcpServers ?? [],
       client: (sessionId, sessionLog) =>
-        new AcpClientPort(ctx, sessionId, abilities, sessionLog, channel?.output),
-      transport: (sessionLog) =>
-        channel ? channel.transport(sessionLog) : new AcpHookTransport(ctx, sessionLog),
+        new AcpClientPort(ctx, sessionId, abilities, sessionLog, direct?.output),
+      transport: (sessionLog) => hookTransport((hooks ??= sdkHookLine(ctx)), sessionLog),
     };
     return { request, ignoredEvents };
   };
@@ -115,11 +119,10 @@ export function createAgentApp(host: AgentHost, channel?: HookChannel): AgentApp
 
   return agent({ name: "hookgate" })
     .onConnect((conn) => {
-      if (connectedHosts.has(host)) throw new Error(ONE_CONNECTION);
-      connectedHosts.add(host);
+      if (!host.claim()) throw new Error(ONE_CONNECTION);
       connection = conn.client;
       conn.signal.addEventListener("abort", () => {
-        channel?.close();
+        hooks?.requester.close();
         host.closeAll("other");
       });
     })

@@ -1,7 +1,7 @@
 import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../shared/log.js";
 import type { ClientAbilities, ClientPort, ClientTerminal } from "../shared/port.js";
-import type { FrameOutput } from "./hook-channel.js";
+import type { FrameOutput } from "./hook-frames.js";
 import {
   parseReply,
   permissionReplySchema,

@@ -19,6 +19,11 @@ import type { McpServerReport } from "../wire/mcp.js";
 export interface AgentHost {
   /** Whether sessions persist, so `session/load` and `session/resume` can find them. */
   readonly persistent: boolean;
+  /**
+   * Takes the host for a connection: true the first time, false ever after, so no app serves
+   * a second client over it (its sessions and hook callbacks belong to the first).
+   */
+  claim(): boolean;
   /** Opens a new session (`session/new`); SessionStart follows the caller's response. */
   open(request: OpenRequest): Promise<Opened>;
   /**

@@ -3,12 +3,13 @@ import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { LineSplitter, readJsonLine, type FrameTaker } from "../shared/json-line.js";
 import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
-import type { FrameOutput } from "./hook-channel.js";
+import type { FrameOutput } from "./hook-frames.js";
+import type { OversizedReply } from "./requester.js";
 import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hooks.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, FrameLimiter, type OversizeFrame } from "./frame-limit.js";
 import { isRecord } from "../shared/values.js";
-import { JSON_RPC } from "../wire/json-rpc.js";
+import { errorFrame, JSON_RPC } from "../wire/json-rpc.js";
 
 /** Limits on the incoming side of a stdio stream. */
 export interface StdioLimits {
@@ -18,14 +19,20 @@ export interface StdioLimits {
   readonly log?: Logger;
 }
 
+/** Takes some incoming frames before the SDK sees them, and replies too large to read whole. */
+export interface ReplyTaker extends FrameTaker {
+  /** Takes a reply past the frame limit if it answers one of its requests; false: not its own. */
+  takeOversized?(reply: OversizedReply): boolean;
+}
+
 /**
  * A stream whose frames can also be written straight to its output (see {@link FrameOutput}),
- * and whose incoming frames a {@link FrameTaker} can take before the SDK sees them.
+ * and whose incoming frames a {@link ReplyTaker} can take before the SDK sees them.
  */
 export type DirectStream = Stream &
   FrameOutput & {
     /** From now on, each incoming frame is offered to `taker` as soon as it is parsed. */
-    intercept(taker: FrameTaker): void;
+    intercept(taker: ReplyTaker): void;
   };
 
 /** Parsed frames the SDK has not read yet, past which the input is paused. */
@@ -34,11 +41,11 @@ const QUEUED_FRAMES = 256;
 /**
  * ACP's newline-delimited JSON over a pair of Node streams (the agent's stdio), framed here
  * rather than by the SDK's `ndJsonStream`. Incoming lines are split off the Node stream as
- * it delivers them, each parsed once; a taker (the HookChannel) gets the replies to its
+ * it delivers them, each parsed once; a taker (the hook requester) gets the replies to its
  * requests there and then, the rest queue for the SDK, and a line that is not a JSON object
- * is answered as the SDK answers one. Outgoing frames are serialized by `frameText`, so a
- * HookInput shared by many frames is serialized once, and written straight to the Node
- * stream, waiting only when it asks for `drain`; `send` writes one without the SDK's queue.
+ * is answered as the SDK answers one. Outgoing frames are serialized by `frameText` (hook frames
+ * come serialized, `sendHookText`) and written straight to the Node stream, waiting only when
+ * it asks for `drain`; `send` writes one without the SDK's queue.
  *
  * Hook frames come in bursts (one per callback of a gate or an event), so one holds the
  * output until the end of the tick, and the burst, with whatever follows it in that tick,
@@ -61,9 +68,9 @@ export function stdioStream(
   };
   // An oversize line is dropped before it is parsed: the SDK would end the connection.
   const limiter = new FrameLimiter(maxFrameBytes, (frame) =>
-    refuseOversize(frame, maxFrameBytes, answer, limits.log),
+    refuseOversize(frame, maxFrameBytes, { answer, taker, log: limits.log }),
   );
-  let taker: FrameTaker | undefined;
+  let taker: ReplyTaker | undefined;
   // Set once the input ended or the SDK cancelled the stream: nothing more is read or queued.
   let ended = false;
   const readable = new ReadableStream<AnyMessage>(
@@ -112,11 +119,16 @@ export function stdioStream(
     if ("method" in message && HELD_METHODS.has(message.method)) sink.holdUntilNextTick();
     return sink.write(`${frameText(message)}\n`);
   };
+  const sendHookText = (text: string) => {
+    sink.holdUntilNextTick();
+    return sink.write(`${text}\n`);
+  };
   const writable = new WritableStream<AnyMessage>({ write: send });
   return {
     readable,
     writable,
     send,
+    sendHookText,
     intercept(next) {
       taker = next;
     },
@@ -126,18 +138,23 @@ export function stdioStream(
 const HELD_METHODS = new Set([HOOK_EVENT_METHOD, HOOK_RUN_METHOD]);
 
 /**
- * Answers a discarded request with -32600 when its head names an id and a method. A
- * discarded reply to one of our requests (a client callback that quoted a huge tool input)
- * must not leave that request hanging until its timeout, where a deny would fail open: it
- * is passed on as an error reply that carries the reply's skeleton as `data.truncatedResult`,
- * so a deny in it still denies (hooks/ask.ts). Anything else can only be logged.
+ * Answers a discarded request with Invalid request when its head names an id and a method. A
+ * discarded reply must not leave its request hanging until its timeout, where a deny would
+ * fail open: one to the taker's request (a client callback that quoted a huge tool input)
+ * goes to the taker as what it is, an oversized reply with its skeleton, so a deny in it
+ * still denies (hooks/classify.ts); one to the SDK's request becomes an Invalid request error
+ * reply, which the SDK rejects the request with. Anything else can only be logged.
  */
 function refuseOversize(
   frame: OversizeFrame,
   maxFrameBytes: number,
-  answer: (message: AnyMessage) => void,
-  log: Logger | undefined,
+  to: {
+    readonly answer: (message: AnyMessage) => void;
+    readonly taker: ReplyTaker | undefined;
+    readonly log: Logger | undefined;
+  },
 ): Uint8Array | undefined {
+  const { log } = to;
   const message = `frame of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte limit; discarded`;
   const reply = replySkeleton(frame.skeleton);
   if (reply) {
@@ -145,28 +162,26 @@ function refuseOversize(
       { bytes: frame.bytes, maxFrameBytes, id: reply.id },
       `${message}; its skeleton is read`,
     );
-    const error = {
+    const oversized: OversizedReply = {
+      id: reply.id,
+      bytes: frame.bytes,
+      limit: maxFrameBytes,
+      ...("result" in reply && { skeleton: reply.result }),
+    };
+    if (to.taker?.takeOversized?.(oversized)) return undefined;
+    const standIn = errorFrame(reply.id, {
       code: JSON_RPC.INVALID_REQUEST,
       message: `reply of ${frame.bytes} bytes exceeds the ${maxFrameBytes}-byte frame limit`,
-      ...("result" in reply ? { data: { truncatedResult: reply.result } } : {}),
-    };
-    const encode = (e: object) =>
-      new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id: reply.id, error: e })}\n`);
-    const full = encode(error);
-    // The stand-in must itself fit the limit, as any incoming line must.
-    if (full.byteLength <= maxFrameBytes) return full;
-    return encode({ code: error.code, message: error.message });
+    });
+    return new TextEncoder().encode(`${JSON.stringify(standIn)}\n`);
   }
   const { id, method } = readFrameHead(new TextDecoder().decode(frame.head));
   const request = id !== undefined && id !== null && method !== undefined;
   log?.warn({ bytes: frame.bytes, maxFrameBytes, id, method, answered: request }, message);
   if (!request) return undefined;
-  const refusal = {
-    jsonrpc: "2.0",
-    id,
-    error: { code: JSON_RPC.INVALID_REQUEST, message: `Invalid request: ${message}` },
-  } as AnyMessage;
-  answer(refusal);
+  to.answer(
+    errorFrame(id, { code: JSON_RPC.INVALID_REQUEST, message: `Invalid request: ${message}` }),
+  );
   return undefined;
 }
 

@@ -199,13 +199,12 @@ async function permissionHooks(
     ],
   });
   env.hooks.emit("PermissionRequest", fields, tool.name);
-  const steering = await env.hooks.steer(
-    "PermissionRequest",
+  const steering = await env.hooks.run("PermissionRequest", {
     fields,
-    toolCall.toolCallId,
+    toolUseId: toolCall.toolCallId,
+    toolName: tool.name,
     signal,
-    tool.name,
-  );
+  });
   await applyDecision(steering, { client: env.client, attach: (r) => report.alsoReport(r) });
   if (steering.stop) {
     const message = `Hook ${steering.stop.hookCallbackId} ended the turn: ${steering.stop.text}`;

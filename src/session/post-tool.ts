@@ -45,8 +45,15 @@ export async function afterTool(
 ): Promise<ModelView> {
   const { response } = result;
   const fields = { ...call, duration_ms: Math.round(result.durationMs) };
-  env.hooks.emit("PostToolUse", () => ({ ...fields, tool_response: response }), call.tool_name);
-  const steering = await env.hooks.steerToolOutput(fields, response, signal, judgeFor(tool));
+  const withResponse = () => ({ ...fields, tool_response: response });
+  env.hooks.emit("PostToolUse", withResponse, call.tool_name);
+  const steering = await env.hooks.run("PostToolUse", {
+    fields: withResponse,
+    toolUseId: call.tool_use_id,
+    toolName: call.tool_name,
+    signal,
+    judge: judgeFor(tool),
+  });
   await applyDecision(steering, env);
   let output = steering.output ? renderFor(tool, steering.output.value) : result.output;
   if (steering.withheld) output = withheldText(steering.withheld.text);
@@ -79,7 +86,12 @@ export async function afterToolFailure(
     duration_ms: Math.round(failure.durationMs),
   };
   env.hooks.emit("PostToolUseFailure", () => fields, call.tool_name);
-  const steering = await env.hooks.steerToolError(fields, signal);
+  const steering = await env.hooks.run("PostToolUseFailure", {
+    fields: () => fields,
+    toolUseId: call.tool_use_id,
+    toolName: call.tool_name,
+    signal,
+  });
   await applyDecision(steering, env);
   let output = failure.error;
   if (steering.output) output = renderText(steering.output.value);

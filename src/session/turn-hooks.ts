@@ -41,7 +41,11 @@ export async function openTurn(
   const start = await env.hooks.takeSessionStart(signal);
   if (signal.aborted) return { kind: "cancelled" };
   env.hooks.emit("UserPromptSubmit", () => ({ prompt }));
-  const submit = await env.hooks.steer("UserPromptSubmit", () => ({ prompt }), env.turnId, signal);
+  const submit = await env.hooks.run("UserPromptSubmit", {
+    fields: () => ({ prompt }),
+    toolUseId: env.turnId,
+    signal,
+  });
   if (signal.aborted) return { kind: "cancelled" };
   if (start) await show(env.client, start);
   await show(env.client, submit);
@@ -82,18 +86,17 @@ export async function checkStop(
   env: TurnHooksEnv,
   signal: AbortSignal,
 ): Promise<StopCheck> {
-  const steering = await env.hooks.steer(
-    "Stop",
-    () => ({
+  const steering = await env.hooks.run("Stop", {
+    fields: () => ({
       stop_hook_active: blocks > 0,
       stop_reason: stopReason,
       last_assistant_message: lastAssistantMessage,
       background_tasks: [],
       session_crons: [],
     }),
-    env.turnId,
+    toolUseId: env.turnId,
     signal,
-  );
+  });
   if (signal.aborted) return { kind: "end" };
   await show(env.client, steering);
   if (steering.stop) {

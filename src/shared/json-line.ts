@@ -3,7 +3,7 @@ import { isRecord } from "./values.js";
 
 /**
  * Takes some incoming frames as each is read, before the SDK sees them: the agent's
- * HookChannel its `_hooks/run` replies, `hookgate/client`'s router its hook frames.
+ * hook requester its `_hooks/run` replies, `hookgate/client`'s router its hook frames.
  */
 export interface FrameTaker {
   /** Handles `frame` if it is one of its own; false: not ours, the SDK gets it. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage } from "../shared/values.js";
@@ -6,8 +7,6 @@ import { readRegularFile, retryTransient } from "./files.js";
 
 /** A record is a few hundred bytes; a larger file was not written by hookgate. */
 const MAX_META_BYTES = 1024 * 1024;
-
-let temps = 0;
 
 /** The small record beside each transcript: what `session/list` shows and a load restores. */
 export const sessionMetaSchema = z.object({
@@ -54,7 +53,7 @@ export async function readMeta(path: string): Promise<SessionMeta | undefined> {
 /** Writes a metadata file whole (temp file, then rename), so a crash never leaves half of one. */
 export async function writeMeta(path: string, meta: SessionMeta): Promise<void> {
   // A temp name per write: two saves of one session may overlap.
-  const temp = `${path}.${process.pid}.${++temps}.tmp`;
+  const temp = `${path}.${process.pid}-${randomUUID()}.tmp`;
   try {
     await retryTransient(() => writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`, "utf8"));
     await rename(temp, path);

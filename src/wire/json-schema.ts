@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { HOOK_EVENTS } from "./events.js";
+import { JSON_RPC } from "./json-rpc.js";
 import {
   HOOK_EVENT_METHOD,
   HOOK_PROTOCOL_VERSION,
@@ -101,7 +102,7 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     "HookWarningsMeta",
     hookWarningsMetaSchema,
     "`session/update` `_meta` of the `agent_message_chunk` that says some hooks are not " +
-      "running (a client that answers -32601 to `_hooks/run`).",
+      `running (a client that answers ${JSON_RPC.METHOD_NOT_FOUND} to \`_hooks/run\`).`,
   ],
   [
     "HookRunParams",

@@ -107,7 +107,7 @@ export function readUpdateHooksMeta(meta: unknown): Partial<UpdateHooksMeta> | u
 
 /**
  * `session/update` `_meta` of the `agent_message_chunk` that tells the user some of the
- * session's hooks are not running (a client that answers -32601 to `_hooks/run`): the same
+ * session's hooks are not running (a client that answers Method not found to `_hooks/run`): the same
  * `warnings` as the `session/new` result's, for a client to show beside its hooks.
  */
 export const hookWarningsMetaSchema = z.looseObject({

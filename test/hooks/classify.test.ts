@@ -4,7 +4,7 @@ import type { CommandHandler, CommandRun } from "../../src/hooks/command.js";
 import { runGate } from "../../src/hooks/gate.js";
 import type { OutcomeLabel } from "../../src/hooks/outcome.js";
 import type { Handler } from "../../src/hooks/registry.js";
-import { HookAbort, HookTransportError } from "../../src/hooks/transport.js";
+import { HookAbort, HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
 import type { HookEventName } from "../../src/wire/events.js";
 import { cb, gateCall } from "./gate-call.js";
@@ -119,19 +119,13 @@ const CASES: readonly Case[] = [
   },
   {
     name: "an oversize reply whose skeleton denies",
-    answer: {
-      kind: "rejected",
-      error: new HookTransportError("reply too large", undefined, { decision: "deny" }),
-    },
+    answer: { kind: "oversized", skeleton: { decision: "deny" }, message: "reply too large" },
     label: "denied",
     has: { truncated: true },
   },
   {
     name: "an oversize reply that does not deny",
-    answer: {
-      kind: "rejected",
-      error: new HookTransportError("reply too large", undefined, { decision: "allow" }),
-    },
+    answer: { kind: "oversized", skeleton: { decision: "allow" }, message: "reply too large" },
     label: "transport_error",
     has: { truncated: true },
   },
@@ -346,7 +340,10 @@ describe("the classifier: each kind of answer gets exactly one label", () => {
 });
 
 describe("a command hook the session cannot run", () => {
-  const transport = { run: () => Promise.resolve({}), event() {} };
+  const transport: HookTransport = {
+    run: () => Promise.resolve({ kind: "result", result: {} }),
+    event() {},
+  };
   const gate = (failClosed: boolean) =>
     runGate(
       { ...gateCall([]), handlers: [{ ...command(), failClosed }] },

@@ -27,16 +27,14 @@ describe("gate logging", () => {
           return Promise.reject(
             new HookTransportError("JSON-RPC error -32601: Method not found", -32601),
           );
-        if (req.hookCallbackId === "odd") return Promise.resolve({ decision: "perhaps" });
-        if (req.hookCallbackId === "fine") return Promise.resolve({});
+        if (req.hookCallbackId === "odd")
+          return Promise.resolve({ kind: "result", result: { decision: "perhaps" } });
+        if (req.hookCallbackId === "fine") return Promise.resolve({ kind: "result", result: {} });
         // Deny only once the other three are classified, so every failure gets logged.
         return waitUntil(
           "two warnings logged",
           () => lines.filter((l) => l.level === 40).length === 2,
-        ).then(() => ({
-          decision: "deny",
-          reason: "no",
-        }));
+        ).then(() => ({ kind: "result", result: { decision: "deny", reason: "no" } }) as const);
       },
       event() {},
     };

@@ -18,7 +18,7 @@ function fakeTransport(replies: Record<string, Reply>) {
       // Like the SDK with stopWaitingOnCancel: an abort rejects with the signal's reason.
       return new Promise((resolve, reject) => {
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-        reply(req, signal).then(resolve, reject);
+        reply(req, signal).then((result) => resolve({ kind: "result", result }), reject);
       });
     },
     event() {},

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { watchMethodNotFound } from "../../src/hooks/method-not-found.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
-import { HookCancel, HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
 import type { HookRunParams } from "../../src/wire/hooks.js";
 
@@ -20,13 +20,9 @@ function params(hookCallbackId: string, event: "PreToolUse" | "Stop"): HookRunPa
   };
 }
 
-/** A client that answers every `_hooks/run` with `error`, through both ways of asking. */
+/** A client that answers every `_hooks/run` with `error`. */
 function failing(error: Error): HookTransport {
-  return {
-    run: () => Promise.reject(error),
-    runCancellable: () => Promise.reject(error),
-    event() {},
-  };
+  return { run: () => Promise.reject(error), event() {} };
 }
 
 describe("a -32601 answered to _hooks/run", () => {
@@ -38,7 +34,7 @@ describe("a -32601 answered to _hooks/run", () => {
       log: silentLogger(),
       warn: (w) => told.push(w),
     });
-    await expect(watched.runCancellable?.(params("ui", "Stop"), new HookCancel())).rejects.toBe(
+    await expect(watched.run(params("ui", "Stop"), new AbortController().signal)).rejects.toBe(
       error,
     );
     await expect(

@@ -87,7 +87,7 @@ describe("command hooks on an observed event", () => {
     const opts: SessionHooksOptions = {
       sessionId: "s1",
       registry,
-      transport: { run: () => Promise.resolve({}), event() {} },
+      transport: { run: () => Promise.resolve({ kind: "result", result: {} }), event() {} },
       commands,
       common: () => ({
         session_id: "s1",

@@ -10,7 +10,7 @@ import { cb, gateCall } from "./gate-call.js";
 
 /** A transport that answers every callback with `reply`. */
 const answering = (reply: unknown): HookTransport => ({
-  run: () => Promise.resolve(reply),
+  run: () => Promise.resolve({ kind: "result", result: reply }),
   event() {},
 });
 

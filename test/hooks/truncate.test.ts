@@ -72,7 +72,8 @@ describe("the gate's input", () => {
       transport: {
         run: async (req) => {
           seen.push(req.input);
-          return JSON.stringify(req.input).includes("rm -rf ~") ? { decision: "deny" } : {};
+          const deny = JSON.stringify(req.input).includes("rm -rf ~");
+          return { kind: "result", result: deny ? { decision: "deny" } : {} };
         },
         event() {},
       },

@@ -1,7 +1,8 @@
 import { PassThrough } from "node:stream";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { frameText, shareInFrames, SHARED_PLACEHOLDER } from "../../src/protocol/frame-json.js";
+import { frameText } from "../../src/protocol/frame-json.js";
+import { HookFrames } from "../../src/protocol/hook-frames.js";
 import { stdioStream } from "../../src/protocol/stdio-stream.js";
 import { recordingOutput } from "../helpers/recording-output.js";
 
@@ -12,63 +13,40 @@ const input = () => ({
   tool_response: { text: 'quotes " and \\ and \u0000 and ünïcödé' },
 });
 
+/** Hook frames written to an output that records each frame's text. */
+function hookFrames() {
+  const texts: string[] = [];
+  const frames = new HookFrames({
+    send: (message) => void texts.push(frameText(message)),
+    sendHookText: (text) => void texts.push(text),
+  });
+  return { frames, texts };
+}
+
 describe("frames", () => {
-  it("a shared HookInput is written exactly as JSON.stringify would write the frame", () => {
-    const shared = input();
-    shareInFrames(shared);
+  it("hook frames sharing one HookInput are written exactly as JSON.stringify would write them", () => {
+    const { frames, texts } = hookFrames();
+    const shared = input() as never;
+    const sent: AnyMessage[] = [];
     for (const id of ["cb-1", "cb-2"]) {
-      const frame: AnyMessage = {
-        jsonrpc: "2.0",
-        id: 7,
-        method: "_hooks/run",
-        params: { sessionId: "s1", hookCallbackId: id, toolUseId: "t1", input: shared },
-      };
-      expect(frameText(frame)).toBe(JSON.stringify(frame));
+      const params = { sessionId: 's"1', hookCallbackId: id, toolUseId: "t\\1", input: shared };
+      void frames.run(`hook-${id}`, params);
+      sent.push({ jsonrpc: "2.0", id: `hook-${id}`, method: "_hooks/run", params });
     }
+    const notice = { sessionId: "s1", hookCallbackId: "ü\n", input: shared };
+    void frames.event(notice);
+    sent.push({ jsonrpc: "2.0", method: "_hooks/event", params: notice });
+    expect(texts).toEqual(sent.map((f) => JSON.stringify(f)));
   });
 
-  it("hook frames of every shape are written exactly as JSON.stringify would write them", () => {
-    const shared = input();
-    shareInFrames(shared);
-    const frames: AnyMessage[] = [
-      {
-        jsonrpc: "2.0",
-        method: "_hooks/event",
-        params: { sessionId: 's"1', hookCallbackId: "ü\n", input: shared },
-      },
-      {
-        jsonrpc: "2.0",
-        id: "hook-9",
-        method: "_hooks/run",
-        params: { sessionId: "s1", hookCallbackId: "cb", toolUseId: "t\\1", input: shared },
-      },
-      // Not the wire's shape: written by the general path, still exactly.
-      {
-        jsonrpc: "2.0",
-        id: 3,
-        method: "_hooks/run",
-        params: { sessionId: "s1", hookCallbackId: 7, toolUseId: "t1", input: shared },
-      } as never,
-      {
-        jsonrpc: "2.0",
-        method: "_hooks/event",
-        params: { sessionId: "s1", input: shared },
-      } as never,
-    ];
-    for (const frame of frames) expect(frameText(frame)).toBe(JSON.stringify(frame));
-  });
-
-  it("text that looks like the placeholder in an earlier field cannot displace the input", () => {
-    const shared = input();
-    shareInFrames(shared);
-    frameText({ jsonrpc: "2.0", method: "_hooks/event", params: { input: shared } });
-    const tricky = SHARED_PLACEHOLDER;
-    const frame: AnyMessage = {
-      jsonrpc: "2.0",
-      method: "_hooks/event",
-      params: { sessionId: tricky, hookCallbackId: `"${tricky}"`, input: shared },
-    };
-    expect(frameText(frame)).toBe(JSON.stringify(frame));
+  it("a HookInput too deep to serialize still goes out, cut at a fixed depth", () => {
+    const { frames, texts } = hookFrames();
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    void frames.event({ sessionId: "s1", hookCallbackId: "o", input: { deep } as never });
+    expect(JSON.stringify(JSON.parse(texts[0] ?? ""))).toContain(
+      "[omitted: nested deeper than 32 levels]",
+    );
   });
 
   it("an error reply whose data cannot be serialized is still written, with the data replaced", () => {
@@ -106,9 +84,9 @@ describe("frames", () => {
     const { out, writes } = recordingOutput();
     const stream = stdioStream(out, new PassThrough());
     const writer = stream.writable.getWriter();
-    const shared = input();
-    shareInFrames(shared);
-    const frames: AnyMessage[] = [
+    const shared = input() as never;
+    const hooks = new HookFrames(stream);
+    const frames = [
       ...["a", "b", "c"].map((id) => ({
         jsonrpc: "2.0" as const,
         method: "_hooks/event",
@@ -122,9 +100,10 @@ describe("frames", () => {
       })),
       { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1" } },
     ];
-    // Sent directly (a HookChannel) and through the SDK's writable alike.
-    for (const f of frames.slice(0, 4)) void stream.send(f);
-    await Promise.all(frames.slice(4).map((f) => writer.write(f)));
+    // Sent directly (the hook frames' way) and through the SDK's writable alike.
+    for (const f of frames.slice(0, 3)) void hooks.event(f.params as never);
+    void hooks.run("hook-0", frames[3]?.params as never);
+    await Promise.all(frames.slice(4).map((f) => writer.write(f as AnyMessage)));
     await new Promise((r) => setImmediate(r));
     expect(writes).toEqual([frames.map((f) => `${JSON.stringify(f)}\n`).join("")]);
   });
@@ -132,15 +111,15 @@ describe("frames", () => {
   it("a burst of hook frames past 16 KiB leaves in several writes, in order, so the client can start", async () => {
     const { out, writes } = recordingOutput();
     const stream = stdioStream(out, new PassThrough());
-    const shared = { ...input(), padding: "x".repeat(900) };
-    shareInFrames(shared);
-    const frames: AnyMessage[] = Array.from({ length: 64 }, (_, i) => ({
+    const shared = { ...input(), padding: "x".repeat(900) } as never;
+    const hooks = new HookFrames(stream);
+    const frames = Array.from({ length: 64 }, (_, i) => ({
       jsonrpc: "2.0",
       id: `hook-${i}`,
       method: "_hooks/run",
       params: { sessionId: "s1", hookCallbackId: `cb-${i}`, toolUseId: "t1", input: shared },
     }));
-    for (const f of frames) void stream.send(f);
+    for (const f of frames) void hooks.run(f.id, f.params);
     // Before the tick ends, the first pieces of the burst have already left.
     const leftInTick = writes.length;
     await new Promise((r) => setImmediate(r));
@@ -195,6 +174,40 @@ describe("frames", () => {
     expect(replies).toEqual([
       expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
       expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }),
+    ]);
+  });
+
+  it("a reply past the frame limit goes to the taker as an oversized reply; one to the SDK's request as an error", async () => {
+    const { out } = recordingOutput();
+    const stdin = new PassThrough();
+    const stream = stdioStream(out, stdin, { maxFrameBytes: 200 });
+    const oversized: unknown[] = [];
+    stream.intercept({
+      take: () => false,
+      close: () => undefined,
+      takeOversized: (reply) => reply.id === "hook-1" && !!oversized.push(reply),
+    });
+    const big = (id: string) =>
+      JSON.stringify({ jsonrpc: "2.0", id, result: { decision: "deny", reason: "x".repeat(400) } });
+    stdin.end(`${big("hook-1")}\n${big("7")}\n`);
+    const seen: AnyMessage[] = [];
+    for await (const m of stream.readable) seen.push(m);
+    expect(oversized).toEqual([
+      expect.objectContaining({
+        id: "hook-1",
+        limit: 200,
+        skeleton: expect.objectContaining({ decision: "deny" }),
+      }),
+    ]);
+    expect(seen).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: "7",
+        error: {
+          code: -32600,
+          message: expect.stringMatching(/exceeds the 200-byte frame limit$/),
+        },
+      },
     ]);
   });
 

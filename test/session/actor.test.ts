@@ -51,7 +51,7 @@ function actor(restored?: { history: readonly ModelMessage[] }): SessionActor {
       new SessionHooks({
         sessionId: "s1",
         registry: new HookRegistry(),
-        transport: { run: async () => ({}), event() {} },
+        transport: { run: async () => ({ kind: "result", result: {} }), event() {} },
         common: () => ({
           session_id: "s1",
           transcript_path: "",

@@ -2,8 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-const made = new Set<string>();
-let hooked = false;
+/**
+ * The directories {@link tempDir} made and nobody removed yet. Process-wide, as the exit
+ * handler that removes them is: one handler, installed with the first directory.
+ */
+let made: Set<string> | undefined;
 
 /**
  * A fresh `hookgate-*` directory under the system temp dir, removed when the process exits
@@ -11,19 +14,19 @@ let hooked = false;
  */
 export function tempDir(prefix = "hookgate-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.add(dir);
-  if (!hooked) {
-    hooked = true;
+  if (!made) {
+    const all = (made = new Set());
     process.once("exit", () => {
-      for (const path of made) removeTempDir(path);
+      for (const path of all) removeTempDir(path);
     });
   }
+  made.add(dir);
   return dir;
 }
 
 /** Removes a directory made by {@link tempDir} now, instead of at exit. */
 export function removeTempDir(dir: string): void {
-  made.delete(dir);
+  made?.delete(dir);
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch {
