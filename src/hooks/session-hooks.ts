@@ -10,6 +10,7 @@ import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { applicable, type Handler } from "./registry.js";
+import { isFileHandler } from "./command.js";
 import {
   steerConcurrently,
   steerToolOutput,
@@ -233,7 +234,7 @@ export class SessionHooks {
   /** Handlers awaited on a steering event: command hooks, and callbacks of blocking groups. */
   private asked(event: SteerEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
-    const asked = all.filter((h) => (h.kind === "command" ? !h.async : h.blocking));
+    const asked = all.filter((h) => (isFileHandler(h) ? !h.async : h.blocking));
     // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
     return applicable(asked, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
   }
@@ -241,7 +242,7 @@ export class SessionHooks {
   /** `async: true` command hooks: run in the background, never awaited. */
   private background(event: SteerEvent, toolName: string, toolInput: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
-    const background = all.filter((h) => h.kind === "command" && h.async === true);
+    const background = all.filter((h) => isFileHandler(h) && h.async === true);
     return background.length === 0 ? background : applicable(background, toolName, toolInput);
   }
 
@@ -284,11 +285,11 @@ export class SessionHooks {
         Infinity,
       );
     // `async` hooks never hold the call, so they cannot block or decide it (as in Claude Code).
-    const background = all.filter((h) => h.kind === "command" && h.async === true);
+    const background = all.filter((h) => isFileHandler(h) && h.async === true);
     const handlers = background.length === 0 ? all : all.filter((h) => !background.includes(h));
     if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId, toolName);
     const status = handlers.flatMap((h) =>
-      h.kind === "command" && h.statusMessage ? [h.statusMessage] : [],
+      isFileHandler(h) && h.statusMessage ? [h.statusMessage] : [],
     );
     if (onStatus && status.length > 0) onStatus(status.join("\n"));
     return runGate(
