@@ -27,6 +27,8 @@ const { values } = parseArgs({
     sessions: { type: "string", default: "50" },
     calls: { type: "string", default: "200" },
     "command-calls": { type: "string", default: "10" },
+    /** `baseline`: only the http run and the same calls with no hook (the agent's own growth). */
+    only: { type: "string" },
   },
 });
 const sessions = Number(values.sessions);
@@ -174,6 +176,28 @@ function restartAt(server, at, downMs) {
 const server = { current: startServer() };
 await server.current.listening;
 try {
+  console.log(JSON.stringify(values.only === "baseline" ? await baseline() : await all(), null, 2));
+} finally {
+  await server.current.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The http run beside the same calls with no hook: what the agent grows by on its own. */
+async function baseline() {
+  const steady = await run(settingsFile("http", { type: "http", url, timeout: 5 }), calls);
+  const none = join(dir, "none.json");
+  writeFileSync(none, "{}");
+  const bare = await run(none, calls);
+  return {
+    sessions,
+    calls_each: calls,
+    loadavg1: loadavg()[0],
+    http: memory(steady),
+    no_hook: memory(bare),
+  };
+}
+
+async function all() {
   const http = settingsFile("http", { type: "http", url, timeout: 5 });
   const steady = await run(http, calls);
   const command = await run(
@@ -188,37 +212,34 @@ try {
   );
   const httpFig = gateFigures(steady.finals, steady.seconds);
   const commandFig = gateFigures(command.finals, command.seconds);
-  const first = steady.samples.find((s) => s.calls >= 1000) ?? steady.samples[0];
-  const last = steady.samples.at(-1);
+
   const unapproved = closed.finals.filter(
     (f) => f.status === "completed" && !f.hooks.some((h) => h.outcome === "proceeded"),
   ).length;
   const unlabelled = open.finals.filter((f) => f.hooks.length === 0).length;
-  console.log(
-    JSON.stringify(
-      {
-        sessions,
-        cpus: availableParallelism(),
-        loadavg1: loadavg()[0],
-        http_hook: httpFig,
-        command_hook: commandFig,
-        p50_ratio_command_over_http: round(commandFig.gate.p50_us / httpFig.gate.p50_us, 1),
-        agent_over_http_run: {
-          after_calls: [first.calls, last.calls],
-          sockets: [first.sockets, last.sockets],
-          sockets_max: Math.max(...steady.samples.map((s) => s.sockets)),
-          rss_mib: [round(first.rssKib / 1024, 1), round(last.rssKib / 1024, 1)],
-        },
-        restart_fail_open: { outcomes: outcomes(open.finals), unlabelled },
-        restart_fail_closed: { outcomes: outcomes(closed.finals), unapproved_runs: unapproved },
-      },
-      null,
-      2,
-    ),
-  );
-} finally {
-  await server.current.stop();
-  rmSync(dir, { recursive: true, force: true });
+  return {
+    sessions,
+    cpus: availableParallelism(),
+    loadavg1: loadavg()[0],
+    http_hook: httpFig,
+    command_hook: commandFig,
+    p50_ratio_command_over_http: round(commandFig.gate.p50_us / httpFig.gate.p50_us, 1),
+    agent_over_http_run: memory(steady),
+    restart_fail_open: { outcomes: outcomes(open.finals), unlabelled },
+    restart_fail_closed: { outcomes: outcomes(closed.finals), unapproved_runs: unapproved },
+  };
+}
+
+/** Sockets and RSS of the agent after the first 1,000 calls and at the end of a run. */
+function memory({ samples }) {
+  const first = samples.find((s) => s.calls >= 1000) ?? samples[0];
+  const last = samples.at(-1);
+  return {
+    after_calls: [first.calls, last.calls],
+    sockets: [first.sockets, last.sockets],
+    sockets_max: Math.max(...samples.map((s) => s.sockets)),
+    rss_mib: [round(first.rssKib / 1024, 1), round(last.rssKib / 1024, 1)],
+  };
 }
 
 function freePort() {
