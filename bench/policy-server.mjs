@@ -27,7 +27,11 @@ const { values } = parseArgs({
     sessions: { type: "string", default: "50" },
     calls: { type: "string", default: "200" },
     "command-calls": { type: "string", default: "10" },
-    /** `baseline`: only the http run and the same calls with no hook (the agent's own growth). */
+    /**
+     * `baseline`: only the http run and the same calls with no hook (the agent's own growth);
+     * `client` (under `node --expose-gc`): hookgate's http client alone, 20,000 requests in
+     * batches of 50, heap after a forced collection every 2,000.
+     */
     only: { type: "string" },
   },
 });
@@ -176,7 +180,13 @@ function restartAt(server, at, downMs) {
 const server = { current: startServer() };
 await server.current.listening;
 try {
-  console.log(JSON.stringify(values.only === "baseline" ? await baseline() : await all(), null, 2));
+  const report =
+    values.only === "baseline"
+      ? await baseline()
+      : values.only === "client"
+        ? await client()
+        : await all();
+  console.log(JSON.stringify(report, null, 2));
 } finally {
   await server.current.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -195,6 +205,33 @@ async function baseline() {
     http: memory(steady),
     no_hook: memory(bare),
   };
+}
+
+/** The http client alone: heap used after a forced collection, every 2,000 requests. */
+async function client() {
+  if (typeof globalThis.gc !== "function") throw new Error("--only client needs node --expose-gc");
+  const { postHook } = await import("../dist/command-hooks/http-hook.js");
+  const handler = { kind: "http", id: "bench", event: "PreToolUse", timeoutMs: 5000 };
+  const hook = { ...handler, failClosed: false, url, headers: {} };
+  const body = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: file },
+  });
+  const heapKib = () => {
+    globalThis.gc();
+    return Math.round(process.memoryUsage().heapUsed / 1024);
+  };
+  const marks = [];
+  for (let done = 0; done < 20_000; done += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        postHook(hook, body, new globalThis.AbortController().signal),
+      ),
+    );
+    if ((done + 50) % 2000 === 0) marks.push({ requests: done + 50, heap_kib: heapKib() });
+  }
+  return { loadavg1: loadavg()[0], marks };
 }
 
 async function all() {
