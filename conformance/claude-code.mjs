@@ -59,6 +59,7 @@ export function runClaudeCode({
   prompt,
   mode,
   mcp,
+  env: extraEnv,
   timeoutMs = 90_000,
 }) {
   const args = [
@@ -74,6 +75,7 @@ export function runClaudeCode({
     ANTHROPIC_API_KEY: "sk-ant-conformance-dummy",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     IS_SANDBOX: "1",
+    ...extraEnv,
   };
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

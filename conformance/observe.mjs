@@ -32,6 +32,8 @@ export function observe(scenario, run) {
     end: AS_ACP[run.end] ?? run.end,
     results: toolResults(last, scenario.results === "text").join(" | "),
   };
+  const requests = logged.filter((l) => l.request);
+  if (requests.length > 0) facets.http = requests.map((l) => JSON.stringify(l.request)).join(" ");
   const probes = logged.filter((l) => l.probe);
   if (probes.length > 0) facets["hook env"] = probes.map((l) => JSON.stringify(l.probe)).join(" ");
   for (const marker of scenario.markers ?? []) {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { spawnAgent } from "../dist/client/kit/index.js";
 import { installClaudeCode, runClaudeCode } from "./claude-code.mjs";
 import { startFakeAnthropic } from "./fake-anthropic.mjs";
+import { startHttpHooks } from "./http-hook.mjs";
 import { observe } from "./observe.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 
@@ -22,24 +23,37 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const details = process.argv.includes("--details");
 const rawDump = process.argv.includes("--raw");
 
-/** A settings file whose every handler runs hook.mjs with its action, logging to `log`. */
-function settingsFor(scenario, log) {
+/**
+ * A settings file whose every handler runs hook.mjs with its action, logging to `log`; an
+ * action with `http` is an http handler of the shared hook server (its other fields, such
+ * as `headers`, `allowedEnvVars` and `onFailure`, go on the handler).
+ */
+function settingsFor(scenario, log, httpHooks) {
   const hooks = {};
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, ...action }) => ({
-        type: "command",
-        command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
-        ...(async && { async }),
-        ...(timeout && { timeout }),
-      })),
+      hooks: handlers.map(({ async, timeout, http, ...action }) =>
+        http
+          ? {
+              type: "http",
+              url: http.url ?? httpHooks.urlFor(action),
+              ...http.handler,
+              ...(timeout && { timeout }),
+            }
+          : {
+              type: "command",
+              command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
+              ...(async && { async }),
+              ...(timeout && { timeout }),
+            },
+      ),
     }));
   }
   return { hooks };
 }
 
-async function runOne(scenario, side, fake, cc) {
+async function runOne(scenario, side, fake, cc, httpHooks) {
   const root = mkdtempSync(join(tmpdir(), `conformance-${side}-`));
   const cwd = join(root, "work");
   const home = join(root, "home");
@@ -49,7 +63,8 @@ async function runOne(scenario, side, fake, cc) {
     writeFileSync(join(cwd, name), content);
   const hookLog = join(root, "hooks.jsonl");
   const settings = join(root, "settings.json");
-  writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog), null, 2));
+  writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog, httpHooks), null, 2));
+  httpHooks.use(hookLog);
   const prompt = scenario.prompt ?? PROMPT;
   const mode = scenario.mode ?? "bypassPermissions";
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
@@ -68,6 +83,7 @@ async function runOne(scenario, side, fake, cc) {
         prompt,
         mode,
         mcp,
+        env: scenario.env,
       });
       end = raw.end;
     } else {
@@ -77,7 +93,12 @@ async function runOne(scenario, side, fake, cc) {
         mode,
         model: "anthropic:claude-sonnet-4-5",
         args: ["--base-url", `${fake.url}/v1`, "--settings", settings],
-        env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: "sk-ant-conformance-dummy" },
+        env: {
+          ...process.env,
+          HOME: home,
+          ANTHROPIC_API_KEY: "sk-ant-conformance-dummy",
+          ...scenario.env,
+        },
         permission: "reject",
         ...(scenario.mcp && { mcpServers: [{ ...MCP, env: [] }] }),
         timeoutMs: 90_000,
@@ -112,13 +133,14 @@ function cell(facets, keys) {
 
 const cc = installClaudeCode();
 const fake = await startFakeAnthropic();
+const httpHooks = await startHttpHooks();
 const rows = [];
 const chosen = SCENARIOS.filter(
   (s) => filters.length === 0 || filters.some((f) => s.name.includes(f)),
 );
 for (const scenario of chosen) {
-  const ccRun = await runOne(scenario, "cc", fake, cc);
-  const hgRun = await runOne(scenario, "hookgate", fake, cc);
+  const ccRun = await runOne(scenario, "cc", fake, cc, httpHooks);
+  const hgRun = await runOne(scenario, "hookgate", fake, cc, httpHooks);
   const diff = differing(ccRun.facets, hgRun.facets);
   const shown = diff.length > 0 ? diff : (scenario.show ?? ["hooks"]);
   const row = {
@@ -138,6 +160,7 @@ for (const scenario of chosen) {
   }
 }
 await fake.close();
+await httpHooks.close();
 
 const agreed = rows.filter((r) => r.agree).length;
 const documented = rows.filter((r) => r.onPurpose).length;

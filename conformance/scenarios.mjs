@@ -12,6 +12,9 @@ const pre = (out, extra = {}) => ({
 });
 const post = (out) => ({ out: { hookSpecificOutput: { hookEventName: "PostToolUse", ...out } } });
 const MAKE_A = bash("echo made > a.txt && echo ok");
+/** An action done by the shared http hook server; `handler`: more fields of the handler. */
+const viaHttp = (action, handler = {}) => ({ ...action, http: { handler } });
+const HTTP_SHOW = ["hooks", "files", "results", "http"];
 
 // Wording hookgate keeps on purpose (docs/hooks.md, "Where hookgate differs"): only the
 // `line` facet (the words around the marker) may differ for these.
@@ -229,6 +232,110 @@ export const SCENARIOS = [
     name: "pre: async hook's exit 2 does not block",
     hooks: on("PreToolUse", "Bash", { code: 2, err: "ASYNC-BLOCK", async: true }),
     turns: [MAKE_A, done],
+  },
+  // http hooks: both sides POST to one local server (conformance/http-hook.mjs)
+  {
+    name: "http: empty 2xx body, tool runs",
+    hooks: on("PreToolUse", "Bash", viaHttp({})),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: 2xx JSON deny blocks, reason reaches the model",
+    ...DENY_TEXT,
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      viaHttp(pre({ permissionDecision: "deny", permissionDecisionReason: "HTTP-DENY" })),
+    ),
+    turns: [MAKE_A, done],
+    markers: ["HTTP-DENY"],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: legacy decision block in the body",
+    ...DENY_TEXT,
+    hooks: on("PreToolUse", "Bash", viaHttp({ out: { decision: "block", reason: "HTTP-BLOCK" } })),
+    turns: [MAKE_A, done],
+    markers: ["HTTP-BLOCK"],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: a 500 with a deny body is a non-blocking error",
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      viaHttp({ status: 500, ...pre({ permissionDecision: "deny" }) }),
+    ),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: a 2xx body that is not JSON is a non-blocking error",
+    hooks: on("PreToolUse", "Bash", viaHttp({ out: "deny" })),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: a redirect is not followed",
+    hooks: on("PreToolUse", "Bash", viaHttp({ status: 307, location: "/" })),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: a refused connection is a non-blocking error",
+    hooks: on("PreToolUse", "Bash", { http: { url: "http://127.0.0.1:9/hook" } }),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: onFailure block turns a 500 into a block",
+    hooks: on("PreToolUse", "Bash", viaHttp({ status: 500 }, { onFailure: "block" })),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: the timeout ends a slow server's exchange, tool runs",
+    hooks: on("PreToolUse", "Bash", {
+      ...viaHttp({ sleep: 4000, ...pre({ permissionDecision: "deny" }) }),
+      timeout: 1,
+    }),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: headers fill only allowedEnvVars",
+    env: { CONF_POLICY: "policy-1", CONF_SECRET: "secret-1" },
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      viaHttp(
+        {},
+        {
+          headers: { "X-Policy": "team $CONF_POLICY", "X-Secret": "${CONF_SECRET}" },
+          allowedEnvVars: ["CONF_POLICY"],
+        },
+      ),
+    ),
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: PostToolUse additionalContext from the body",
+    hooks: on("PostToolUse", "Bash", viaHttp(post({ additionalContext: "HTTP-CONTEXT" }))),
+    turns: [MAKE_A, done],
+    markers: ["HTTP-CONTEXT"],
+    show: HTTP_SHOW,
+  },
+  {
+    name: "http: UserPromptSubmit decision block",
+    hooks: {
+      UserPromptSubmit: [
+        { hooks: [viaHttp({ out: { decision: "block", reason: "HTTP-PROMPT-BLOCK" } })] },
+      ],
+    },
+    turns: [MAKE_A, done],
+    show: HTTP_SHOW,
   },
   {
     name: "env: the model's API key does not reach hooks",

@@ -86,9 +86,12 @@ export class SessionAssembly {
     const client = request.client(id, log);
     const settingsRequest = { ...places, sources: options.settingSources ?? [] };
     const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
+    const { childEnv } = this.runtime;
     const loaded = loadCommandHooks({
       ...settingsRequest,
       readText: snapshotReader(hookFiles.snapshot),
+      // http hooks' header `$VAR`s: the agent's environment, never a model key.
+      headerEnv: { values: process.env, withheld: (name) => childEnv.isWithheld(name) },
     });
     for (const r of loaded.reports) {
       if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
@@ -96,7 +99,6 @@ export class SessionAssembly {
     }
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = this.runtime.sessionGroups();
-    const { childEnv } = this.runtime;
     const envFiles = new SessionEnvFiles();
     const commands = new SessionCommandRunner({
       cwd: request.cwd,
@@ -181,6 +183,7 @@ export class SessionAssembly {
       ...loaded.matchers.flatMap((m) =>
         matcherWarnings(m.event, m.matcher, `${m.path}: ${m.at}`, this.toolNames),
       ),
+      ...loaded.warnings,
     ];
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);

@@ -1,9 +1,16 @@
-import type { CommandHandler, CommandHookRunner, CommandRun } from "../hooks/command.js";
+import type {
+  CommandHandler,
+  CommandHookRunner,
+  CommandRun,
+  HttpExchange,
+  HttpHandler,
+} from "../hooks/command.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
+import { postHook } from "./http-hook.js";
 
 /**
  * The runner's own deadline sits this far past the race's: the race decides a timeout (and
@@ -24,8 +31,8 @@ export interface CommandHookContext {
 }
 
 /**
- * Runs command hooks for one session, each in its own process group; the classifier reads
- * what each did.
+ * Runs settings-file hooks for one session: commands each in its own process group, http
+ * hooks over the process's keep-alive pool; the classifier reads what each did.
  */
 export class SessionCommandRunner implements CommandHookRunner {
   constructor(private readonly ctx: CommandHookContext) {}
@@ -50,5 +57,9 @@ export class SessionCommandRunner implements CommandHookRunner {
       signal,
       groups: ctx.groups,
     });
+  }
+
+  post(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange> {
+    return postHook(handler, JSON.stringify(input), signal);
   }
 }

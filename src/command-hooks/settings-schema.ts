@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isValidMatcher } from "../wire/matcher.js";
 
 /** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
-export const SKIPPED_HANDLER_TYPES = ["http", "prompt", "agent", "mcp_tool"] as const;
+export const SKIPPED_HANDLER_TYPES = ["prompt", "agent", "mcp_tool"] as const;
 
 const seconds = z.number().gt(0, "must be greater than 0 seconds");
 
@@ -18,6 +18,16 @@ const claudeCommandSchema = z.looseObject({
   async: z.boolean().optional(),
   if: z.string().optional(),
 });
+
+/** A `type: "http"` handler: the hook input is POSTed to `url` (Claude Code's fields). */
+const httpSchema = claudeCommandSchema
+  .omit({ command: true, args: true, shell: true, async: true })
+  .extend({
+    type: z.literal("http"),
+    url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
+    headers: z.record(z.string(), z.string()).optional(),
+    allowedEnvVars: z.array(z.string()).optional(),
+  });
 
 /** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
 const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.optional() });
@@ -38,13 +48,14 @@ function fileSchema<H extends z.ZodType>(handler: H) {
 
 /** Claude Code's `settings.json` / `settings.local.json`, the parts hookgate reads. */
 export const claudeSettingsSchema = fileSchema(
-  z.discriminatedUnion("type", [claudeCommandSchema, skippedSchema]),
+  z.discriminatedUnion("type", [claudeCommandSchema, httpSchema, skippedSchema]),
 );
 
 /** Codex's `hooks.json`. */
 export const codexHooksSchema = fileSchema(
-  z.discriminatedUnion("type", [codexCommandSchema, skippedSchema]),
+  z.discriminatedUnion("type", [codexCommandSchema, httpSchema, skippedSchema]),
 );
 
 export type SettingsFile = z.infer<typeof codexHooksSchema>;
 export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;
+export type HttpHandlerSpec = z.infer<typeof httpSchema>;

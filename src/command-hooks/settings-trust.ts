@@ -1,4 +1,4 @@
-import type { CommandHandler } from "../hooks/command.js";
+import type { FileHandler } from "../hooks/command.js";
 import type { SettingsReport } from "../wire/hooks.js";
 import { maxOf } from "../shared/values.js";
 
@@ -28,8 +28,9 @@ export function disabledLevel(
   );
 }
 
-/** What makes two handlers the same one: its event and what it runs. */
-export function handlerKey(handler: CommandHandler): string {
+/** What makes two handlers the same one: its event and what it runs (or the URL it asks). */
+export function handlerKey(handler: FileHandler): string {
+  if (handler.kind === "http") return JSON.stringify([handler.event, "http", handler.url]);
   const { exec } = handler;
   return JSON.stringify(
     exec.form === "exec"
@@ -40,7 +41,7 @@ export function handlerKey(handler: CommandHandler): string {
 
 /** One handler as a file declared it, with the trust of that file. */
 export interface Copy {
-  readonly handler: CommandHandler;
+  readonly handler: FileHandler;
   readonly trust: number;
 }
 
@@ -52,7 +53,7 @@ export interface Copy {
  * wherever any copy would run. So a less trusted file cannot replace, narrow or weaken a
  * more trusted file's handler: a copy can only make it run in more places, or more strictly.
  */
-export function mergeCopies(copies: readonly Copy[]): CommandHandler[] {
+export function mergeCopies(copies: readonly Copy[]): FileHandler[] {
   const byKey = new Map<string, Copy[]>();
   for (const copy of copies) {
     const key = handlerKey(copy.handler);
@@ -60,18 +61,15 @@ export function mergeCopies(copies: readonly Copy[]): CommandHandler[] {
     if (same) same.push(copy);
     else byKey.set(key, [copy]);
   }
-  const merged = new Map<string, Omit<CommandHandler, "applies">>();
+  const merged = new Map<string, FileHandler>();
   for (const [key, same] of byKey) {
-    const kept = same.reduce((best, c) => (c.trust > best.trust ? c : best)).handler;
+    // The most trusted copy as it is (its id, program or URL and headers), without its `if`.
+    const best = same.reduce((a, c) => (c.trust > a.trust ? c : a)).handler;
     const handlers = same.map((c) => c.handler);
     const statusMessage =
-      kept.statusMessage ?? handlers.find((h) => h.statusMessage)?.statusMessage;
+      best.statusMessage ?? handlers.find((h) => h.statusMessage)?.statusMessage;
     merged.set(key, {
-      kind: "command",
-      id: kept.id,
-      event: kept.event,
-      exec: kept.exec,
-      dialect: kept.dialect,
+      ...withoutMerged(best),
       timeoutMs: maxOf(handlers.map((h) => h.timeoutMs)),
       failClosed: handlers.some((h) => h.failClosed),
       ...(handlers.every((h) => h.async === true) && { async: true }),
@@ -84,4 +82,11 @@ export function mergeCopies(copies: readonly Copy[]): CommandHandler[] {
     if (!shared) return handler;
     return { ...shared, ...(handler.applies && { applies: handler.applies }) };
   });
+}
+
+/** A handler without the settings its copies merge (`if`, `async`, status message). */
+function withoutMerged(handler: FileHandler): FileHandler {
+  const out: Record<string, unknown> = { ...handler };
+  for (const field of ["applies", "async", "statusMessage"]) delete out[field];
+  return out as unknown as FileHandler;
 }

@@ -1,30 +1,23 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import type { CommandExec, CommandHandler } from "../hooks/command.js";
+import type { FileHandler } from "../hooks/command.js";
 import { isHookEventName, type HookEventName } from "../wire/events.js";
 import type { CommandGroup } from "../hooks/registry.js";
-import { errorMessage, MAX_TIMER_MS } from "../shared/values.js";
+import { appendAll, errorMessage } from "../shared/values.js";
 import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
-import { compileIfRule } from "./if-rule.js";
+import { baseOf, toCommand } from "./handler-spec.js";
+import { toHttpHandler } from "./http-handler.js";
+import { NO_HTTP_LIMITS, type HeaderEnv, type HttpHookLimits } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
+
+export {
+  DEFAULT_COMMAND_TIMEOUT_S,
+  MAX_COMMAND_TIMEOUT_S,
+  PROMPT_COMMAND_TIMEOUT_S,
+} from "./handler-spec.js";
 import { disabledLevel, mergeCopies, TRUST, type Copy } from "./settings-trust.js";
-import {
-  claudeSettingsSchema,
-  codexHooksSchema,
-  type CommandHandlerSpec,
-  type SettingsFile,
-} from "./settings-schema.js";
-
-/** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
-export const DEFAULT_COMMAND_TIMEOUT_S = 600;
-export const PROMPT_COMMAND_TIMEOUT_S = 30;
-
-/**
- * The longest handler timeout honoured: 2,147,483 s (about 24.8 days), the most a timer can
- * wait. A longer one is clamped to it, never wrapped into one that fires at once.
- */
-export const MAX_COMMAND_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
+import { claudeSettingsSchema, codexHooksSchema, type SettingsFile } from "./settings-schema.js";
 
 /** Which settings files a session reads. */
 export interface SettingsRequest {
@@ -40,7 +33,16 @@ export interface SettingsRequest {
    * its snapshot of the files through this (settings-snapshot.ts).
    */
   readonly readText?: (path: string) => string;
+  /**
+   * What `http` hooks may use: managed settings' `allowedHttpHookUrls` and
+   * `httpHookAllowedEnvVars`. Default: no restriction.
+   */
+  readonly httpLimits?: HttpHookLimits;
+  /** Where `http` hooks' header `$VAR`s are read; default: none (every variable empty). */
+  readonly headerEnv?: HeaderEnv;
 }
+
+const NO_ENV: HeaderEnv = { values: {}, withheld: () => false };
 
 /** A session's command hooks, ready for the registry, and what to report about each file. */
 export interface LoadedSettings {
@@ -48,6 +50,8 @@ export interface LoadedSettings {
   readonly reports: SettingsReport[];
   /** Every group's matcher in the files whose hooks run, where it was written. */
   readonly matchers: SettingsMatcher[];
+  /** Handlers that run but not as written (an http hook's refused URL or emptied header). */
+  readonly warnings: string[];
 }
 
 /** A group's matcher in a settings file: the file, and the JSON path inside it. */
@@ -122,6 +126,7 @@ export function explicitSettingsProblem(path: string): string | undefined {
 export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const reports: SettingsReport[] = [];
   const matchers: SettingsMatcher[] = [];
+  const warnings: string[] = [];
   const files: { file: FileRef; data: SettingsFile }[] = [];
   for (const file of settingsFiles(req)) {
     const read = readSettings(file, req.readText);
@@ -159,16 +164,27 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         }
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
-          if (spec.type !== "command") {
+          if (spec.type !== "command" && spec.type !== "http") {
             skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
             return;
           }
           const id = `${file.source}:${file.display}#${where}`;
-          const handler = toHandler(spec, event, id, file, req.cwd);
-          if (typeof handler === "string") {
-            skipped.push(`${where}: ${handler}`);
+          const base = baseOf(spec, event, id, req.cwd);
+          if (typeof base === "string") {
+            skipped.push(`${where}: ${base}`);
             return;
           }
+          let handler: FileHandler;
+          if (spec.type === "http") {
+            const http = toHttpHandler(
+              spec,
+              base,
+              req.httpLimits ?? NO_HTTP_LIMITS,
+              req.headerEnv ?? NO_ENV,
+            );
+            appendAll(warnings, http.warnings);
+            handler = http.handler;
+          } else handler = toCommand(spec, base, file.dialect, req.cwd);
           handlers++;
           copies.push({ handler, trust: TRUST[file.source], group, matcher: group.matcher });
         });
@@ -181,16 +197,16 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
       ...(skipped.length > 0 && { skipped }),
     });
   }
-  return { commands: groupsOf(copies, mergeCopies(copies)), reports, matchers };
+  return { commands: groupsOf(copies, mergeCopies(copies)), reports, matchers, warnings };
 }
 
 /** The handlers back in their files' groups, in file order, per event. */
 function groupsOf(
   copies: readonly { group: object; matcher: string | undefined }[],
-  handlers: readonly CommandHandler[],
+  handlers: readonly FileHandler[],
 ): Partial<Record<HookEventName, CommandGroup[]>> {
   const commands: Partial<Record<HookEventName, CommandGroup[]>> = {};
-  let last: { group: object; handlers: CommandHandler[] } | undefined;
+  let last: { group: object; handlers: FileHandler[] } | undefined;
   copies.forEach(({ group, matcher }, i) => {
     const handler = handlers[i];
     if (!handler) return;
@@ -232,39 +248,4 @@ function readSettings(file: FileRef, readText = readUtf8): Read {
 
 function readUtf8(path: string): string {
   return readFileSync(path, "utf8");
-}
-
-/** A handler ready to race, or why it is skipped. */
-function toHandler(
-  spec: CommandHandlerSpec,
-  event: HookEventName,
-  id: string,
-  file: FileRef,
-  cwd: string,
-): CommandHandler | string {
-  let applies: CommandHandler["applies"];
-  if (spec.if !== undefined) {
-    const rule = compileIfRule(spec.if, cwd);
-    if (!rule.ok) return rule.message;
-    applies = rule.applies;
-  }
-  const substitute = (s: string) => s.replaceAll("${CLAUDE_PROJECT_DIR}", cwd);
-  const exec: CommandExec = spec.args
-    ? { form: "exec", file: substitute(spec.command), args: spec.args.map(substitute) }
-    : { form: "shell", shell: spec.shell ?? "sh", command: spec.command };
-  const defaultS =
-    event === "UserPromptSubmit" ? PROMPT_COMMAND_TIMEOUT_S : DEFAULT_COMMAND_TIMEOUT_S;
-  const seconds = spec.timeoutSec ?? spec.timeout ?? defaultS;
-  return {
-    kind: "command",
-    id,
-    event,
-    timeoutMs: Math.min(seconds, MAX_COMMAND_TIMEOUT_S) * 1000,
-    failClosed: spec.onFailure === "block" || spec.onFailure === "deny",
-    exec,
-    dialect: file.dialect,
-    ...(spec.statusMessage !== undefined && { statusMessage: spec.statusMessage }),
-    ...(spec.async !== undefined && { async: spec.async }),
-    ...(applies && { applies }),
-  };
 }

@@ -17,8 +17,8 @@ export interface AskOptions {
 }
 
 /**
- * The race's one dispatch: a client callback is asked over the transport, a command hook
- * through the runner; either way the one classifier judges what came back.
+ * The race's one dispatch: a client callback is asked over the transport, a command or http
+ * hook through the runner; either way the one classifier judges what came back.
  */
 export function askHandler(
   opts: AskOptions,
@@ -49,6 +49,16 @@ function reach(
   toolUseId: string,
   cancel: HookCancel,
 ): Promise<Answer> {
+  if (handler.kind === "http") {
+    const post = opts.commands?.post?.bind(opts.commands);
+    if (!post) {
+      return Promise.resolve({ kind: "unrunnable", why: "no runner for http hooks" });
+    }
+    return post(handler, input, cancel.signal).then((exchange): Answer => ({
+      kind: "http",
+      exchange,
+    }));
+  }
   if (handler.kind === "command") {
     if (!opts.commands) {
       return Promise.resolve({ kind: "unrunnable", why: "no command runner for command hooks" });

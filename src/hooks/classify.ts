@@ -1,5 +1,5 @@
 import type { HookEventName } from "../wire/events.js";
-import type { CommandRun } from "./command.js";
+import type { CommandRun, HttpExchange } from "./command.js";
 import type { Outcome } from "./outcome.js";
 
 export { malformed, unanswered } from "./outcome.js";
@@ -34,6 +34,8 @@ export type Answer =
   | { readonly kind: "oversized"; readonly skeleton: unknown; readonly message: string }
   /** A command hook's process, as the runner reports it. */
   | { readonly kind: "process"; readonly run: CommandRun }
+  /** An `http` hook's exchange, as the runner reports it. */
+  | { readonly kind: "http"; readonly exchange: HttpExchange }
   /** Nothing can run this handler (no command runner was configured): a configuration error. */
   | { readonly kind: "unrunnable"; readonly why: string };
 
@@ -62,6 +64,8 @@ export function classify(answer: Answer, asked: Asked): Outcome {
       return fromRejection(asked, answer.error);
     case "process":
       return fromProcess(asked, answer.run);
+    case "http":
+      return fromHttp(asked, answer.exchange);
     case "unrunnable":
       return failed(asked, "hook_error", answer.why);
   }
@@ -128,16 +132,21 @@ function fromRejection(asked: Asked, error: unknown): Outcome {
  * `transport_error`, failing as the group says.
  */
 function fromOversized(asked: Asked, skeleton: unknown, message: string): Outcome {
-  const read = interpretReply(skeleton, asked.event, { lenient: true });
-  // Containers deep in the skeleton read as null: a deny stated beside one still stands.
-  const said = read.ok ? read.result : read.statedDeny;
-  if (said && (said.decision === "deny" || said.stop)) {
-    const { decision, reason, stop } = said;
-    const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
-    return fromResult(asked, result, true);
-  }
+  const denied = denyFromSkeleton(asked, skeleton);
+  if (denied) return denied;
   const failure = `${message}; only a deny is read from a reply that size`;
   return failed(asked, "transport_error", failure, true);
+}
+
+/** The deny (or `continue: false`) an oversize reply's skeleton states; undefined if none. */
+function denyFromSkeleton(asked: Asked, skeleton: unknown): Outcome | undefined {
+  const read = interpretReply(skeleton, asked.event, LENIENT);
+  // Containers deep in the skeleton read as null: a deny stated beside one still stands.
+  const said = read.ok ? read.result : read.statedDeny;
+  if (!said || (said.decision !== "deny" && !said.stop)) return undefined;
+  const { decision, reason, stop } = said;
+  const result = { decision, ...(reason !== undefined && { reason }), ...(stop && { stop }) };
+  return fromResult(asked, result, true);
 }
 
 /**
@@ -185,6 +194,51 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
     return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
   }
   return failed(asked, "hook_error", processFailure(run), truncated);
+}
+
+/**
+ * Claude Code's rules for an `http` hook: a 2xx body that is empty is success with no output,
+ * one that is a JSON object is read exactly as a command's stdout; any other body, another
+ * status (a redirect too) is a `hook_error`, no response a `transport_error`. A body past the
+ * cap is read from its skeleton: a deny in it still denies, anything else is a
+ * `transport_error` (the cap never decides).
+ */
+function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
+  switch (exchange.status) {
+    case "aborted": {
+      const abort = abortOf(asked.signal);
+      if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
+      return failed(asked, "cancelled", abort?.message ?? "cancelled");
+    }
+    case "failed":
+      return failed(asked, "transport_error", exchange.error);
+    case "refused":
+      return failed(asked, "hook_error", exchange.error);
+    case "answered":
+      break;
+  }
+  const { statusCode, body, truncated } = exchange;
+  const url = asked.handler.kind === "http" ? asked.handler.url : asked.handler.id;
+  if (statusCode < 200 || statusCode > 299) {
+    return failed(asked, "hook_error", `HTTP ${statusCode} from ${url}`, truncated !== undefined);
+  }
+  if (truncated) {
+    const denied = denyFromSkeleton(asked, truncated.skeleton);
+    if (denied) return denied;
+    const why = `HTTP hook body from ${url} passed the size cap; only a deny is read from a body that size`;
+    return failed(asked, "transport_error", why, true);
+  }
+  const text = body.trim();
+  if (text === "") return fromResult(asked, { decision: "continue" }, false);
+  if (!text.startsWith("{")) {
+    const head = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    return failed(asked, "hook_error", `HTTP hook must return JSON, but got: ${head}`);
+  }
+  const reply = jsonReply(text);
+  if (reply === undefined) {
+    return failed(asked, "hook_error", "HTTP hook must return valid JSON, but parsing failed");
+  }
+  return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
 }
 
 function failed(

@@ -8,20 +8,13 @@ export type CommandExec =
   /** Exec form: `file` run with `args` as they are, no shell parsing. */
   | { readonly form: "exec"; readonly file: string; readonly args: readonly string[] };
 
-/**
- * A command hook from a settings file, as the gate races it beside client callbacks. The
- * settings loader (command-hooks/) makes these; a `CommandHookRunner` runs them.
- */
-export interface CommandHandler {
-  readonly kind: "command";
+/** What every settings-file handler has, whatever its kind. */
+interface FileHandlerFields {
   /** Where the handler lives, e.g. `project:.claude/settings.json#PreToolUse[0].hooks[1]`. */
   readonly id: string;
   readonly event: HookEventName;
   readonly timeoutMs: number;
   readonly failClosed: boolean;
-  readonly exec: CommandExec;
-  /** Codex's `hooks.json`: stdin without a trailing newline; exit 2 needs a stderr reason. */
-  readonly dialect: "claude" | "codex";
   /** Shown as the pending tool call's content while the hook runs. */
   readonly statusMessage?: string;
   /** `async: true` in the file: runs in the background, never blocks or decides. */
@@ -35,6 +28,35 @@ export interface CommandHandler {
   readonly matcher?: string;
   /** The handler's `if` rule: false skips it for this call. Absent: always runs. */
   readonly applies?: (toolName: string, toolInput: unknown) => boolean;
+}
+
+/**
+ * A command hook from a settings file, as the gate races it beside client callbacks. The
+ * settings loader (command-hooks/) makes these; a `CommandHookRunner` runs them.
+ */
+export interface CommandHandler extends FileHandlerFields {
+  readonly kind: "command";
+  readonly exec: CommandExec;
+  /** Codex's `hooks.json`: stdin without a trailing newline; exit 2 needs a stderr reason. */
+  readonly dialect: "claude" | "codex";
+}
+
+/** An `http` hook from a settings file: the hook input is POSTed to `url`. */
+export interface HttpHandler extends FileHandlerFields {
+  readonly kind: "http";
+  readonly url: string;
+  /** The request's extra headers, `$VAR`s already filled from the allowed variables. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Why the URL may not be called (outside `allowedHttpHookUrls`): it fails at once. */
+  readonly refused?: string;
+}
+
+/** Any handler a settings file declares. */
+export type FileHandler = CommandHandler | HttpHandler;
+
+/** True for handlers from settings files (command or http), false for client callbacks. */
+export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
+  return handler.kind === "command" || handler.kind === "http";
 }
 
 /**
@@ -56,8 +78,33 @@ export interface CommandRun {
   readonly error?: string;
 }
 
-/** Runs command hooks for one session; command-hooks/ implements it, the agent wires it in. */
+/**
+ * What an `http` hook's exchange gave, as the classifier reads it with Claude Code's rules:
+ * a status and the body read up to the cap, or why no response came.
+ */
+export type HttpExchange =
+  | {
+      readonly status: "answered";
+      readonly statusCode: number;
+      /** The body, up to the cap (cut on a character boundary). */
+      readonly body: string;
+      /** The body went past the cap: `body` is its head, `skeleton` its shape (deny fields). */
+      readonly truncated?: { readonly skeleton: unknown };
+    }
+  /** No response: connection refused or reset, DNS, a body cut off mid-way. */
+  | { readonly status: "failed"; readonly error: string }
+  /** Never sent: the URL is outside the allowed list. */
+  | { readonly status: "refused"; readonly error: string }
+  /** The signal fired (timeout, cancel, decided elsewhere) before the exchange ended. */
+  | { readonly status: "aborted" };
+
+/**
+ * Runs a session's settings-file hooks (commands and http); command-hooks/ implements it, the
+ * agent wires it in.
+ */
 export interface CommandHookRunner {
   /** Never rejects; `signal` aborts with a HookAbort (timeout, cancel, decided elsewhere). */
   run(handler: CommandHandler, input: AnyHookInput, signal: AbortSignal): Promise<CommandRun>;
+  /** POSTs the input to an `http` hook; never rejects, `signal` as for `run`. */
+  post?(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange>;
 }

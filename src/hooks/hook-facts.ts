@@ -2,6 +2,7 @@ import type { HookEventName } from "../wire/events.js";
 import type { HookFact, HookRun } from "../shared/telemetry.js";
 import { reportsOf, type Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
+import { isFileHandler } from "./command.js";
 
 /**
  * A race's handlers and outcomes as telemetry records them: the `_meta.hooks` report of each
@@ -34,9 +35,9 @@ export function hookRun(
   return { event, tool, startedAt, elapsedMs, hooks };
 }
 
-/** A command hook's settings source (its id starts `project:…`); `client` for a callback. */
+/** A settings-file hook's source (its id starts `project:…`); `client` for a callback. */
 function sourceOf(handler: Handler): string {
-  if (handler.kind !== "command") return "client";
+  if (!isFileHandler(handler)) return "client";
   const colon = handler.id.indexOf(":");
   return colon > 0 ? handler.id.slice(0, colon) : "settings";
 }

@@ -6,6 +6,7 @@ import { logOutcome } from "./outcome-log.js";
 import { policyOf } from "./policy.js";
 import { raceHandlers } from "./race.js";
 import { applicable, type Handler } from "./registry.js";
+import { isFileHandler } from "./command.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import { detach } from "../shared/values.js";
@@ -44,12 +45,12 @@ export class Observers {
     const handlers =
       policyOf(event).awaited === "none"
         ? all
-        : all.filter((h) => h.kind !== "command" && !h.blocking);
+        : all.filter((h) => !isFileHandler(h) && !h.blocking);
     if (handlers.length === 0) return;
     const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
     const commands: Handler[] = [];
     for (const h of handlers) {
-      if (h.kind === "command") commands.push(h);
+      if (isFileHandler(h)) commands.push(h);
       else opts.transport.event({ sessionId: opts.sessionId, hookCallbackId: h.id, input });
     }
     const toolInput = "tool_input" in input ? input.tool_input : undefined;

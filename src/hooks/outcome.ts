@@ -87,7 +87,10 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
           kind: "command" as const,
           name: h.exec.form === "shell" ? h.exec.command : [h.exec.file, ...h.exec.args].join(" "),
         }
-      : { kind: "callback" as const, name: h.id };
+      : h.kind === "http"
+        ? // Claude Code names an http hook by its URL where it names a command by its line.
+          { kind: "command" as const, name: h.url }
+        : { kind: "callback" as const, name: h.id };
   return {
     hookCallbackId: h.id,
     text,

@@ -1,5 +1,5 @@
 import { HOOK_EVENTS, hasMatcher, type HookEventName } from "../wire/events.js";
-import type { CommandHandler } from "./command.js";
+import { isFileHandler, type FileHandler } from "./command.js";
 import { compileMatcher, type ToolMatcher } from "../wire/matcher.js";
 import type { HookGroup } from "../wire/hooks.js";
 
@@ -21,13 +21,13 @@ export interface Callback {
   readonly matcher?: string;
 }
 
-/** Anything the gate can ask: a client callback or a command hook from a settings file. */
-export type Handler = Callback | CommandHandler;
+/** Anything the gate can ask: a client callback or a settings file's command or http hook. */
+export type Handler = Callback | FileHandler;
 
 /** A settings file's matcher group, its handlers already in file order and deduplicated. */
 export interface CommandGroup {
   readonly matcher?: string;
-  readonly handlers: readonly CommandHandler[];
+  readonly handlers: readonly FileHandler[];
 }
 
 interface CompiledGroup {
@@ -132,10 +132,10 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
   for (const group of groups) {
     if (!group.matches(toolName)) continue;
     for (const cb of group.callbacks) {
-      if (cb.kind === "command") {
+      if (isFileHandler(cb)) {
         const at = cb.dedupKey === undefined ? undefined : commands.get(cb.dedupKey);
         const first = at === undefined ? undefined : out[at];
-        if (at === undefined || first?.kind !== "command") {
+        if (at === undefined || !first || !isFileHandler(first)) {
           const added = out.push(selected(cb, group.matcher)) - 1;
           if (cb.dedupKey !== undefined) commands.set(cb.dedupKey, added);
           continue;
@@ -148,7 +148,7 @@ function resolve(groups: readonly CompiledGroup[], toolName: string): Handler[] 
         index.set(cb.id, out.push(selected(cb, group.matcher)) - 1);
       } else {
         const first = out[at];
-        if (!first || first.kind === "command") continue;
+        if (!first || isFileHandler(first)) continue;
         if ((cb.failClosed && !first.failClosed) || (cb.blocking && !first.blocking)) {
           out[at] = {
             ...first,
@@ -174,21 +174,19 @@ function selected<H extends Handler>(handler: H, matcher: string | undefined): H
 }
 
 /** `first`, running wherever either copy's `if` admits the call (no rule: everywhere). */
-function withEitherRule(first: CommandHandler, copy: CommandHandler): CommandHandler {
+function withEitherRule(first: FileHandler, copy: FileHandler): FileHandler {
   const a = first.applies;
   const b = copy.applies;
   if (!a) return first;
   return { ...first, applies: b ? (name, input) => a(name, input) || b(name, input) : always };
 }
 
-/** The handlers whose `if` rule (command hooks only) admits this call. */
+/** The handlers whose `if` rule (settings-file hooks only) admits this call. */
 export function applicable(
   handlers: readonly Handler[],
   toolName: string,
   toolInput: unknown,
 ): readonly Handler[] {
-  if (!handlers.some((h) => h.kind === "command" && h.applies)) return handlers;
-  return handlers.filter(
-    (h) => h.kind !== "command" || !h.applies || h.applies(toolName, toolInput),
-  );
+  if (!handlers.some((h) => isFileHandler(h) && h.applies)) return handlers;
+  return handlers.filter((h) => !isFileHandler(h) || !h.applies || h.applies(toolName, toolInput));
 }

@@ -12,6 +12,7 @@ import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { viewedOf, type RunRequest } from "./run-request.js";
 import { applicable, type Handler } from "./registry.js";
+import { isFileHandler } from "./command.js";
 import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
 import {
   noSteering,
@@ -211,7 +212,7 @@ export class SessionHooks {
   private asked(event: NoteEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
     const every = policyOf(event).awaited === "all";
-    const asked = all.filter((h) => (h.kind === "command" ? !h.async : every || h.blocking));
+    const asked = all.filter((h) => (isFileHandler(h) ? !h.async : every || h.blocking));
     // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
     return applicable(asked, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
   }
@@ -219,7 +220,7 @@ export class SessionHooks {
   /** `async: true` command hooks: run in the background, never awaited. */
   private background(event: NoteEvent, toolName: string, toolInput: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, toolName);
-    const background = all.filter((h) => h.kind === "command" && h.async === true);
+    const background = all.filter((h) => isFileHandler(h) && h.async === true);
     return background.length === 0 ? background : applicable(background, toolName, toolInput);
   }
 
@@ -260,7 +261,7 @@ export class SessionHooks {
     // `async` hooks never hold the call, so they cannot block or decide it (as in Claude Code).
     if (background.length > 0) this.gateInBackground(background, buildInput(), toolUseId, toolName);
     const status = handlers.flatMap((h) =>
-      h.kind === "command" && h.statusMessage ? [h.statusMessage] : [],
+      isFileHandler(h) && h.statusMessage ? [h.statusMessage] : [],
     );
     if (onStatus && status.length > 0) onStatus(status.join("\n"));
     return runGate(

@@ -1,4 +1,4 @@
-import { FrameSkeleton } from "./frame-skeleton.js";
+import { FrameSkeleton } from "../shared/json-skeleton.js";
 
 /** The default cap on one incoming frame (one line), in bytes. */
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;

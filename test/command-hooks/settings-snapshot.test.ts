@@ -17,7 +17,9 @@ const settingsWith = (...commands: string[]) =>
 
 const commandsOf = (loaded: ReturnType<typeof loadCommandHooks>) =>
   (loaded.commands.PreToolUse ?? []).flatMap((g) =>
-    g.handlers.map((h) => (h.exec.form === "shell" ? h.exec.command : h.exec.file)),
+    g.handlers.map((h) =>
+      h.kind === "http" ? h.url : h.exec.form === "shell" ? h.exec.command : h.exec.file,
+    ),
   );
 
 describe("the hook snapshot a session keeps", () => {

@@ -68,7 +68,7 @@ describe("loadCommandHooks", () => {
       "extra.json": hook("e"),
     });
     const none = loadCommandHooks({ cwd, home, sources: [], explicit: [] });
-    expect(none).toEqual({ commands: {}, reports: [], matchers: [] });
+    expect(none).toEqual({ commands: {}, reports: [], matchers: [], warnings: [] });
     const all = loadCommandHooks({
       cwd,
       home,
@@ -83,7 +83,7 @@ describe("loadCommandHooks", () => {
       "local:.claude/settings.local.json#PreToolUse[0].hooks[0]",
       `explicit:${join(cwd, "extra.json")}#PreToolUse[0].hooks[0]`,
     ]);
-    expect(handlers.map((h) => [h.dialect, h.timeoutMs])).toEqual([
+    expect(handlers.map((h) => [h.kind === "command" && h.dialect, h.timeoutMs])).toEqual([
       ["claude", 600_000],
       ["claude", 600_000],
       ["codex", 3_000],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FrameSkeleton, SKELETON_STRING_BYTES } from "../../src/protocol/frame-skeleton.js";
+import { FrameSkeleton, SKELETON_STRING_BYTES } from "../../src/shared/json-skeleton.js";
 
 function skeletonOf(text: string, chunk = 7): unknown {
   const s = new FrameSkeleton();
