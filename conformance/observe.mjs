@@ -42,6 +42,8 @@ export function observe(scenario, run) {
     const line = lineWith(last, marker, dirname(run.cwd));
     if (line !== "absent") facets[`line ${marker}`] = line;
   }
+  // `ordered`: the order the markers reached the model in (absent ones left out).
+  if (scenario.ordered) facets.order = markerOrder(last, scenario.markers ?? []);
   if (scenario.fields) {
     for (const { input } of logged) {
       const event = input.hook_event_name;
@@ -179,4 +181,14 @@ function lineWith(request, marker, root) {
   const texts = request.messages.flatMap((m) => blocks(m).map((b) => textOf([b])));
   const line = texts.flatMap((t) => t.split("\n")).find((l) => l.includes(marker));
   return line === undefined ? "absent" : line.replaceAll(root, "<root>");
+}
+
+/** The markers found in the request's messages, in the order they appear there. */
+function markerOrder(request, markers) {
+  if (!request) return "no request";
+  const text = request.messages.flatMap((m) => blocks(m).map((b) => textOf([b]))).join("\n");
+  return markers
+    .filter((m) => text.includes(m))
+    .sort((a, b) => text.indexOf(a) - text.indexOf(b))
+    .join(" < ");
 }
