@@ -4,9 +4,9 @@ import type { MemoryType } from "./render.js";
 import { importedPaths } from "./imports.js";
 import { readText } from "./read-text.js";
 
-/** Which instruction files a session reads: the three places of Claude Code's CLAUDE.md. */
-export const INSTRUCTION_SOURCES = ["user", "project", "local"] as const;
-export type InstructionSource = (typeof INSTRUCTION_SOURCES)[number];
+import type { InstructionSource } from "./sources.js";
+
+export { INSTRUCTION_SOURCES, type InstructionSource } from "./sources.js";
 
 /** Imports of imports are followed this deep, as in Claude Code (a file is depth 0). */
 export const MAX_IMPORT_DEPTH = 4;
