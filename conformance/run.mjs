@@ -98,16 +98,6 @@ async function runOne(scenario, side, fake, cc) {
   }
   const facets = observe(scenario, { hookLog, requests: fake.requests(), cwd, end, prompt });
   if (rawDump) dumpRaw(side, hookLog, fake.requests());
-  writeFileSync(
-    JSON.stringify(
-      {
-        requests: fake.requests(),
-        hooks: existsSync(hookLog) ? readFileSync(hookLog, "utf8") : "",
-      },
-      null,
-      1,
-    ),
-  );
   rmSync(root, { recursive: true, force: true });
   return { facets, raw };
 }
