@@ -54,7 +54,11 @@ export function observe(scenario, run) {
   for (const path of scenario.values ?? []) {
     const [event, field] = path.split(".");
     const seen = logged.filter(({ input }) => input.hook_event_name === event);
-    facets[`value ${path}`] = seen.map(({ input }) => JSON.stringify(dig(input, field))).join(" ");
+    // The run's temporary directory is written `<root>`, so both sides' paths compare.
+    facets[`value ${path}`] = seen
+      .map(({ input }) => JSON.stringify(dig(input, field)))
+      .join(" ")
+      .replaceAll(dirname(run.cwd), "<root>");
   }
   return facets;
 }
