@@ -55,7 +55,7 @@ Options:
   --setting-sources <list>    run command hooks from these settings files: user, project,
                               local, comma-separated (default none: a repository's hooks
                               never run unasked)
-  --instruction-sources <list>  give the model the CLAUDE.md files and custom commands of
+  --instruction-sources <s>   give the model the CLAUDE.md files and custom commands of
                               these places: user, project, local, comma-separated, or none
                               (default all three: text for the model, never code)
   --settings <file>           run command hooks from this settings file too (repeatable; a
