@@ -44,6 +44,8 @@ export function observe(scenario, run) {
     const line = lineWith(last, marker, dirname(run.cwd));
     if (line !== "absent") facets[`line ${marker}`] = line;
   }
+  // `ordered`: the order the markers reached the model in (absent ones left out).
+  if (scenario.ordered) facets.order = markerOrder(last, scenario.markers ?? []);
   if (scenario.fields) {
     for (const { input } of logged) {
       const event = input.hook_event_name;
@@ -54,7 +56,11 @@ export function observe(scenario, run) {
   for (const path of scenario.values ?? []) {
     const [event, field] = path.split(".");
     const seen = logged.filter(({ input }) => input.hook_event_name === event);
-    facets[`value ${path}`] = seen.map(({ input }) => JSON.stringify(dig(input, field))).join(" ");
+    // The run's temporary directory is written `<root>`, so both sides' paths compare.
+    facets[`value ${path}`] = seen
+      .map(({ input }) => JSON.stringify(dig(input, field)))
+      .join(" ")
+      .replaceAll(dirname(run.cwd), "<root>");
   }
   return facets;
 }
@@ -181,4 +187,14 @@ function lineWith(request, marker, root) {
   const texts = request.messages.flatMap((m) => blocks(m).map((b) => textOf([b])));
   const line = texts.flatMap((t) => t.split("\n")).find((l) => l.includes(marker));
   return line === undefined ? "absent" : line.replaceAll(root, "<root>");
+}
+
+/** The markers found in the request's messages, in the order they appear there. */
+function markerOrder(request, markers) {
+  if (!request) return "no request";
+  const text = request.messages.flatMap((m) => blocks(m).map((b) => textOf([b]))).join("\n");
+  return markers
+    .filter((m) => text.includes(m))
+    .sort((a, b) => text.indexOf(a) - text.indexOf(b))
+    .join(" < ");
 }

@@ -6,7 +6,7 @@ import process from "node:process";
 import { URL } from "node:url";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnAgent } from "../dist/client/kit/index.js";
 import { installClaudeCode, runClaudeCode } from "./claude-code.mjs";
 import { startFakeAnthropic } from "./fake-anthropic.mjs";
@@ -59,8 +59,17 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   const home = join(root, "home");
   mkdirSync(cwd);
   mkdirSync(home);
-  for (const [name, content] of Object.entries(scenario.files ?? {}))
-    writeFileSync(join(cwd, name), content);
+  // `files` go in the workspace, `homeFiles` in HOME, `parentFiles` in the workspace's parent.
+  for (const [dir, files] of [
+    [cwd, scenario.files],
+    [home, scenario.homeFiles],
+    [root, scenario.parentFiles],
+  ]) {
+    for (const [name, content] of Object.entries(files ?? {})) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), content);
+    }
+  }
   const hookLog = join(root, "hooks.jsonl");
   const settings = join(root, "settings.json");
   writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog, httpHooks), null, 2));

@@ -1,5 +1,7 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
+import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
+import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
 
 const bash = (command) => ({ tool: "Bash", input: { command, description: "conformance step" } });
 const write = (file_path, content) => ({ tool: "Write", input: { file_path, content } });
@@ -801,4 +803,6 @@ export const SCENARIOS = [
     turns: [bash("printf '\\n  ok  \\n\\n'; printf '  warn  \\n\\n' >&2"), done],
     values: ["PostToolUse.tool_response/stdout", "PostToolUse.tool_response/stderr"],
   },
+  ...INSTRUCTION_SCENARIOS,
+  ...TOOL_SHAPE_SCENARIOS,
 ];

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { SettingSource } from "../command-hooks/sources.js";
+import type { InstructionSource } from "../instructions/load.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import type { Logger } from "../shared/log.js";
 import type { SessionActor } from "../session/actor.js";
@@ -32,6 +33,12 @@ export interface AgentOptions {
   readonly mcpConnectTimeoutMs?: number;
   /** Which settings files' command hooks each session loads (default none). */
   readonly settingSources?: readonly SettingSource[];
+  /**
+   * Which places' instruction files (CLAUDE.md, AGENTS.md) and custom commands
+   * (`.claude/commands/*.md`) each session reads (default all three): text for the model,
+   * never code, so apart from `settingSources` (docs/instructions.md).
+   */
+  readonly instructionSources?: readonly InstructionSource[];
   /** `--settings` files, loaded by every session after the sources. */
   readonly settingsFiles?: readonly string[];
   /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */

@@ -42,6 +42,8 @@ import type { SessionStore, StoredSession } from "../store/session-store.js";
 import { builtinTools } from "../tools/index.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
 import { telemetry } from "../shared/telemetry.js";
+import { loadCustomCommands } from "../instructions/commands.js";
+import { INSTRUCTION_SOURCES, loadInstructions } from "../instructions/load.js";
 
 /** A session being started, new or restored; the one path every session is put together by. */
 export interface Start {
@@ -108,6 +110,15 @@ export class SessionAssembly {
       envFiles,
     });
     const mcp = await this.connectMcp(id, request, log, groups);
+    const text = {
+      ...places,
+      roots: request.roots,
+      sources: options.instructionSources ?? INSTRUCTION_SOURCES,
+    };
+    const [instructions, customCommands] = await Promise.all([
+      loadInstructions(text),
+      loadCustomCommands(text),
+    ]);
     const registry = new HookRegistry(request.hooks, loaded.commands);
     const transport = request.transport(log);
     const transcript =
@@ -156,6 +167,8 @@ export class SessionAssembly {
       },
       persist: store && ((session) => this.persist(store, session)),
       commands: options.commands ?? [],
+      customCommands,
+      instructions,
       hookConfigFiles: hookConfigFiles(places),
       hooks: (self) =>
         new SessionHooks({

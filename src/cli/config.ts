@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { SETTING_SOURCES, type SettingSource } from "../command-hooks/sources.js";
+import { INSTRUCTION_SOURCES, type InstructionSource } from "../instructions/sources.js";
 import { slashCommandsSchema, type SlashCommand } from "../slash/slash-config.js";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log.js";
 import type { ModelSettings } from "../model/index.js";
@@ -52,6 +53,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** Which settings files' command hooks sessions load; default none. */
   settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
+  /** Whose CLAUDE.md files and custom commands sessions read; default all three. */
+  instructionSources: z.array(z.enum(INSTRUCTION_SOURCES)).optional(),
   /** More settings files (Claude Code shape, or Codex's when named hooks.json). */
   settings: z.array(z.string().min(1)).optional(),
   commands: slashCommandsSchema.optional(),
@@ -77,6 +80,7 @@ export interface Settings extends ModelSettings {
   readonly dataDir: string;
   readonly maxFrameBytes: number;
   readonly settingSources: readonly SettingSource[];
+  readonly instructionSources: readonly InstructionSource[];
   /** Absolute paths: the config file's and the flags' `settings`, in that order. */
   readonly settingsFiles: readonly string[];
   /** Slash commands every session offers (config file only). */
@@ -129,6 +133,7 @@ export type FlagValues = Partial<
       | "apiKeyHelper"
       | "settings"
       | "settingSources"
+      | "instructionSources"
       | "commands"
       | "telemetry"
     >,
@@ -137,6 +142,8 @@ export type FlagValues = Partial<
 > & {
   /** `--setting-sources user,project,local`. */
   readonly settingSources?: string;
+  /** `--instruction-sources user,project,local` (or `none`). */
+  readonly instructionSources?: string;
   /** Every `--settings <file>`. */
   readonly settings?: readonly string[];
 };
@@ -161,8 +168,9 @@ export function flagLayer(flags: FlagValues): ConfigLayer {
       raw[field] = value;
       continue;
     }
-    if (field === "settingSources") {
-      raw[field] = value.split(",").flatMap((v) => (v.trim() === "" ? [] : [v.trim()]));
+    if (field === "settingSources" || field === "instructionSources") {
+      const list = value.split(",").flatMap((v) => (v.trim() === "" ? [] : [v.trim()]));
+      raw[field] = list.length === 1 && list[0] === "none" ? [] : list;
       continue;
     }
     // `Number("")` is 0 and would pass as a count; keep such text for the schema to reject.
@@ -216,6 +224,7 @@ export function mergeSettings(
     cleanupPeriodDays: pick("cleanupPeriodDays") ?? DEFAULT_CLEANUP_PERIOD_DAYS,
     maxFrameBytes: pick("maxFrameBytes") ?? DEFAULT_MAX_FRAME_BYTES,
     settingSources: pick("settingSources") ?? [],
+    instructionSources: pick("instructionSources") ?? INSTRUCTION_SOURCES,
     settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),
     commands: file.commands ?? [],
     telemetry: file.telemetry ?? {},

@@ -55,6 +55,9 @@ Options:
   --setting-sources <list>    run command hooks from these settings files: user, project,
                               local, comma-separated (default none: a repository's hooks
                               never run unasked)
+  --instruction-sources <s>   give the model the CLAUDE.md files and custom commands of
+                              these places: user, project, local, comma-separated, or none
+                              (default all three: text for the model, never code)
   --settings <file>           run command hooks from this settings file too (repeatable; a
                               file named hooks.json is read as Codex's format)
   -h, --help                  show this help
@@ -109,6 +112,7 @@ export async function main(argv: string[]): Promise<void> {
         "data-dir": { type: "string" },
         "max-frame-bytes": { type: "string" },
         "setting-sources": { type: "string" },
+        "instruction-sources": { type: "string" },
         settings: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
@@ -155,6 +159,7 @@ export async function main(argv: string[]): Promise<void> {
       dataDir: values["data-dir"],
       maxFrameBytes: values["max-frame-bytes"],
       settingSources: values["setting-sources"],
+      instructionSources: values["instruction-sources"],
       settings: values.settings,
     });
     settings = mergeSettings(file, flags);
@@ -214,6 +219,7 @@ export async function main(argv: string[]): Promise<void> {
     dataDir: settings.dataDir,
     maxFrameBytes: settings.maxFrameBytes,
     settingSources: settings.settingSources,
+    instructionSources: settings.instructionSources,
     settingsFiles: settings.settingsFiles,
     commands: settings.commands,
     ...(values.config !== undefined && { configFile: resolve(values.config) }),

@@ -17,8 +17,9 @@ export function buildHookInput<E extends HookEventName>(
   maxValueBytes: number,
 ): HookInputFor<E> {
   const input: Record<string, unknown> = { ...common, hook_event_name: event, ...fields };
-  // A session starts before any prompt: SessionStart has no prompt_id, as in Claude Code.
-  if (event === "SessionStart") delete input.prompt_id;
+  // A session starts (and reads its instructions) before any prompt: no prompt_id, as in
+  // Claude Code.
+  if (event === "SessionStart" || event === "InstructionsLoaded") delete input.prompt_id;
   for (const key of maxValueBytes === Infinity ? [] : CAPPED_FIELDS) {
     if (!(key in input)) continue;
     const capped = capValue(input[key], maxValueBytes);

@@ -20,6 +20,9 @@ import { ViewRecorder } from "./view-recorder.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
 import type { z } from "zod";
 import type { hookWarningsMetaSchema } from "../wire/meta.js";
+import type { CustomCommand } from "../instructions/commands.js";
+import type { InstructionFile } from "../instructions/load.js";
+import { announceInstructions, instructionMessages } from "./instructions.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -46,6 +49,10 @@ export interface SessionSettings {
   readonly transcript?: Transcript | undefined;
   /** Slash commands this session offers and answers without the model. */
   readonly commands: readonly SlashCommand[];
+  /** Custom commands (`.claude/commands/*.md`) this session offers and expands for the model. */
+  readonly customCommands?: readonly CustomCommand[];
+  /** Instruction files (CLAUDE.md, AGENTS.md) read when the session opened, in order. */
+  readonly instructions?: readonly InstructionFile[];
   /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
   readonly hooks: (session: SessionActor) => SessionHooks;
   /** The mode a new session starts in (SessionStart's `permission_mode` reports it). */
@@ -105,6 +112,7 @@ export class SessionActor {
   private readonly client: ClientPort;
   private readonly recorder: ViewRecorder | undefined;
   private pendingAdvert: (() => void) | undefined;
+  private instructionsAnnounced = false;
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
@@ -177,7 +185,12 @@ export class SessionActor {
    * prompt's updates.
    */
   advertiseCommands(notices: readonly string[] = []): void {
-    const commands = availableCommandsUpdate(this.settings.commands);
+    const custom = (this.settings.customCommands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(c.hint !== undefined && { input: { hint: c.hint } }),
+    }));
+    const commands = availableCommandsUpdate(this.settings.commands, custom);
     const updates: SessionUpdate[] = notices.map((text) => ({
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `${text}\n` },
@@ -220,6 +233,12 @@ export class SessionActor {
     };
     this.currentPromptId = randomUUID();
     this.recorder?.user(prompt);
+    // The instructions open the conversation: sent with its first prompt, kept in its history.
+    const opening = this.history.length === 0;
+    if (opening && !this.instructionsAnnounced) {
+      this.instructionsAnnounced = true;
+      announceInstructions(this.hooks, settings.instructions ?? []);
+    }
     const done = runTurn(
       prompt,
       {
@@ -241,6 +260,8 @@ export class SessionActor {
         maxStopBlocks: settings.maxStopBlocks,
         sessionId: settings.id,
         commands: settings.commands,
+        customCommands: this.customCommands(),
+        instructions: opening ? instructionMessages(settings.instructions ?? []) : [],
         admit: () => this.admit(prompt),
         hookConfigFiles: settings.hookConfigFiles,
       },
@@ -249,6 +270,12 @@ export class SessionActor {
     const finished = this.finish(done);
     this.current = { controller, finished };
     return finished;
+  }
+
+  /** Custom commands, but none a configured slash command (which answers first) shadows. */
+  private customCommands(): readonly CustomCommand[] {
+    const taken = new Set(this.settings.commands.map((c) => c.name));
+    return (this.settings.customCommands ?? []).filter((c) => !taken.has(c.name.toLowerCase()));
   }
 
   /**

@@ -148,6 +148,29 @@ export function hookMessages(reminders: readonly HookReminder[]): ModelMessage[]
   ];
 }
 
+/**
+ * The session's instructions (CLAUDE.md files...) as the model reads them: one user-role
+ * `<system-reminder>` block, as Claude Code sends its `claudeMd` context; marked so the
+ * transcript does not take it for the user's words.
+ */
+export function instructionsMessage(text: string): ModelMessage[] {
+  if (text === "") return [];
+  return [
+    {
+      role: "user",
+      content: [{ type: "text", text: systemReminder(text) }],
+      providerOptions: { [MARK]: { instructions: true } },
+    },
+  ];
+}
+
+/** True for the message {@link instructionsMessage} made. */
+export function isInstructionsMessage(message: {
+  readonly providerOptions?: Record<string, Record<string, unknown>> | undefined;
+}): boolean {
+  return message.providerOptions?.[MARK]?.instructions === true;
+}
+
 /** The mark of a hook-provided message, if it is one. */
 export function hookContextOf(message: {
   readonly providerOptions?: Record<string, Record<string, unknown>> | undefined;

@@ -7,7 +7,7 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { makeDirectory, retryTransient } from "../store/files.js";
 import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
 import { NO_CALLS, tallyCalls, type CallTally } from "../store/call-tally.js";
-import { hookContextOf } from "./hook-context.js";
+import { hookContextOf, isInstructionsMessage } from "./hook-context.js";
 
 /** How long the file stays open with nothing written to it. */
 const IDLE_CLOSE_MS = 1000;
@@ -205,8 +205,9 @@ export class Transcript {
   }
 }
 
-/** `isMeta` and which hooks gave it, for a hook-provided message. */
+/** `isMeta` (and which hooks gave it) for a hook-provided message or the instructions. */
 function hookMark(message: ModelMessage): Record<string, unknown> {
+  if (isInstructionsMessage(message)) return { isMeta: true };
   const mark = hookContextOf(message);
   return mark ? { isMeta: true, hookContext: mark } : {};
 }

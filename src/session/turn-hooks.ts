@@ -6,6 +6,7 @@ import { applyDecision, say } from "./apply-decision.js";
 import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 import { appendAll } from "../shared/values.js";
+import { commandMessageTexts, type CommandUse } from "../instructions/expand.js";
 
 /** What the hooks at a turn's edges need. */
 export interface TurnHooksEnv {
@@ -65,6 +66,67 @@ export async function openTurn(
       ? hookMessages(remindersOf("SessionStart", start.context, "context", env.hooks.startSource))
       : [],
     submit: hookMessages(remindersOf("UserPromptSubmit", submit.context, "context")),
+  };
+}
+
+/** What UserPromptExpansion hooks decided about a custom command. */
+export type Expansion =
+  /** The user-role messages that stand for the prompt: hook context, then the command. */
+  | { readonly kind: "go"; readonly messages: ModelMessage[] }
+  | { readonly kind: "halted" }
+  | { readonly kind: "cancelled" };
+
+/**
+ * Expands a custom command into the prompt the model reads, after UserPromptExpansion hooks
+ * (matched on the command's name): a block or stop keeps it from the model, as Claude Code
+ * does; context goes before it.
+ */
+export async function expandCommand(
+  use: CommandUse,
+  env: TurnHooksEnv,
+  signal: AbortSignal,
+): Promise<Expansion> {
+  const { name, source } = use.command;
+  const prompt = use.args === "" ? `/${name}` : `/${name} ${use.args}`;
+  const fields = () => ({
+    expansion_type: "slash_command" as const,
+    command_name: name,
+    command_args: use.args,
+    command_source: source,
+    prompt,
+  });
+  env.hooks.emit("UserPromptExpansion", fields, name);
+  const steering = await env.hooks.run("UserPromptExpansion", {
+    fields,
+    toolUseId: env.turnId,
+    toolName: name,
+    signal,
+  });
+  if (signal.aborted) return { kind: "cancelled" };
+  await show(env.client, steering);
+  if (steering.block) {
+    const text = `UserPromptExpansion operation blocked by hook:\n${steering.block.text}`;
+    await say(env.client, `${text}\n\nOriginal prompt: ${prompt}`);
+    return { kind: "halted" };
+  }
+  if (steering.stop) {
+    await say(env.client, steering.stop.text);
+    return { kind: "halted" };
+  }
+  const [head, body] = commandMessageTexts(use);
+  const command: ModelMessage = {
+    role: "user",
+    content: [
+      { type: "text", text: head },
+      { type: "text", text: body },
+    ],
+  };
+  return {
+    kind: "go",
+    messages: [
+      ...hookMessages(remindersOf("UserPromptExpansion", steering.context, "context")),
+      command,
+    ],
   };
 }
 

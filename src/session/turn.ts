@@ -14,7 +14,15 @@ import { CANCELLED_BEFORE_RUN, type ToolCallResult } from "./call-report.js";
 import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
 import { telemetry } from "../shared/telemetry.js";
-import { checkStop, lateContext, openTurn, type TurnHooksEnv } from "./turn-hooks.js";
+import {
+  checkStop,
+  expandCommand,
+  lateContext,
+  openTurn,
+  type TurnHooksEnv,
+} from "./turn-hooks.js";
+import type { CustomCommand } from "../instructions/commands.js";
+import { matchCustomCommand } from "../instructions/expand.js";
 
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
@@ -35,6 +43,14 @@ export interface TurnEnv extends ToolCallEnv {
   readonly sessionId: string;
   /** Slash commands that answer a prompt without the model. */
   readonly commands: readonly SlashCommand[];
+  /** Custom commands (`.claude/commands/*.md`): a prompt that uses one is expanded. */
+  readonly customCommands: readonly CustomCommand[];
+  /**
+   * The session's instructions (CLAUDE.md...) for the model, on the turn that begins its
+   * conversation; kept in its history right before the prompt, after the hooks' context, as
+   * Claude Code sends them.
+   */
+  readonly instructions: readonly ModelMessage[];
   /**
    * The prompt passed UserPromptSubmit: only now may it be kept (shown on replay, titled,
    * the session's record saved). A blocked prompt never gets here.
@@ -115,14 +131,25 @@ async function steps(
   if (opening.kind === "halted") return "end_turn";
   const command = matchSlashCommand(text, env.commands);
   if (command) {
-    // SessionStart's context belongs to the session, so it waits for the first model request.
-    if (opening.start.length > 0) detach(remember(env, opening.start), env.log, RECORDING);
+    // The instructions and SessionStart's context belong to the session: they wait for the
+    // first model request.
+    const kept = [...opening.start, ...env.instructions];
+    if (kept.length > 0) detach(remember(env, kept), env.log, RECORDING);
     await env.admit();
     const { cwd, processGroups: groups, childEnv } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups, childEnv }, signal);
   }
+  let asked: ModelMessage[] = [{ role: "user", content: text }];
+  const use = matchCustomCommand(text, env.customCommands);
+  if (use) {
+    const expansion = await expandCommand(use, env, signal);
+    if (expansion.kind === "cancelled") return "cancelled";
+    // A blocked expansion keeps the prompt from the model and its history, as a blocked prompt.
+    if (expansion.kind === "halted") return "end_turn";
+    asked = expansion.messages;
+  }
   detach(
-    remember(env, [...opening.start, ...opening.submit, { role: "user", content: text }]),
+    remember(env, [...opening.start, ...opening.submit, ...env.instructions, ...asked]),
     env.log,
     RECORDING,
   );

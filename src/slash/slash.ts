@@ -28,16 +28,24 @@ export function matchSlashCommand(
   return command && { command, args };
 }
 
-/** The `available_commands_update` that advertises `commands`; undefined when there are none. */
+/**
+ * The `available_commands_update` that advertises `commands`, then `more` (commands of other
+ * kinds) whose names none of them takes; undefined when there are none.
+ */
 export function availableCommandsUpdate(
   commands: readonly SlashCommand[],
+  more: readonly AvailableCommand[] = [],
 ): SessionUpdate | undefined {
-  if (commands.length === 0) return undefined;
-  const availableCommands = commands.map((c): AvailableCommand => ({
-    name: c.name,
-    description: c.description,
-    ...(c.hint !== undefined && { input: { hint: c.hint } }),
-  }));
+  const taken = new Set(commands.map((c) => c.name));
+  const availableCommands = [
+    ...commands.map((c): AvailableCommand => ({
+      name: c.name,
+      description: c.description,
+      ...(c.hint !== undefined && { input: { hint: c.hint } }),
+    })),
+    ...more.filter((c) => !taken.has(c.name.toLowerCase())),
+  ];
+  if (availableCommands.length === 0) return undefined;
   return { sessionUpdate: "available_commands_update", availableCommands };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readCurrentText, writeText } from "./file-access.js";
 import { resolveInRoots } from "./paths.js";
+import { structuredPatch } from "./structured-patch.js";
 import { numberLines } from "./text.js";
 import { ToolError, type Tool, type ToolContext } from "./types.js";
 
@@ -22,9 +23,10 @@ const EditInput = z.object({
       "The exact text to replace, including whitespace and indentation; empty to create a new file",
     ),
   new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
+  // Defaulted, so hooks read `replace_all: false` as Claude Code gives it; still optional for the model.
   replace_all: z
     .boolean()
-    .optional()
+    .default(false)
     .describe("Replace every occurrence of old_string (default false: it must occur exactly once)"),
 });
 
@@ -122,8 +124,9 @@ export const editTool: Tool<typeof EditInput> = {
         oldString: input.old_string,
         newString: input.new_string,
         originalFile: oldText ?? "",
-        replaceAll: input.replace_all === true,
+        structuredPatch: structuredPatch(oldText ?? "", newText),
         userModified: false,
+        replaceAll: input.replace_all === true,
       },
     };
   },

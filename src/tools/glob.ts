@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
-import { realRoots } from "./paths.js";
+import { realRoots, relativeToCwd } from "./paths.js";
 import { listFiles, newestFirst, resolveSearchBase } from "./walk.js";
 
 /** Most file names Glob returns; the rest are counted in a note. */
@@ -62,11 +62,14 @@ export const globTool: Tool<typeof GlobInput> = {
     return {
       content: [textContent(output)],
       output,
+      // Claude Code's shape: paths relative to the cwd, oldest first (its ripgrep order).
       response: {
-        filenames: shown,
+        filenames: shown.map((f) => relativeToCwd(ctx.cwd, f)).reverse(),
         durationMs: Date.now() - started,
         numFiles: shown.length,
         truncated,
+        totalMatches: files.length,
+        countIsComplete: true,
       },
     };
   },

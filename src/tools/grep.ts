@@ -9,7 +9,7 @@ import {
   type ScanDepth,
   type ScanSummary,
 } from "./grep-scan.js";
-import { realRoots } from "./paths.js";
+import { realRoots, relativeToCwd } from "./paths.js";
 import { capOutput, cutLine, MAX_OUTPUT_CHARS, textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
 import { listFiles, resolveSearchBase } from "./walk.js";
@@ -64,20 +64,31 @@ function globPattern(glob: string | undefined): string {
   return glob.includes("/") ? glob : `**/${glob}`;
 }
 
-async function contentMode(files: string[], input: GrepInput, run: Scan): Promise<Found> {
+/** A path as hooks read it in Grep's `tool_response`: relative to the cwd, as Claude Code's. */
+type HookPath = (p: string) => string;
+
+async function contentMode(
+  files: string[],
+  input: GrepInput,
+  run: Scan,
+  rel: HookPath,
+): Promise<Found> {
   const limit = input.head_limit ?? Infinity;
   const numbered = input["-n"] ?? true;
   const lines: string[] = [];
+  const hookLines: string[] = [];
   const matched: string[] = [];
   let chars = 0;
   let stop: "head_limit" | "size" | undefined;
   const summary = await run(files, "lines", (scan) => {
     for (const m of scan.matches) {
-      const line = `${scan.path}:${numbered ? `${m.line}:` : ""}${cutLine(m.text)}`;
+      const rest = `${numbered ? `${m.line}:` : ""}${cutLine(m.text)}`;
+      const line = `${scan.path}:${rest}`;
       if (lines.length >= limit) stop = "head_limit";
       else if (chars + line.length + 1 > MAX_OUTPUT_CHARS) stop = "size";
       if (stop !== undefined) return false;
       lines.push(line);
+      hookLines.push(`${rel(scan.path)}:${rest}`);
       chars += line.length + 1;
       if (matched[matched.length - 1] !== scan.path) matched.push(scan.path);
     }
@@ -94,17 +105,24 @@ async function contentMode(files: string[], input: GrepInput, run: Scan): Promis
   }
   return {
     text: text + scanNotes(summary),
+    // Claude Code's shape: no file count in content mode.
     response: {
       mode: "content",
-      numFiles: matched.length,
+      numFiles: 0,
       filenames: [],
-      content: lines.join("\n"),
-      numLines: lines.length,
+      content: hookLines.join("\n"),
+      numLines: hookLines.length,
+      totalLines: hookLines.length,
     },
   };
 }
 
-async function filesMode(files: string[], input: GrepInput, run: Scan): Promise<Found> {
+async function filesMode(
+  files: string[],
+  input: GrepInput,
+  run: Scan,
+  rel: HookPath,
+): Promise<Found> {
   const matched: FileScan[] = [];
   const summary = await run(files, "first", (scan) => matched.push(scan) > 0);
   matched.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
@@ -116,11 +134,21 @@ async function filesMode(files: string[], input: GrepInput, run: Scan): Promise<
   const text = matched.length === 0 ? "No files found" : `${head}\n${shown.join("\n")}`;
   return {
     text: capOutput(text) + scanNotes(summary),
-    response: { mode: "files_with_matches", numFiles: shown.length, filenames: shown },
+    response: {
+      mode: "files_with_matches",
+      filenames: shown.map(rel),
+      numFiles: shown.length,
+      totalFiles: matched.length,
+    },
   };
 }
 
-async function countMode(files: string[], input: GrepInput, run: Scan): Promise<Found> {
+async function countMode(
+  files: string[],
+  input: GrepInput,
+  run: Scan,
+  rel: HookPath,
+): Promise<Found> {
   const matched: FileScan[] = [];
   const summary = await run(files, "count", (scan) => matched.push(scan) > 0);
   const shown = matched.slice(0, input.head_limit ?? Infinity);
@@ -136,7 +164,7 @@ async function countMode(files: string[], input: GrepInput, run: Scan): Promise<
       mode: "count",
       numFiles: shown.length,
       filenames: [],
-      content: entries,
+      content: shown.map((m) => `${rel(m.path)}:${m.count}`).join("\n"),
       numMatches: total,
     },
   };
@@ -156,7 +184,10 @@ function scanNotes({ skipped, cutLines }: ScanSummary): string {
   return notes;
 }
 
-const MODES: Record<Mode, (files: string[], input: GrepInput, run: Scan) => Promise<Found>> = {
+const MODES: Record<
+  Mode,
+  (files: string[], input: GrepInput, run: Scan, rel: HookPath) => Promise<Found>
+> = {
   content: contentMode,
   files_with_matches: filesMode,
   count: countMode,
@@ -193,7 +224,8 @@ export const grepTool: Tool<typeof GrepInput> = {
       ? [base.path]
       : await listFiles(base.path, globPattern(input.glob), roots, ctx.signal);
     const run: Scan = (list, depth, take) => scanFiles(list, regex, depth, roots, ctx.signal, take);
-    const found = await MODES[input.output_mode ?? "files_with_matches"](files, input, run);
+    const rel = (p: string) => relativeToCwd(ctx.cwd, p);
+    const found = await MODES[input.output_mode ?? "files_with_matches"](files, input, run, rel);
     return { content: [textContent(found.text)], output: found.text, response: found.response };
   },
 };

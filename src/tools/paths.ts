@@ -86,3 +86,11 @@ export async function resolveInRoots(
     `${where} is outside the workspace (${ctx.cwd}); allowed roots: ${ctx.roots.join(", ")}`,
   );
 }
+
+/**
+ * A path as Claude Code's Glob and Grep give it to hooks: relative to the session cwd when
+ * inside it, else as it is.
+ */
+export function relativeToCwd(cwd: string, p: string): string {
+  return isInside(cwd, p) ? path.relative(cwd, p) || "." : p;
+}

@@ -11,6 +11,8 @@ export interface LineWindow {
   readonly totalLines: number | null;
   /** True when the file goes on after the window. */
   readonly more: boolean;
+  /** The file ends with a line end (known once the window reaches the end). */
+  readonly finalNewline?: boolean;
 }
 
 /** Most bytes asked of the file in one read. */
@@ -26,6 +28,7 @@ const LINE_END = /\r?\n|\r(?!\n)/g;
 class WindowLines {
   readonly lines: string[] = [];
   count = 0;
+  finalNewline = false;
   private rest = "";
   private sawReturn = false;
 
@@ -59,6 +62,7 @@ class WindowLines {
   }
 
   end(): void {
+    this.finalNewline = this.rest === "" && this.count > 0;
     if (this.rest !== "") this.line(this.rest, 0, this.rest.length);
     this.rest = "";
   }
@@ -103,8 +107,9 @@ export async function readLocalWindow(
   }
   window.push(decoder.end());
   window.end();
-  const { lines, count } = window;
-  return { lines, startLine, totalLines: count, more: startLine - 1 + lines.length < count };
+  const { lines, count, finalNewline } = window;
+  const more = startLine - 1 + lines.length < count;
+  return { lines, startLine, totalLines: count, more, finalNewline };
 }
 
 /**
@@ -116,5 +121,6 @@ export function clientWindow(content: string, startLine: number, limit: number):
   const lines = all.slice(0, limit);
   const more = all.length > limit;
   const known = !more && (lines.length > 0 || startLine === 1);
-  return { lines, startLine, totalLines: known ? startLine - 1 + lines.length : null, more };
+  const totalLines = known ? startLine - 1 + lines.length : null;
+  return { lines, startLine, totalLines, more, finalNewline: !more && /[\r\n]$/.test(content) };
 }

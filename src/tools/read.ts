@@ -108,6 +108,25 @@ function describeWindow(w: LineWindow, shown: number): string {
   return `${body}\n\n[Showing lines ${range}. Use offset and limit to read more.]`;
 }
 
+/**
+ * Claude Code's `tool_response` of a Read: it counts lines as a split on newlines does, so a
+ * window that ends the file on a newline has one more, empty line, and its content that newline.
+ */
+function readResponse(filePath: string, w: LineWindow, shown: number, content: string) {
+  const toEnd = shown === w.lines.length && !w.more && w.finalNewline === true && shown > 0;
+  const extra = toEnd ? 1 : 0;
+  return {
+    type: "text",
+    file: {
+      filePath,
+      content: toEnd ? `${content}\n` : content,
+      numLines: shown + extra,
+      startLine: w.startLine,
+      totalLines: w.totalLines === null ? null : w.totalLines + (w.finalNewline ? 1 : 0),
+    },
+  };
+}
+
 /** Claude Code's Read: a text file with `cat -n` style line numbers. */
 export const readTool: Tool<typeof ReadInput> = {
   name: "Read",
@@ -141,16 +160,7 @@ export const readTool: Tool<typeof ReadInput> = {
     return {
       content: [textContent(fenced(content))],
       output: describeWindow(window, shown),
-      response: {
-        type: "text",
-        file: {
-          filePath: p,
-          content,
-          numLines: shown,
-          startLine,
-          totalLines: window.totalLines,
-        },
-      },
+      response: readResponse(p, window, shown, content),
     };
   },
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readCurrentText, writeText } from "./file-access.js";
 import { resolveInRoots } from "./paths.js";
+import { structuredPatch } from "./structured-patch.js";
 import type { Tool, ToolContext } from "./types.js";
 
 const WriteInput = z.object({
@@ -44,7 +45,15 @@ export const writeTool: Tool<typeof WriteInput> = {
       output: created
         ? `File created successfully at: ${p}`
         : `The file ${p} has been updated successfully.`,
-      response: { type: created ? "create" : "update", filePath: p, content: input.content },
+      // Claude Code's shape: a new file has no patch and no original.
+      response: {
+        type: created ? "create" : "update",
+        filePath: p,
+        content: input.content,
+        structuredPatch: created ? [] : structuredPatch(oldText, input.content),
+        originalFile: oldText,
+        userModified: false,
+      },
     };
   },
 };

@@ -10,6 +10,8 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
   "PreCompact",
+  "UserPromptExpansion",
+  "InstructionsLoaded",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -25,13 +27,16 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
 /**
  * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
- * PreCompact's `trigger`. On the other events without a tool the matcher is ignored.
+ * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
+ * `load_reason`. On the other events without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
   SessionStart: "source",
   SessionEnd: "reason",
   Notification: "notification_type",
   PreCompact: "trigger",
+  UserPromptExpansion: "command_name",
+  InstructionsLoaded: "load_reason",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */

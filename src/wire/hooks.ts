@@ -106,6 +106,20 @@ export const SESSION_END_REASONS = [
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
+/** Claude Code's instruction file kinds (hookgate loads `User`, `Project` and `Local`). */
+export const MEMORY_TYPES = ["User", "Project", "Local", "Managed"] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+/** Why an instruction file was loaded, as Claude Code says (hookgate: `session_start`, `include`). */
+export const LOAD_REASONS = [
+  "session_start",
+  "nested_traversal",
+  "path_glob_match",
+  "include",
+  "compact",
+] as const;
+export type LoadReason = (typeof LOAD_REASONS)[number];
+
 const eventFields = {
   PreToolUse: toolFields,
   PostToolUse: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
@@ -137,6 +151,25 @@ const eventFields = {
   SessionStart: { source: z.enum(["startup", "resume"]) },
   SessionEnd: { reason: z.enum(SESSION_END_REASONS) },
   PreCompact: { trigger: z.enum(["manual", "auto"]), custom_instructions: z.string() },
+  UserPromptExpansion: {
+    /** `slash_command` for a custom command (Claude Code's `mcp_prompt`: not in hookgate). */
+    expansion_type: z.enum(["slash_command", "mcp_prompt"]),
+    command_name: z.string(),
+    command_args: z.string(),
+    /** Where the command file lives: `projectSettings` or `userSettings`. */
+    command_source: z.string().optional(),
+    /** The prompt as typed: `/<name> <args>`. */
+    prompt: z.string(),
+  },
+  InstructionsLoaded: {
+    file_path: z.string(),
+    memory_type: z.enum(MEMORY_TYPES),
+    load_reason: z.enum(LOAD_REASONS),
+    globs: z.array(z.string()).optional(),
+    trigger_file_path: z.string().optional(),
+    /** The file whose `@path` import loaded this one (`load_reason: "include"`). */
+    parent_file_path: z.string().optional(),
+  },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -184,6 +217,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   SessionStart: inputSchema("SessionStart"),
   SessionEnd: inputSchema("SessionEnd"),
   PreCompact: inputSchema("PreCompact"),
+  UserPromptExpansion: inputSchema("UserPromptExpansion"),
+  InstructionsLoaded: inputSchema("InstructionsLoaded"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

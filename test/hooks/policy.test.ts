@@ -28,6 +28,7 @@ describe("the per-event policy table", () => {
       "PermissionRequest",
       "Stop",
       "SessionStart",
+      "UserPromptExpansion",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -36,12 +37,14 @@ describe("the per-event policy table", () => {
       | "PermissionRequest"
       | "Stop"
       | "SessionStart"
+      | "UserPromptExpansion"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
       "Notification",
       "SessionEnd",
       "PreCompact",
+      "InstructionsLoaded",
     ]);
   });
 

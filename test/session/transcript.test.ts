@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/shared/log.js";
 import { Transcript } from "../../src/session/transcript.js";
+import { instructionsMessage } from "../../src/session/hook-context.js";
 import { waitUntil } from "../helpers/wait.js";
 
 /** Whether this process has `path` open (Linux: a descriptor in /proc/self/fd leads to it). */
@@ -98,6 +99,21 @@ describe("the session transcript", () => {
       await waitUntil("the idle transcript closed", () => !isOpen(path));
     },
   );
+
+  it("marks the instructions isMeta, so no reader takes them for the user's words", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "s1.jsonl");
+    const t = new Transcript(path, meta, silentLogger());
+    await t.record([
+      ...instructionsMessage("Contents of /w/CLAUDE.md: be brief"),
+      { role: "user", content: "hi" },
+    ]);
+    const lines = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.isMeta)).toEqual([true, undefined]);
+    expect(JSON.stringify(lines[0]?.message)).toContain("<system-reminder>");
+  });
 
   it("a write that fails is logged, never thrown into the turn", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "hookgate-t-")), "not-a-dir");

@@ -133,3 +133,34 @@ describe("Edit", () => {
     expect(existsSync(target)).toBe(true);
   });
 });
+
+describe("Edit as hooks see it", () => {
+  it("reads replace_all as false when the model leaves it out, and reports Claude Code's patch", async () => {
+    const { cwd, file } = await fileWith("one\ntwo\nthree\n");
+    expect(
+      editTool.inputSchema.parse({ file_path: file, old_string: "a", new_string: "b" }),
+    ).toEqual({ file_path: file, old_string: "a", new_string: "b", replace_all: false });
+    const result = await runTool(
+      editTool,
+      { file_path: file, old_string: "two", new_string: "2" },
+      toolContext(cwd),
+    );
+    expect(result.response).toEqual({
+      filePath: file,
+      oldString: "two",
+      newString: "2",
+      originalFile: "one\ntwo\nthree\n",
+      structuredPatch: [
+        {
+          oldStart: 1,
+          oldLines: 3,
+          newStart: 1,
+          newLines: 3,
+          lines: [" one", "-two", "+2", " three"],
+        },
+      ],
+      userModified: false,
+      replaceAll: false,
+    });
+  });
+});

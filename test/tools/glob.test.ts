@@ -12,7 +12,7 @@ async function touch(file: string, ageSeconds = 0): Promise<void> {
 }
 
 describe("Glob", () => {
-  it("finds files as absolute paths, newest first", async () => {
+  it("finds files as absolute paths, newest first; hooks get them relative, oldest first, as Claude Code's", async () => {
     const cwd = await tempDir();
     await touch(path.join(cwd, "old.ts"), 300);
     await touch(path.join(cwd, "src/new.ts"), 0);
@@ -21,7 +21,13 @@ describe("Glob", () => {
     const result = await runTool(globTool, { pattern: "**/*.ts" }, toolContext(cwd));
     const expected = ["src/new.ts", "src/mid.ts", "old.ts"].map((f) => path.join(cwd, f));
     expect(result.output).toBe(expected.join("\n"));
-    expect(result.response).toMatchObject({ filenames: expected, numFiles: 3, truncated: false });
+    expect(result.response).toMatchObject({
+      filenames: ["old.ts", "src/mid.ts", "src/new.ts"],
+      numFiles: 3,
+      truncated: false,
+      totalMatches: 3,
+      countIsComplete: true,
+    });
   });
 
   it("searches only under path", async () => {

@@ -152,3 +152,31 @@ describe("Grep and symlinks", () => {
     expect(result.output).toBe("No matches found");
   });
 });
+
+describe("Grep as hooks see it", () => {
+  it("gives paths relative to the cwd in every mode, with Claude Code's counts", async () => {
+    const cwd = await tempDir();
+    await mkdir(path.join(cwd, "src"));
+    await writeFile(path.join(cwd, "src/a.ts"), "beta\nbeta\n");
+    const ctx = toolContext(cwd);
+    const files = await runTool(grepTool, { pattern: "beta" }, ctx);
+    expect(files.output).toContain(path.join(cwd, "src/a.ts"));
+    expect(files.response).toEqual({
+      mode: "files_with_matches",
+      filenames: ["src/a.ts"],
+      numFiles: 1,
+      totalFiles: 1,
+    });
+    const content = await runTool(grepTool, { pattern: "beta", output_mode: "content" }, ctx);
+    expect(content.response).toEqual({
+      mode: "content",
+      numFiles: 0,
+      filenames: [],
+      content: "src/a.ts:1:beta\nsrc/a.ts:2:beta",
+      numLines: 2,
+      totalLines: 2,
+    });
+    const count = await runTool(grepTool, { pattern: "beta", output_mode: "count" }, ctx);
+    expect(count.response).toMatchObject({ content: "src/a.ts:2", numMatches: 2 });
+  });
+});

@@ -65,6 +65,7 @@ describe("reading a local file's lines", () => {
       startLine: 20_000,
       totalLines: 50_000,
       more: true,
+      finalNewline: false,
     });
   });
 

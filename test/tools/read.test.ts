@@ -11,7 +11,7 @@ function lines(n: number): string {
 }
 
 describe("Read", () => {
-  it("numbers lines like cat -n", async () => {
+  it("numbers lines like cat -n; hooks count the line after a final newline, as Claude Code does", async () => {
     const cwd = await tempDir();
     await writeFile(path.join(cwd, "a.txt"), "alpha\nbeta\n");
     const result = await runTool(readTool, { file_path: "a.txt" }, toolContext(cwd));
@@ -20,10 +20,10 @@ describe("Read", () => {
       type: "text",
       file: {
         filePath: path.join(cwd, "a.txt"),
-        content: "alpha\nbeta",
-        numLines: 2,
+        content: "alpha\nbeta\n",
+        numLines: 3,
         startLine: 1,
-        totalLines: 2,
+        totalLines: 3,
       },
     });
   });
@@ -72,7 +72,7 @@ describe("Read", () => {
     );
     const frame = JSON.stringify({ content: result.content, rawOutput: result.response });
     expect(frame.length).toBeLessThan(2 * 256 * 1024 + 4_096);
-    expect(result.response).toMatchObject({ file: { numLines: shown, totalLines: 2000 } });
+    expect(result.response).toMatchObject({ file: { numLines: shown, totalLines: 2001 } });
   });
 
   it("says so when the offset is past the end or the file is empty", async () => {
@@ -163,7 +163,7 @@ describe("Read", () => {
       client.files.set(file, "one\ntwo\n");
       const result = await runTool(readTool, { file_path: file }, toolContext(cwd, { client }));
       expect(result.output).toBe("     1\tone\n     2\ttwo");
-      expect(result.response).toMatchObject({ file: { totalLines: 2 } });
+      expect(result.response).toMatchObject({ file: { totalLines: 3, content: "one\ntwo\n" } });
     });
 
     it("turns a client failure on a missing file into 'File does not exist'", async () => {

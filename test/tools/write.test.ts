@@ -19,7 +19,14 @@ describe("Write", () => {
     expect(result.content).toEqual([
       { type: "diff", path: file, oldText: null, newText: "export {};\n" },
     ]);
-    expect(result.response).toEqual({ type: "create", filePath: file, content: "export {};\n" });
+    expect(result.response).toEqual({
+      type: "create",
+      filePath: file,
+      content: "export {};\n",
+      structuredPatch: [],
+      originalFile: null,
+      userModified: false,
+    });
     expect(result.output).toBe(`File created successfully at: ${file}`);
   });
 
@@ -95,5 +102,34 @@ describe("Write", () => {
       ),
     ).rejects.toThrow();
     expect(existsSync(path.join(cwd, "a.txt"))).toBe(false);
+  });
+});
+
+describe("Write as hooks see it", () => {
+  it("reports the original file and Claude Code's patch when it replaces one", async () => {
+    const cwd = await tempDir();
+    const file = path.join(cwd, "old.txt");
+    await writeFile(file, "one\ntwo\nthree\n");
+    const result = await runTool(
+      writeTool,
+      { file_path: file, content: "one\n2\nthree\n" },
+      toolContext(cwd),
+    );
+    expect(result.response).toEqual({
+      type: "update",
+      filePath: file,
+      content: "one\n2\nthree\n",
+      structuredPatch: [
+        {
+          oldStart: 1,
+          oldLines: 3,
+          newStart: 1,
+          newLines: 3,
+          lines: [" one", "-two", "+2", " three"],
+        },
+      ],
+      originalFile: "one\ntwo\nthree\n",
+      userModified: false,
+    });
   });
 });

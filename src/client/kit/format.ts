@@ -187,6 +187,10 @@ function eventDetail(input: HookInput): string {
       return ` ${oneLine(input.message, 60)}`;
     case "PreCompact":
       return ` (${input.trigger})`;
+    case "UserPromptExpansion":
+      return ` /${input.command_name}`;
+    case "InstructionsLoaded":
+      return ` ${input.file_path} (${input.load_reason})`;
   }
 }
 

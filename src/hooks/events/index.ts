@@ -1,4 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
+import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
 import { permissionRequest } from "./permission-request.js";
 import { postToolUse } from "./post-tool-use.js";
@@ -9,6 +10,7 @@ import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
 import { stop } from "./stop.js";
 import type { EventModule } from "./types.js";
+import { userPromptExpansion } from "./user-prompt-expansion.js";
 import { userPromptSubmit } from "./user-prompt-submit.js";
 
 /**
@@ -26,6 +28,8 @@ export const EVENTS = {
   SessionStart: sessionStart,
   SessionEnd: sessionEnd,
   PreCompact: preCompact,
+  UserPromptExpansion: userPromptExpansion,
+  InstructionsLoaded: instructionsLoaded,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -109,6 +109,7 @@ describe("flags and precedence", () => {
       dataDir: join(homedir(), ".local", "state", "hookgate"),
       maxFrameBytes: 16 * 1024 * 1024,
       settingSources: [],
+      instructionSources: ["user", "project", "local"],
       settingsFiles: [],
       commands: [],
       telemetry: {},
@@ -180,5 +181,15 @@ describe("settings sources", () => {
 
   it("an unknown source is refused, naming the flag", () => {
     expect(() => flagLayer({ settingSources: "user,team" })).toThrow(/--setting-sources/);
+  });
+
+  it("--instruction-sources chooses whose instructions sessions read; none reads none", () => {
+    const merged = mergeSettings({}, flagLayer({ instructionSources: "user,local" }), {});
+    expect(merged.instructionSources).toEqual(["user", "local"]);
+    expect(mergeSettings({ instructionSources: ["project"] }, {}, {}).instructionSources).toEqual([
+      "project",
+    ]);
+    expect(flagLayer({ instructionSources: "none" }).instructionSources).toEqual([]);
+    expect(() => flagLayer({ instructionSources: "team" })).toThrow(/--instruction-sources/);
   });
 });

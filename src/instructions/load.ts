@@ -1,0 +1,98 @@
+import { realpath } from "node:fs/promises";
+import { dirname, join, parse, relative, sep } from "node:path";
+import type { MemoryType } from "./render.js";
+import { importedPaths } from "./imports.js";
+import { readText } from "./read-text.js";
+
+import type { InstructionSource } from "./sources.js";
+
+export { INSTRUCTION_SOURCES, type InstructionSource } from "./sources.js";
+
+/** Imports of imports are followed this deep, as in Claude Code (a file is depth 0). */
+export const MAX_IMPORT_DEPTH = 4;
+
+/** One instruction file as the model gets it. */
+export interface InstructionFile {
+  readonly path: string;
+  readonly type: MemoryType;
+  readonly content: string;
+  /** The file whose `@path` import loaded this one. */
+  readonly parent?: string;
+}
+
+/** Where a session's instruction files are looked for. */
+export interface InstructionPlaces {
+  readonly cwd: string;
+  readonly home: string;
+  /** The session's roots (cwd first): a project file may import only from inside them. */
+  readonly roots: readonly string[];
+  readonly sources: readonly InstructionSource[];
+}
+
+/**
+ * The instruction files of a session, in Claude Code's order: the user's
+ * `~/.claude/CLAUDE.md`, then for each directory from the outermost parent of the cwd down to
+ * the cwd: `CLAUDE.md`, `.claude/CLAUDE.md`, `AGENTS.md` (project) and `CLAUDE.local.md`
+ * (local). Each file is followed by the files it imports. Missing, empty, binary, oversized
+ * and already-read files are skipped; nothing here throws.
+ */
+export async function loadInstructions(places: InstructionPlaces): Promise<InstructionFile[]> {
+  const seen = new Set<string>();
+  const out: InstructionFile[] = [];
+  const has = (s: InstructionSource) => places.sources.includes(s);
+  const read = async (path: string, type: MemoryType) => {
+    for (const file of await readWithImports(path, type, places, seen, 0, undefined)) {
+      out.push(file);
+    }
+  };
+  if (has("user")) await read(join(places.home, ".claude", "CLAUDE.md"), "User");
+  if (!has("project") && !has("local")) return out;
+  for (const dir of outermostFirst(places.cwd)) {
+    if (has("project")) {
+      await read(join(dir, "CLAUDE.md"), "Project");
+      await read(join(dir, ".claude", "CLAUDE.md"), "Project");
+      await read(join(dir, "AGENTS.md"), "Project");
+    }
+    if (has("local")) await read(join(dir, "CLAUDE.local.md"), "Local");
+  }
+  return out;
+}
+
+/** The cwd and its parents, outermost first, without the filesystem root. */
+function outermostFirst(cwd: string): string[] {
+  const dirs: string[] = [];
+  const { root } = parse(cwd);
+  for (let dir = cwd; dir !== root && dir !== dirname(dir); dir = dirname(dir)) dirs.unshift(dir);
+  return dirs;
+}
+
+async function readWithImports(
+  path: string,
+  type: MemoryType,
+  places: InstructionPlaces,
+  seen: Set<string>,
+  depth: number,
+  parent: string | undefined,
+): Promise<InstructionFile[]> {
+  if (depth > MAX_IMPORT_DEPTH) return [];
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined || seen.has(real)) return [];
+  seen.add(real);
+  const content = await readText(path);
+  if (content === undefined || content.trim() === "") return [];
+  const file: InstructionFile = { path, type, content, ...(parent !== undefined && { parent }) };
+  const files = [file];
+  for (const imported of importedPaths(content, path, places.home)) {
+    // A repository's file may not reach outside the workspace; the user's own may.
+    if (type !== "User" && !places.roots.some((root) => inside(root, imported))) continue;
+    for (const child of await readWithImports(imported, type, places, seen, depth + 1, path)) {
+      files.push(child);
+    }
+  }
+  return files;
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
