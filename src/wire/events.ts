@@ -10,6 +10,7 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
   "PreCompact",
+  "PermissionDenied",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -20,6 +21,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "PostToolUseFailure",
   "PermissionRequest",
+  "PermissionDenied",
 ]);
 
 /**

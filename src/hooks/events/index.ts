@@ -1,5 +1,6 @@
 import type { HookEventName } from "../../wire/events.js";
 import { notification } from "./notification.js";
+import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
@@ -26,6 +27,7 @@ export const EVENTS = {
   SessionStart: sessionStart,
   SessionEnd: sessionEnd,
   PreCompact: preCompact,
+  PermissionDenied: permissionDenied,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */
