@@ -6,7 +6,7 @@ import process from "node:process";
 import { URL } from "node:url";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnAgent } from "../dist/client/kit/index.js";
 import { installClaudeCode, runClaudeCode } from "./claude-code.mjs";
 import { startFakeAnthropic } from "./fake-anthropic.mjs";
@@ -22,7 +22,10 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const details = process.argv.includes("--details");
 const rawDump = process.argv.includes("--raw");
 
-/** A settings file whose every handler runs hook.mjs with its action, logging to `log`. */
+/**
+ * A settings file whose every handler runs hook.mjs with its action, logging to `log`, with
+ * the scenario's `permissions` and other `settings` keys beside its hooks.
+ */
 function settingsFor(scenario, log) {
   const hooks = {};
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
@@ -36,7 +39,11 @@ function settingsFor(scenario, log) {
       })),
     }));
   }
-  return { hooks };
+  return {
+    hooks,
+    ...(scenario.permissions && { permissions: scenario.permissions }),
+    ...scenario.settings,
+  };
 }
 
 async function runOne(scenario, side, fake, cc) {
@@ -45,13 +52,20 @@ async function runOne(scenario, side, fake, cc) {
   const home = join(root, "home");
   mkdirSync(cwd);
   mkdirSync(home);
-  for (const [name, content] of Object.entries(scenario.files ?? {}))
+  for (const [name, content] of Object.entries(scenario.files ?? {})) {
+    mkdirSync(dirname(join(cwd, name)), { recursive: true });
     writeFileSync(join(cwd, name), content);
+  }
   const hookLog = join(root, "hooks.jsonl");
   const settings = join(root, "settings.json");
   writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog), null, 2));
+  // Managed settings: the system file for Claude Code (over a private view of /etc), the
+  // `--managed-settings` flag for hookgate.
+  const managed = scenario.managed && join(root, "managed-settings.json");
+  if (managed) writeFileSync(managed, JSON.stringify(settingsFor(scenario.managed, hookLog)));
   const prompt = scenario.prompt ?? PROMPT;
-  const mode = scenario.mode ?? "bypassPermissions";
+  // `mode: null`: no mode is chosen, so the settings' `defaultMode` decides.
+  const mode = scenario.mode === null ? undefined : (scenario.mode ?? "bypassPermissions");
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
   fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
   let end;
@@ -68,6 +82,7 @@ async function runOne(scenario, side, fake, cc) {
         prompt,
         mode,
         mcp,
+        managed,
       });
       end = raw.end;
     } else {
@@ -76,7 +91,10 @@ async function runOne(scenario, side, fake, cc) {
         prompt,
         mode,
         model: "anthropic:claude-sonnet-4-5",
-        args: ["--base-url", `${fake.url}/v1`, "--settings", settings],
+        args: [
+          ...["--base-url", `${fake.url}/v1`, "--settings", settings],
+          ...(managed ? ["--managed-settings", managed] : []),
+        ],
         env: { ...process.env, HOME: home, ANTHROPIC_API_KEY: "sk-ant-conformance-dummy" },
         permission: "reject",
         ...(scenario.mcp && { mcpServers: [{ ...MCP, env: [] }] }),
