@@ -68,7 +68,8 @@ describe("loadCommandHooks", () => {
       "extra.json": hook("e"),
     });
     const none = loadCommandHooks({ cwd, home, sources: [], explicit: [] });
-    expect(none).toEqual({ commands: {}, reports: [], matchers: [] });
+    expect(none).toMatchObject({ commands: {}, reports: [], matchers: [] });
+    expect(none.policy.rules).toEqual([]);
     const all = loadCommandHooks({
       cwd,
       home,
