@@ -42,6 +42,7 @@ describe("the per-event policy table", () => {
       "Notification",
       "SessionEnd",
       "PreCompact",
+      "PermissionDenied",
     ]);
   });
 
