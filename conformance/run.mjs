@@ -31,11 +31,12 @@ function settingsFor(scenario, log) {
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, ...action }) => ({
+      hooks: handlers.map(({ async, timeout, if: rule, ...action }) => ({
         type: "command",
         command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
         ...(async && { async }),
         ...(timeout && { timeout }),
+        ...(rule && { if: rule }),
       })),
     }));
   }

@@ -990,4 +990,35 @@ const ruleScenarios = [
     turns: [TOUCH, done],
   },
 ];
+// `if` rules are read by the same judge as permission rules.
+ruleScenarios.push(
+  {
+    name: "rules: if prefix ends at a word",
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "tou", if: "Bash(tou:*)" },
+            { tag: "touch", if: "Bash(touch:*)" },
+          ],
+        },
+      ],
+    },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: if Edit path rule on Write",
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "edit", if: "Edit(w.txt)" },
+            { tag: "any", if: "Edit" },
+          ],
+        },
+      ],
+    },
+    turns: [write("$CWD/w.txt", "w"), done],
+  },
+);
 SCENARIOS.push(...ruleScenarios);

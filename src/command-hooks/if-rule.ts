@@ -40,6 +40,8 @@ export interface RulePlaces {
  */
 export interface Rule {
   readonly text: string;
+  /** The tool as the rule names it (`Bash`, `Edit`, `mcp__server`). */
+  readonly tool: string;
   /** Whether the rule is about this tool at all. */
   readonly names: (toolName: string) => boolean;
   /** Bash with a pattern: tests one simple command. */
@@ -58,9 +60,15 @@ export type IfRule =
  * line included). Events without a tool never match (their tool name is empty).
  */
 export function compileIfRule(text: string, cwd: string): IfRule {
-  const rule = compileRule(text, { cwd });
-  if (!rule.ok) return { ok: false, message: `if ${rule.message}` };
-  return { ok: true, applies: (name, input) => touches(rule.rule, name, input) !== "no" };
+  const compiled = compileRule(text, { cwd });
+  if (!compiled.ok) return { ok: false, message: `if ${compiled.message}` };
+  const { rule } = compiled;
+  // Claude Code's `if` names its tool exactly: `Edit(path)` there does not judge Write.
+  const aliased = (name: string) => name !== rule.tool && !!ALSO_NAMES[rule.tool]?.includes(name);
+  return {
+    ok: true,
+    applies: (name, input) => !aliased(name) && touches(rule, name, input) !== "no",
+  };
 }
 
 /**
@@ -79,9 +87,10 @@ export function compileRule(
     return { ok: false, message: `${JSON.stringify(text)}: expected Tool or Tool(pattern)` };
   const content = m[2];
   if (content === undefined || content === "*" || content === "")
-    return { ok: true, rule: { text, names: toolNames(tool, false) } };
+    return { ok: true, rule: { text, tool, names: toolNames(tool, false) } };
   const names = toolNames(tool, true);
-  if (tool === "Bash") return { ok: true, rule: { text, names, command: commandTest(content) } };
+  if (tool === "Bash")
+    return { ok: true, rule: { text, tool, names, command: commandTest(content) } };
   const field = PATH_FIELDS[tool];
   if (field === undefined) {
     return {
@@ -92,7 +101,7 @@ export function compileRule(
   const test = pathTest(content, places);
   return {
     ok: true,
-    rule: { text, names, input: (input) => test(stringField(input, field) ?? ".") },
+    rule: { text, tool, names, input: (input) => test(stringField(input, field) ?? ".") },
   };
 }
 
