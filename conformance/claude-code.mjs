@@ -3,9 +3,9 @@
 import { clearTimeout, setTimeout } from "node:timers";
 import process from "node:process";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const PACKAGE = "@anthropic-ai/claude-code";
 const PLATFORM = `${PACKAGE}-${process.platform}-${process.arch}`;
@@ -48,7 +48,9 @@ function versionOf(bin) {
 
 /**
  * Runs one headless prompt; resolves with the stream-json lines and the `result` line's stop
- * reason. The CLI runs in its own process group, ended as a whole on timeout.
+ * reason. The CLI runs in its own process group, ended as a whole on timeout. `managed`: a
+ * file the CLI reads as its managed settings, through an overlay of /etc in a private mount
+ * namespace (`unshare`, root only), so the machine's own /etc is never written.
  */
 export function runClaudeCode({
   bin,
@@ -60,13 +62,14 @@ export function runClaudeCode({
   mode,
   mcp,
   env: extraEnv,
+  managed,
   timeoutMs = 90_000,
 }) {
   const args = [
     ...(mcp ? ["--mcp-config", JSON.stringify({ mcpServers: mcp }), "--strict-mcp-config"] : []),
     ...["-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"],
     ...["--settings", settings, "--tools", "Bash,Read,Write,Edit,Glob,Grep"],
-    ...["--model", "claude-sonnet-4-5", "--permission-mode", mode],
+    ...["--model", "claude-sonnet-4-5", ...(mode ? ["--permission-mode", mode] : [])],
   ];
   const env = {
     PATH: process.env.PATH,
@@ -77,8 +80,14 @@ export function runClaudeCode({
     IS_SANDBOX: "1",
     ...extraEnv,
   };
+  const [file, argv] = managed ? withManagedSettings(bin, args, managed) : [bin, args];
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, argv, {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -97,4 +106,16 @@ export function runClaudeCode({
       resolve({ lines, end: result?.stop_reason ?? `exit ${code}`, stderr: err, result });
     });
   });
+}
+
+/** `bin args` run with `managed` as /etc/claude-code/managed-settings.json, /etc untouched. */
+function withManagedSettings(bin, args, managed) {
+  // Beside the managed file, so the run's directory takes it away with it.
+  const layer = join(dirname(managed), "etc-layer");
+  mkdirSync(join(layer, "upper", "claude-code"), { recursive: true });
+  mkdirSync(join(layer, "work"));
+  copyFileSync(managed, join(layer, "upper", "claude-code", "managed-settings.json"));
+  const script =
+    'mount -t overlay overlay -o "lowerdir=/etc,upperdir=$1/upper,workdir=$1/work" /etc && shift && exec "$@"';
+  return ["unshare", ["--mount", "sh", "-c", script, "sh", layer, bin, ...args]];
 }

@@ -24,33 +24,40 @@ const details = process.argv.includes("--details");
 const rawDump = process.argv.includes("--raw");
 
 /**
- * A settings file whose every handler runs hook.mjs with its action, logging to `log`; an
- * action with `http` is an http handler of the shared hook server (its other fields, such
- * as `headers`, `allowedEnvVars` and `onFailure`, go on the handler).
+ * A settings file whose every handler runs hook.mjs with its action, logging to `log`, with
+ * the scenario's `permissions` and other `settings` keys beside its hooks; an action with
+ * `http` is an http handler of the shared hook server (its other fields, such as `headers`,
+ * `allowedEnvVars` and `onFailure`, go on the handler).
  */
 function settingsFor(scenario, log, httpHooks) {
   const hooks = {};
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, http, ...action }) =>
+      hooks: handlers.map(({ async, timeout, if: rule, http, ...action }) =>
         http
           ? {
               type: "http",
               url: http.url ?? httpHooks.urlFor(action),
               ...http.handler,
               ...(timeout && { timeout }),
+              ...(rule && { if: rule }),
             }
           : {
               type: "command",
               command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
               ...(async && { async }),
               ...(timeout && { timeout }),
+              ...(rule && { if: rule }),
             },
       ),
     }));
   }
-  return { hooks };
+  return {
+    hooks,
+    ...(scenario.permissions && { permissions: scenario.permissions }),
+    ...scenario.settings,
+  };
 }
 
 async function runOne(scenario, side, fake, cc, httpHooks) {
@@ -74,8 +81,15 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   const settings = join(root, "settings.json");
   writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog, httpHooks), null, 2));
   httpHooks.use(hookLog);
+  // Managed settings: the system file for Claude Code (over a private view of /etc), the
+  // `--managed-settings` flag for hookgate.
+  const managed = scenario.managed && join(root, "managed-settings.json");
+  if (managed) {
+    writeFileSync(managed, JSON.stringify(settingsFor(scenario.managed, hookLog, httpHooks)));
+  }
   const prompt = scenario.prompt ?? PROMPT;
-  const mode = scenario.mode ?? "bypassPermissions";
+  // `mode: null`: no mode is chosen, so the settings' `defaultMode` decides.
+  const mode = scenario.mode === null ? undefined : (scenario.mode ?? "bypassPermissions");
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
   fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
   let end;
@@ -93,6 +107,7 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
         mode,
         mcp,
         env: scenario.env,
+        managed,
       });
       end = raw.end;
     } else {
@@ -101,7 +116,10 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
         prompt,
         mode,
         model: "anthropic:claude-sonnet-4-5",
-        args: ["--base-url", `${fake.url}/v1`, "--settings", settings],
+        args: [
+          ...["--base-url", `${fake.url}/v1`, "--settings", settings],
+          ...(managed ? ["--managed-settings", managed] : []),
+        ],
         env: {
           ...process.env,
           HOME: home,

@@ -806,3 +806,330 @@ export const SCENARIOS = [
   ...INSTRUCTION_SCENARIOS,
   ...TOOL_SHAPE_SCENARIOS,
 ];
+
+// Permission rules (`permissions.allow/ask/deny` in the settings file), modes and managed
+// settings: the matrix of rules, modes and hooks.
+const TOUCH = bash("touch a.txt");
+const TOUCH_B = bash("touch b.txt");
+const allowHook = (matcher = "Bash") =>
+  on("PreToolUse", matcher, pre({ permissionDecision: "allow" }));
+const askHook = on("PreToolUse", "Bash", pre({ permissionDecision: "ask" }));
+const denyHook = on(
+  "PreToolUse",
+  "Bash",
+  pre({ permissionDecision: "deny", permissionDecisionReason: "HOOK-DENY" }),
+);
+const rule = (behavior, ...rules) => ({ permissions: { [behavior]: rules } });
+/** A PermissionRequest hook that allows, adding `rules` as the destination says. */
+const grant = (destination, ...rules) =>
+  on("PermissionRequest", "Bash", {
+    out: {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: {
+          behavior: "allow",
+          updatedPermissions: [{ type: "addRules", rules, behavior: "allow", destination }],
+        },
+      },
+    },
+  });
+const ruleScenarios = [
+  {
+    name: "rules: deny prefix rule in bypass mode",
+    ...rule("deny", "Bash(touch:*)"),
+    turns: [TOUCH, done],
+    results: "text",
+  },
+  {
+    name: "rules: deny tool-wide Bash in bypass mode",
+    ...rule("deny", "Bash"),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: deny rule beats a hook's allow",
+    ...rule("deny", "Bash(touch:*)"),
+    hooks: allowHook(),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: deny rule beats a hook's allow (default mode)",
+    mode: "default",
+    ...rule("deny", "Bash(touch:*)"),
+    hooks: allowHook(),
+    turns: [TOUCH, done],
+  },
+  { name: "rules: ask rule in bypass mode", ...rule("ask", "Bash(touch:*)"), turns: [TOUCH, done] },
+  {
+    name: "rules: ask rule beats a hook's allow",
+    mode: "default",
+    ...rule("ask", "Bash(touch:*)"),
+    hooks: allowHook(),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: allow rule in default mode",
+    mode: "default",
+    ...rule("allow", "Bash(touch:*)"),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: allow rule, hook asks",
+    mode: "default",
+    ...rule("allow", "Bash(touch:*)"),
+    hooks: askHook,
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: allow rule, hook denies",
+    mode: "default",
+    ...rule("allow", "Bash"),
+    hooks: denyHook,
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: deny beats allow",
+    mode: "default",
+    permissions: { allow: ["Bash"], deny: ["Bash(touch:*)"] },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: ask beats allow",
+    mode: "default",
+    permissions: { allow: ["Bash"], ask: ["Bash(touch:*)"] },
+    hooks: on("PermissionRequest", "Bash", {}),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: allow prefix does not cover a compound line",
+    mode: "default",
+    ...rule("allow", "Bash(echo:*)"),
+    turns: [bash("echo ok && touch a.txt"), done],
+  },
+  {
+    name: "rules: allow rules cover each part of a compound line",
+    mode: "default",
+    ...rule("allow", "Bash(echo:*)", "Bash(touch:*)"),
+    turns: [bash("echo ok && touch a.txt"), done],
+  },
+  {
+    name: "rules: deny prefix sees the second command",
+    ...rule("deny", "Bash(touch:*)"),
+    turns: [bash("echo ok && touch a.txt"), done],
+  },
+  { name: "rules: prefix ends at a word", ...rule("deny", "Bash(tou:*)"), turns: [TOUCH, done] },
+  { name: "rules: wildcard rule", ...rule("deny", "Bash(touch *.txt)"), turns: [TOUCH, done] },
+  {
+    name: "rules: Read deny, path from the project",
+    files: { "secret.txt": "s\n" },
+    ...rule("deny", "Read(./secret.txt)"),
+    turns: [{ tool: "Read", input: { file_path: "$CWD/secret.txt" } }, done],
+  },
+  {
+    name: "rules: Read deny by bare name in a subdirectory",
+    files: { "sub/secret.txt": "s\n" },
+    ...rule("deny", "Read(secret.txt)"),
+    turns: [{ tool: "Read", input: { file_path: "$CWD/sub/secret.txt" } }, done],
+  },
+  {
+    name: "rules: Read deny by absolute path",
+    files: { "secret.txt": "s\n" },
+    ...rule("deny", "Read(//**/secret.txt)"),
+    turns: [{ tool: "Read", input: { file_path: "$CWD/secret.txt" } }, done],
+  },
+  {
+    name: "rules: Edit deny covers Write",
+    ...rule("deny", "Edit"),
+    turns: [write("$CWD/w.txt", "w"), done],
+  },
+  {
+    name: "rules: Edit path deny covers Write",
+    ...rule("deny", "Edit(w.txt)"),
+    turns: [write("$CWD/w.txt", "w"), done],
+  },
+  {
+    name: "rules: Read deny leaves Glob alone",
+    ...rule("deny", "Read"),
+    turns: [{ tool: "Glob", input: { pattern: "*" } }, done],
+  },
+  {
+    name: "rules: mcp server rule",
+    mcp: true,
+    ...rule("deny", "mcp__conf"),
+    turns: [{ tool: "mcp__conf__secret", input: {} }, done],
+  },
+  {
+    name: "rules: mcp tool rule",
+    mcp: true,
+    ...rule("deny", "mcp__conf__secret"),
+    turns: [{ tool: "mcp__conf__secret", input: {} }, done],
+  },
+  {
+    name: "rules: mcp allow in default mode",
+    mode: "default",
+    mcp: true,
+    ...rule("allow", "mcp__conf__secret"),
+    turns: [{ tool: "mcp__conf__secret", input: {} }, done],
+  },
+  {
+    name: "rules: deny rule, PermissionRequest hook not asked",
+    mode: "default",
+    ...rule("deny", "Bash"),
+    hooks: on("PermissionRequest", "*", {}),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: ask rule, PermissionRequest hook allows",
+    mode: "default",
+    ...rule("ask", "Bash"),
+    hooks: on("PermissionRequest", "Bash", {
+      out: {
+        hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+      },
+    }),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: updatedPermissions adds a session rule",
+    mode: "default",
+    hooks: grant("session", { toolName: "Bash", ruleContent: "touch:*" }),
+    turns: [TOUCH, TOUCH_B, done],
+  },
+  {
+    name: "rules: updatedPermissions to localSettings",
+    mode: "default",
+    hooks: grant("localSettings", { toolName: "Bash", ruleContent: "touch:*" }),
+    turns: [TOUCH, TOUCH_B, done],
+  },
+  {
+    name: "rules: defaultMode acceptEdits from settings",
+    mode: null,
+    permissions: { defaultMode: "acceptEdits" },
+    turns: [write("$CWD/w.txt", "w"), bash("mkfifo p"), done],
+  },
+  {
+    name: "rules: --permission-mode beats defaultMode",
+    mode: "default",
+    permissions: { defaultMode: "bypassPermissions" },
+    turns: [TOUCH, done],
+  },
+  // dontAsk: nothing that is not pre-approved runs, nobody is asked.
+  {
+    name: "dontAsk: Bash without a rule is denied",
+    mode: "dontAsk",
+    hooks: {
+      PermissionRequest: [{ hooks: [{ tag: "request" }] }],
+      PermissionDenied: [{ hooks: [{ tag: "denied" }] }],
+    },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "dontAsk: an allow rule runs",
+    mode: "dontAsk",
+    ...rule("allow", "Bash(touch:*)"),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "dontAsk: a hook's allow runs",
+    mode: "dontAsk",
+    hooks: allowHook(),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "dontAsk: Read runs",
+    mode: "dontAsk",
+    files: { "r.txt": "r\n" },
+    turns: [{ tool: "Read", input: { file_path: "$CWD/r.txt" } }, done],
+  },
+  { name: "dontAsk: Write is denied", mode: "dontAsk", turns: [write("$CWD/w.txt", "w"), done] },
+  {
+    name: "dontAsk: an ask rule is denied",
+    mode: "dontAsk",
+    ...rule("ask", "Bash"),
+    hooks: allowHook(),
+    turns: [TOUCH, done],
+  },
+  // Managed settings: the system file, above --settings.
+  {
+    name: "managed: a deny rule beats --settings' allow",
+    mode: "default",
+    ...rule("allow", "Bash"),
+    managed: rule("deny", "Bash(touch:*)"),
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: allowManagedPermissionRulesOnly drops --settings' rules",
+    mode: "default",
+    ...rule("allow", "Bash"),
+    managed: { settings: { allowManagedPermissionRulesOnly: true } },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: managed allow rules still apply under allowManagedPermissionRulesOnly",
+    mode: "default",
+    managed: { ...rule("allow", "Bash"), settings: { allowManagedPermissionRulesOnly: true } },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: allowManagedHooksOnly",
+    hooks: on("PreToolUse", "Bash", { tag: "flag" }),
+    managed: {
+      hooks: on("PreToolUse", "Bash", { tag: "managed" }),
+      settings: { allowManagedHooksOnly: true },
+    },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: hooks of both run",
+    hooks: on("PreToolUse", "Bash", { tag: "flag" }),
+    managed: { hooks: on("PreToolUse", "Bash", { tag: "managed" }) },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: disableAllHooks is absolute",
+    hooks: on("PreToolUse", "Bash", { tag: "flag" }),
+    managed: {
+      hooks: on("PreToolUse", "Bash", { tag: "managed" }),
+      settings: { disableAllHooks: true },
+    },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "managed: --settings' disableAllHooks leaves managed hooks on",
+    hooks: on("PreToolUse", "Bash", { tag: "flag" }),
+    settings: { disableAllHooks: true },
+    managed: { hooks: on("PreToolUse", "Bash", { tag: "managed" }) },
+    turns: [TOUCH, done],
+  },
+];
+// `if` rules are read by the same judge as permission rules.
+ruleScenarios.push(
+  {
+    name: "rules: if prefix ends at a word",
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "tou", if: "Bash(tou:*)" },
+            { tag: "touch", if: "Bash(touch:*)" },
+          ],
+        },
+      ],
+    },
+    turns: [TOUCH, done],
+  },
+  {
+    name: "rules: if Edit path rule on Write",
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "edit", if: "Edit(w.txt)" },
+            { tag: "any", if: "Edit" },
+          ],
+        },
+      ],
+    },
+    turns: [write("$CWD/w.txt", "w"), done],
+  },
+);
+SCENARIOS.push(...ruleScenarios);

@@ -20,7 +20,10 @@ export interface AgentOptions {
   readonly maxRounds?: number;
   /** Consecutive Stop-hook blocks a turn honours before it ends anyway (default 8). */
   readonly maxStopBlocks?: number;
-  /** The mode new sessions start in (default `default`); a loaded session keeps its own. */
+  /**
+   * The mode new sessions start in (default: the settings' `permissions.defaultMode`, else
+   * `default`); a loaded session keeps its own.
+   */
   readonly permissionMode?: ModeId;
   /** Cap on a `tool_input` / `tool_response` in an observer's HookInput (default 16 KiB). */
   readonly maxHookValueBytes?: number;
@@ -41,6 +44,8 @@ export interface AgentOptions {
   readonly instructionSources?: readonly InstructionSource[];
   /** `--settings` files, loaded by every session after the sources. */
   readonly settingsFiles?: readonly string[];
+  /** The managed settings file (default the system one, `MANAGED_SETTINGS_PATH`). */
+  readonly managedSettings?: string;
   /** Home directory for the `user` source (default `os.homedir()`, which honours HOME). */
   readonly home?: string;
   /** The `--config` file, if any: like settings files, tools never write it unasked. */

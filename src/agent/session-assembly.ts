@@ -32,7 +32,10 @@ import type { ClientPort } from "../shared/port.js";
 import type { OpenRequest } from "../protocol/host.js";
 import { SessionActor } from "../session/actor.js";
 import { ToolCatalog } from "../session/catalog.js";
-import { isModeId } from "../session/modes.js";
+import { isModeId, type ModeId } from "../session/modes.js";
+import { RuleBook } from "../session/rule-book.js";
+import { applyPermissionUpdates } from "../session/permission-updates.js";
+import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
 import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
 import { hookConfigFiles } from "../session/hook-config-files.js";
 import { Transcript } from "../session/transcript.js";
@@ -89,12 +92,16 @@ export class SessionAssembly {
     const settingsRequest = { ...places, sources: options.settingSources ?? [] };
     const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
     const { childEnv } = this.runtime;
+    // Managed settings are read as they are now: an administrator's change always applies.
     const loaded = loadCommandHooks({
       ...settingsRequest,
+      managed: options.managedSettings ?? MANAGED_SETTINGS_PATH,
       readText: snapshotReader(hookFiles.snapshot),
       // http hooks' header `$VAR`s: the agent's environment, never a model key.
       headerEnv: { values: process.env, withheld: (name) => childEnv.isWithheld(name) },
     });
+    const rules = new RuleBook(loaded.policy.rules, places);
+    const mode = options.permissionMode ?? this.defaultMode(loaded.policy.defaultMode, log);
     for (const r of loaded.reports) {
       if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
       for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
@@ -143,7 +150,7 @@ export class SessionAssembly {
       roots: request.roots,
       client,
       model: options.model,
-      catalog: new ToolCatalog(builtinTools, () => mcp.tools()),
+      catalog: new ToolCatalog(builtinTools, () => mcp.tools(), rules),
       release: async () => {
         envFiles.dispose();
         await mcp.close();
@@ -155,7 +162,7 @@ export class SessionAssembly {
       describeError: options.describeError ?? describePlainError,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
       maxStopBlocks: options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS,
-      ...(options.permissionMode && { mode: options.permissionMode }),
+      ...(mode && { mode }),
       log,
       createdAt: meta ? new Date(meta.createdAt) : new Date(),
       transcript,
@@ -170,6 +177,9 @@ export class SessionAssembly {
       customCommands,
       instructions,
       hookConfigFiles: hookConfigFiles(places),
+      rules,
+      updatePermissions: (updates) =>
+        applyPermissionUpdates(updates, { rules, cwd: request.cwd, home: places.home, log }),
       hooks: (self) =>
         new SessionHooks({
           sessionId: id,
@@ -289,6 +299,13 @@ export class SessionAssembly {
       throw new Error("the connection closed while the session was opening");
     }
     return mcp;
+  }
+
+  /** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */
+  private defaultMode(mode: string | undefined, log: Logger): ModeId | undefined {
+    if (mode === undefined || isModeId(mode)) return mode;
+    log.warn({ mode }, "permissions.defaultMode names a mode hookgate does not have; ignored");
+    return undefined;
   }
 
   /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */

@@ -57,6 +57,8 @@ export const configFileSchema = z.strictObject({
   instructionSources: z.array(z.enum(INSTRUCTION_SOURCES)).optional(),
   /** More settings files (Claude Code shape, or Codex's when named hooks.json). */
   settings: z.array(z.string().min(1)).optional(),
+  /** The managed settings file, instead of the system one Claude Code reads. */
+  managedSettings: z.string().min(1).optional(),
   commands: slashCommandsSchema.optional(),
   /** OpenTelemetry defaults; the standard `OTEL_*` variables win over them. */
   telemetry: telemetryConfigSchema.optional(),
@@ -69,8 +71,11 @@ export type ConfigLayer = z.infer<typeof configFileSchema>;
 export interface Settings extends ModelSettings {
   readonly maxRounds: number;
   readonly maxStopBlocks: number;
-  readonly permissionMode: ModeId;
+  /** Unset: the settings files' `permissions.defaultMode`, else `default`. */
+  readonly permissionMode?: ModeId | undefined;
   readonly maxHookValueBytes: number;
+  /** `--managed-settings` (absolute), when named; else the system file. */
+  readonly managedSettings?: string | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Unset: pretty on a terminal, JSON otherwise. */
   readonly logFormat: LogFormat | undefined;
@@ -216,7 +221,7 @@ export function mergeSettings(
     providerOptions: file.providerOptions,
     maxRounds: pick("maxRounds") ?? DEFAULT_MAX_ROUNDS,
     maxStopBlocks: pick("maxStopBlocks") ?? DEFAULT_MAX_STOP_BLOCKS,
-    permissionMode: pick("permissionMode") ?? "default",
+    permissionMode: pick("permissionMode"),
     maxHookValueBytes: pick("maxHookValueBytes") ?? DEFAULT_MAX_VALUE_BYTES,
     dataDir: resolve(pick("dataDir") ?? defaultDataDir(env)),
     logLevel,
@@ -226,9 +231,14 @@ export function mergeSettings(
     settingSources: pick("settingSources") ?? [],
     instructionSources: pick("instructionSources") ?? INSTRUCTION_SOURCES,
     settingsFiles: [...(file.settings ?? []), ...(flags.settings ?? [])].map((p) => resolve(p)),
+    managedSettings: optionalPath(pick("managedSettings")),
     commands: file.commands ?? [],
     telemetry: file.telemetry ?? {},
   };
+}
+
+function optionalPath(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : resolve(path);
 }
 
 function issues(error: z.ZodError, where: (path: string) => string): string {

@@ -42,7 +42,8 @@ Options:
   --max-stop-blocks <n>       consecutive Stop-hook blocks a turn honours before it ends
                               anyway (default 8; 0: Stop hooks cannot keep a turn going)
   --permission-mode <mode>    the mode new sessions start in: default, acceptEdits,
-                              bypassPermissions or plan (default: default)
+                              bypassPermissions, plan or dontAsk (default: the settings'
+                              permissions.defaultMode, else default)
   --max-hook-value-bytes <n>  cap on tool_input/tool_response JSON in observer hook inputs
                               (default 16384)
   --data-dir <dir>            where sessions persist (transcripts, records, locks; see
@@ -60,6 +61,8 @@ Options:
                               (default all three: text for the model, never code)
   --settings <file>           run command hooks from this settings file too (repeatable; a
                               file named hooks.json is read as Codex's format)
+  --managed-settings <file>   the administrator's managed settings, above every other file
+                              (default /etc/claude-code/managed-settings.json, as Claude Code)
   -h, --help                  show this help
   -v, --version               print the version
 
@@ -114,6 +117,7 @@ export async function main(argv: string[]): Promise<void> {
         "setting-sources": { type: "string" },
         "instruction-sources": { type: "string" },
         settings: { type: "string", multiple: true },
+        "managed-settings": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -161,12 +165,15 @@ export async function main(argv: string[]): Promise<void> {
       settingSources: values["setting-sources"],
       instructionSources: values["instruction-sources"],
       settings: values.settings,
+      managedSettings: values["managed-settings"],
     });
     settings = mergeSettings(file, flags);
-    if (settings.settingsFiles.length > 0) {
+    const { managedSettings } = settings;
+    const named = [...settings.settingsFiles, ...(managedSettings ? [managedSettings] : [])];
+    if (named.length > 0) {
       // The settings loader and its schema load only when a file is named.
       const { explicitSettingsProblem } = await import("../command-hooks/settings.js");
-      for (const path of settings.settingsFiles) {
+      for (const path of named) {
         const problem = explicitSettingsProblem(path);
         if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
       }
@@ -214,7 +221,8 @@ export async function main(argv: string[]): Promise<void> {
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,
     maxStopBlocks: settings.maxStopBlocks,
-    permissionMode: settings.permissionMode,
+    ...(settings.permissionMode && { permissionMode: settings.permissionMode }),
+    ...(settings.managedSettings && { managedSettings: settings.managedSettings }),
     maxHookValueBytes: settings.maxHookValueBytes,
     dataDir: settings.dataDir,
     maxFrameBytes: settings.maxFrameBytes,

@@ -1,17 +1,17 @@
 import { createRequire } from "node:module";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type picomatchType from "picomatch";
 import { splitShell } from "./shell-split.js";
 
 const require = createRequire(import.meta.url);
 
-/** picomatch, loaded with the first `if` rule: an agent start without one never pays for it. */
+/** picomatch, loaded with the first rule that needs it: an agent start without one never pays. */
 function picomatch(...args: Parameters<typeof picomatchType>): ReturnType<typeof picomatchType> {
   const load = require("picomatch") as typeof picomatchType;
   return load(...args);
 }
 
-/** Tools whose `if` pattern is a glob over the file path their input names. */
+/** Tools whose rule pattern is a glob over the file path their input names. */
 const PATH_FIELDS: Readonly<Record<string, string>> = {
   Read: "file_path",
   Write: "file_path",
@@ -20,7 +20,35 @@ const PATH_FIELDS: Readonly<Record<string, string>> = {
   Grep: "path",
 };
 
-const RULE = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s;
+/**
+ * Path rules on one tool that judge others too, as in Claude Code: `Edit(path)` judges
+ * `Write`; a tool-wide `Edit` only Edit.
+ */
+const ALSO_NAMES: Readonly<Record<string, readonly string[]>> = { Edit: ["Write"] };
+
+const RULE = /^([A-Za-z0-9_-]+(?:\*)?)(?:\((.*)\))?$/s;
+
+/** Where a rule's paths are resolved: `./x` and `x` against the project, `~/x` against home. */
+export interface RulePlaces {
+  readonly cwd: string;
+  readonly home?: string | undefined;
+}
+
+/**
+ * One permission rule (`Tool` or `Tool(content)`), compiled: the one judge of Claude Code's
+ * rule syntax, for `if` rules and `permissions.allow/ask/deny` alike.
+ */
+export interface Rule {
+  readonly text: string;
+  /** The tool as the rule names it (`Bash`, `Edit`, `mcp__server`). */
+  readonly tool: string;
+  /** Whether the rule is about this tool at all. */
+  readonly names: (toolName: string) => boolean;
+  /** Bash with a pattern: tests one simple command. */
+  readonly command?: (command: string) => boolean;
+  /** A file tool with a pattern: tests the call's input. */
+  readonly input?: (input: unknown) => boolean;
+}
 
 /** A handler's `if` rule, compiled; or why it cannot be read. */
 export type IfRule =
@@ -28,67 +56,127 @@ export type IfRule =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Compiles one permission rule, `Tool` or `Tool(pattern)`: for Bash a glob over the command
- * and over every simple command in it (`*` any text, a trailing `:*` a prefix), for file tools a glob over the path relative to
- * `cwd`. Events without a tool never match (their tool name is empty).
+ * Compiles one `if` rule: it applies where the rule `touches` the call (an uncertain Bash
+ * line included). Events without a tool never match (their tool name is empty).
  */
-export function compileIfRule(rule: string, cwd: string): IfRule {
-  const m = RULE.exec(rule.trim());
-  if (!m?.[1])
-    return { ok: false, message: `if ${JSON.stringify(rule)}: expected Tool or Tool(pattern)` };
-  const tool = m[1];
-  const pattern = m[2];
-  if (pattern === undefined || pattern === "*" || pattern === "") {
-    return { ok: true, applies: (name) => name === tool };
-  }
-  if (tool === "Bash") {
-    const test = bashMatcher(pattern);
-    return {
-      ok: true,
-      applies: (name, input) => name === tool && test(stringField(input, "command") ?? ""),
-    };
-  }
-  const field = PATH_FIELDS[tool];
-  if (field === undefined) {
-    return {
-      ok: false,
-      message: `if ${JSON.stringify(rule)}: patterns are understood for Bash and file tools only`,
-    };
-  }
-  const test = picomatch(pattern.replace(/^\.\//, ""), { dot: true });
+export function compileIfRule(text: string, cwd: string): IfRule {
+  const compiled = compileRule(text, { cwd });
+  if (!compiled.ok) return { ok: false, message: `if ${compiled.message}` };
+  const { rule } = compiled;
+  // Claude Code's `if` names its tool exactly: `Edit(path)` there does not judge Write.
+  const aliased = (name: string) => name !== rule.tool && !!ALSO_NAMES[rule.tool]?.includes(name);
   return {
     ok: true,
-    applies: (name, input) => {
-      if (name !== tool) return false;
-      const path = stringField(input, field) ?? ".";
-      const abs = isAbsolute(path) ? path : resolve(cwd, path);
-      return test(relative(cwd, abs) || ".");
-    },
+    applies: (name, input) => !aliased(name) && touches(rule, name, input) !== "no",
   };
 }
 
 /**
- * A Bash rule applies when it matches the whole line or any simple command in it (`true &&
- * rm -rf x` is an `rm`), and whenever the line cannot be split with confidence: a deny
- * scoped with `if` must not fail open because something harmless came first.
+ * Compiles `Tool`, `Tool(content)`, `mcp__server`, `mcp__server__tool` or `mcp__server__*`:
+ * for Bash a glob over a simple command (`*` any text, a trailing `:*` a prefix ending at a
+ * word), for file tools a glob over the path (gitignore-like: `x` anywhere under the
+ * project, `./x` or `/x` from the project, `~/x` from home, `//x` absolute).
  */
-function bashMatcher(pattern: string): (command: string) => boolean {
-  const test = commandTest(pattern);
-  return (command) => {
-    if (test(command.trim())) return true;
-    const split = splitShell(command);
-    return !split.ok || split.commands.some(test);
+export function compileRule(
+  text: string,
+  places: RulePlaces,
+): { ok: true; rule: Rule } | { ok: false; message: string } {
+  const m = RULE.exec(text.trim());
+  const tool = m?.[1];
+  if (!m || !tool)
+    return { ok: false, message: `${JSON.stringify(text)}: expected Tool or Tool(pattern)` };
+  const content = m[2];
+  if (content === undefined || content === "*" || content === "")
+    return { ok: true, rule: { text, tool, names: toolNames(tool, false) } };
+  const names = toolNames(tool, true);
+  if (tool === "Bash")
+    return { ok: true, rule: { text, tool, names, command: commandTest(content) } };
+  const field = PATH_FIELDS[tool];
+  if (field === undefined) {
+    return {
+      ok: false,
+      message: `${JSON.stringify(text)}: patterns are understood for Bash and file tools only`,
+    };
+  }
+  const test = pathTest(content, places);
+  return {
+    ok: true,
+    rule: { text, tool, names, input: (input) => test(stringField(input, field) ?? ".") },
   };
+}
+
+function toolNames(tool: string, withContent: boolean): (name: string) => boolean {
+  if (tool.startsWith("mcp__")) {
+    const [server, name] = tool.slice(5).split("__");
+    // `mcp__server` and `mcp__server__*` name every tool of the server.
+    if (name === undefined || name === "*") return (n) => n.startsWith(`mcp__${server}__`);
+  }
+  const also = (withContent && ALSO_NAMES[tool]) || [];
+  return (name) => name === tool || also.includes(name);
+}
+
+/**
+ * Whether a rule is about this call: `yes`, `no`, or `unsure` for a Bash line that cannot be
+ * split with confidence (a deny must not fail open because something harmless came first).
+ * A Bash rule touches a line when it matches the whole line or any simple command in it.
+ */
+export function touches(rule: Rule, toolName: string, input: unknown): "yes" | "no" | "unsure" {
+  if (!rule.names(toolName)) return "no";
+  if (rule.input) return rule.input(input) ? "yes" : "no";
+  const test = rule.command;
+  if (!test) return "yes";
+  const line = stringField(input, "command") ?? "";
+  if (test(line.trim())) return "yes";
+  const split = splitShell(line);
+  if (!split.ok) return "unsure";
+  return split.commands.some(test) ? "yes" : "no";
+}
+
+/**
+ * Whether `rules` together cover a call, as allow rules must: a tool-wide rule, a path rule,
+ * or for Bash every simple command of a line that splits with confidence (`npm test && rm x`
+ * is not covered by `Bash(npm test:*)`).
+ */
+export function covers(rules: readonly Rule[], toolName: string, input: unknown): Rule | undefined {
+  const about = rules.filter((r) => r.names(toolName));
+  const whole = about.find((r) => !r.command && !r.input);
+  if (whole) return whole;
+  const byInput = about.find((r) => r.input?.(input));
+  if (byInput) return byInput;
+  const commands = about.filter((r) => r.command);
+  if (commands.length === 0) return undefined;
+  const split = splitShell(stringField(input, "command") ?? "");
+  if (!split.ok || split.commands.length === 0) return undefined;
+  let first: Rule | undefined;
+  for (const command of split.commands) {
+    const rule = commands.find((r) => r.command?.(command));
+    if (!rule) return undefined;
+    first ??= rule;
+  }
+  return first;
 }
 
 function commandTest(pattern: string): (command: string) => boolean {
   if (pattern.endsWith(":*")) {
-    const prefix = pattern.slice(0, -2);
-    return (command) => command.startsWith(prefix);
+    const prefix = pattern.slice(0, -2).trimEnd();
+    return (command) => command === prefix || command.startsWith(`${prefix} `);
   }
   // `bash: true`: a single `*` crosses `/`, as "any text" in a command line should.
   const test = picomatch(pattern, { bash: true, dot: true, noextglob: true, nobrace: true });
   return (command) => test(command);
+}
+
+/** A path glob, anchored as Claude Code's Read/Edit rules are; a directory covers its files. */
+function pathTest(pattern: string, { cwd, home }: RulePlaces): (path: string) => boolean {
+  let glob: string;
+  if (pattern.startsWith("//")) glob = pattern.slice(1);
+  else if (pattern.startsWith("~/") && home !== undefined) glob = join(home, pattern.slice(2));
+  else if (pattern.startsWith("/")) glob = join(cwd, pattern);
+  else if (pattern.startsWith("./")) glob = join(cwd, pattern.slice(2));
+  else if (pattern.replace(/\/$/, "").includes("/")) glob = join(cwd, pattern);
+  else glob = join(cwd, "**", pattern);
+  const test = picomatch([glob, `${glob.replace(/\/$/, "")}/**`], { dot: true });
+  return (path) => test(isAbsolute(path) ? resolve(path) : resolve(cwd, path));
 }
 
 function stringField(input: unknown, field: string): string | undefined {

@@ -34,15 +34,29 @@ const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.opti
 
 const skippedSchema = z.looseObject({ type: z.enum(SKIPPED_HANDLER_TYPES) });
 
+const rules = z.array(z.string()).optional();
+
+/** Permission rules and the keys only managed settings decide with (permission-policy.ts). */
+const policyKeys = {
+  permissions: z
+    .looseObject({ allow: rules, ask: rules, deny: rules, defaultMode: z.string().optional() })
+    .optional(),
+  allowManagedHooksOnly: z.boolean().optional(),
+  allowManagedPermissionRulesOnly: z.boolean().optional(),
+  allowedHttpHookUrls: rules,
+  httpHookAllowedEnvVars: rules,
+};
+
 function fileSchema<H extends z.ZodType>(handler: H) {
   const group = z.looseObject({
     matcher: z.string().refine(isValidMatcher, "invalid regular expression").optional(),
     hooks: z.array(handler),
   });
-  // Other settings (permissions, env, ...) live beside `hooks`: they are not hookgate's to check.
+  // Other settings (env, model, ...) live beside `hooks`: they are not hookgate's to check.
   return z.looseObject({
     hooks: z.record(z.string(), z.array(group)).optional(),
     disableAllHooks: z.boolean().optional(),
+    ...policyKeys,
   });
 }
 

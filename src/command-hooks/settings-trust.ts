@@ -3,8 +3,8 @@ import type { SettingsReport } from "../wire/hooks.js";
 import { maxOf } from "../shared/values.js";
 
 /**
- * How far each source is trusted: the operator's explicit files (`--settings`, config
- * `settings`, like Claude Code's managed policy) over the user's, over the local file,
+ * How far each source is trusted: the administrator's managed settings over the operator's
+ * explicit files (`--settings`, config `settings`) over the user's, over the local file,
  * over the repository's committed project files.
  */
 export const TRUST: Readonly<Record<SettingsReport["source"], number>> = {
@@ -12,6 +12,7 @@ export const TRUST: Readonly<Record<SettingsReport["source"], number>> = {
   local: 1,
   user: 2,
   explicit: 3,
+  managed: 4,
 };
 
 /**

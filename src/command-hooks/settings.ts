@@ -8,7 +8,7 @@ import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
-import { NO_HTTP_LIMITS, type HeaderEnv, type HttpHookLimits } from "./http-policy.js";
+import type { HeaderEnv, HttpHookLimits } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
 
 export {
@@ -18,6 +18,7 @@ export {
 } from "./handler-spec.js";
 import { disabledLevel, mergeCopies, TRUST, type Copy } from "./settings-trust.js";
 import { claudeSettingsSchema, codexHooksSchema, type SettingsFile } from "./settings-schema.js";
+import { settingsPolicy, type SettingsPolicy } from "./settings-policy.js";
 
 /** Which settings files a session reads. */
 export interface SettingsRequest {
@@ -28,6 +29,8 @@ export interface SettingsRequest {
   readonly sources: readonly SettingSource[];
   /** `--settings` files, absolute, in the order given. */
   readonly explicit: readonly string[];
+  /** The managed settings file (`MANAGED_SETTINGS_PATH` or `--managed-settings`), if any. */
+  readonly managed?: string | undefined;
   /**
    * Reads a file's text (default: from disk); throws as `readFileSync` does. A session reads
    * its snapshot of the files through this (settings-snapshot.ts).
@@ -52,6 +55,8 @@ export interface LoadedSettings {
   readonly matchers: SettingsMatcher[];
   /** Handlers that run but not as written (an http hook's refused URL or emptied header). */
   readonly warnings: string[];
+  /** Permission rules, default mode and the `http` hook allowlists. */
+  readonly policy: SettingsPolicy;
 }
 
 /** A group's matcher in a settings file: the file, and the JSON path inside it. */
@@ -71,7 +76,7 @@ interface FileRef {
   readonly dialect: "claude" | "codex";
 }
 
-/** The files to read, in order: user, project, local, explicit. */
+/** The files to read, in order: user, project, local, explicit, managed. */
 export function settingsFiles(req: SettingsRequest): FileRef[] {
   const files: FileRef[] = [];
   const add = (source: FileRef["source"], dir: string, rel: string, prefix: string) =>
@@ -91,6 +96,7 @@ export function settingsFiles(req: SettingsRequest): FileRef[] {
   }
   if (req.sources.includes("local")) add("local", req.cwd, ".claude/settings.local.json", "");
   for (const path of req.explicit) files.push(explicitFile(path));
+  if (req.managed !== undefined) files.push({ ...explicitFile(req.managed), source: "managed" });
   return files;
 }
 
@@ -118,10 +124,10 @@ export function explicitSettingsProblem(path: string): string | undefined {
 /**
  * Reads a session's settings files. A missing source file is skipped (a missing explicit
  * file is reported); a file that does not parse registers nothing and is reported with the
- * path inside it. Sources are trusted explicit > user > local > project (`TRUST`):
- * `disableAllHooks: true` turns off the command hooks of its file's level and below, and
- * copies of one handler merge into the most trusted copy, strictest settings kept
- * (`mergeCopies`).
+ * path inside it. Sources are trusted managed > explicit > user > local > project (`TRUST`):
+ * `disableAllHooks: true` turns off the command hooks of its file's level and below,
+ * managed `allowManagedHooksOnly` those of every other file, and copies of one handler merge
+ * into the most trusted copy, strictest settings kept (`mergeCopies`).
  */
 export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const reports: SettingsReport[] = [];
@@ -143,12 +149,24 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
   const offBy = files.find(
     ({ file, data }) => data.disableAllHooks === true && TRUST[file.source] === off,
   )?.file.path;
+  const policy = settingsPolicy(
+    files.map(({ file, data }) => ({ ...file, trust: TRUST[file.source], data })),
+    { cwd: req.cwd, home: req.home },
+  );
   const copies: (Copy & { group: object; matcher: string | undefined })[] = [];
   for (const { file, data } of files) {
-    const skipped: string[] = [];
-    if (TRUST[file.source] <= off) {
-      skipped.push(`disableAllHooks in ${offBy}: command hooks of this file are off`);
-      reports.push({ source: file.source, path: file.path, handlers: 0, skipped });
+    const note = policy.notes.get(file.path);
+    const rules = note?.rules ?? 0;
+    const skipped = [...(note?.skipped ?? [])];
+    const report = { source: file.source, path: file.path, ...(rules > 0 && { rules }) };
+    const offWhy =
+      TRUST[file.source] <= off
+        ? `disableAllHooks in ${offBy}: command hooks of this file are off`
+        : policy.managedHooksOnly && file.source !== "managed"
+          ? "allowManagedHooksOnly in managed settings: command hooks of this file are off"
+          : undefined;
+    if (offWhy !== undefined) {
+      reports.push({ ...report, handlers: 0, skipped: [...skipped, offWhy] });
       continue;
     }
     let handlers = 0;
@@ -179,7 +197,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
             const http = toHttpHandler(
               spec,
               base,
-              req.httpLimits ?? NO_HTTP_LIMITS,
+              req.httpLimits ?? policy.http,
               req.headerEnv ?? NO_ENV,
             );
             appendAll(warnings, http.warnings);
@@ -190,14 +208,9 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         });
       });
     }
-    reports.push({
-      source: file.source,
-      path: file.path,
-      handlers,
-      ...(skipped.length > 0 && { skipped }),
-    });
+    reports.push({ ...report, handlers, ...(skipped.length > 0 && { skipped }) });
   }
-  return { commands: groupsOf(copies, mergeCopies(copies)), reports, matchers, warnings };
+  return { commands: groupsOf(copies, mergeCopies(copies)), reports, matchers, warnings, policy };
 }
 
 /** The handlers back in their files' groups, in file order, per event. */

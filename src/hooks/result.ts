@@ -7,6 +7,7 @@ import {
   replyDecisionFieldsSchema,
   type HookDecision,
   type HookReply,
+  type PermissionUpdate,
 } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { unknownFields } from "./reply-fields.js";
@@ -84,6 +85,8 @@ export interface PermissionRequestAnswer {
   readonly behavior: "allow" | "deny";
   /** With `allow`: replaces the whole tool input. */
   readonly updatedInput?: Record<string, unknown>;
+  /** With `allow`: permission rule changes (Claude Code's `updatedPermissions`). */
+  readonly updatedPermissions?: readonly PermissionUpdate[];
   /** With `deny`: what the model is told. */
   readonly message?: string;
   /** With `deny`: the turn ends too. */
@@ -233,6 +236,9 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
         permissionRequest: {
           behavior: permission,
           ...(answer.updatedInput !== undefined && { updatedInput: answer.updatedInput }),
+          ...(answer.updatedPermissions !== undefined && {
+            updatedPermissions: answer.updatedPermissions,
+          }),
           ...(answer.message !== undefined && { message: answer.message }),
           ...(answer.interrupt !== undefined && { interrupt: answer.interrupt }),
         },

@@ -14,6 +14,8 @@ const MODE_NOTES: Record<string, string> = {
   acceptEdits:
     "Write and Edit run without asking; Bash asks the user first, and so do MCP tools (mcp__...).",
   bypassPermissions: "Calls run without asking the user (hooks still apply).",
+  dontAsk:
+    "Nobody is asked: Bash, Write, Edit and MCP tool calls that no permission rule or hook approved are refused.",
   plan: "Plan mode is read-only: Bash, Write, Edit and MCP tools not marked read-only are refused. Read and search, then describe the change you would make.",
 };
 

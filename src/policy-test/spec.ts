@@ -75,7 +75,7 @@ const testCase = z.strictObject({
   copy: z.array(insidePath).optional(),
   files: z.record(insidePath, z.string()).optional(),
   hooks: z.array(stub).optional(),
-  mode: z.enum(["default", "acceptEdits", "bypassPermissions", "plan"]).optional(),
+  mode: z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"]).optional(),
   permission: z.enum(["allow", "reject"]).optional(),
   allowWarnings: z.boolean().optional(),
   timeout: z.number().positive().optional(),

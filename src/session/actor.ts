@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import { homedir } from "node:os";
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
@@ -11,6 +12,9 @@ import type { AnyTool, ToolContext } from "../tools/types.js";
 import type { ToolCatalog } from "./catalog.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
+import { RuleBook } from "./rule-book.js";
+import { applyPermissionUpdates } from "./permission-updates.js";
+import type { PermissionUpdate } from "../wire/hooks.js";
 import type { Transcript } from "./transcript.js";
 import type { CallTally } from "../store/call-tally.js";
 import type { ClientPort } from "../shared/port.js";
@@ -77,6 +81,9 @@ export interface SessionSettings {
   readonly release?: () => Promise<void>;
   /** Files hooks are configured in: a tool's write to one always asks (but in bypass). */
   readonly hookConfigFiles: readonly string[];
+  /** The session's permission rules (default none), and where a hook's `updatedPermissions` go. */
+  readonly rules?: RuleBook;
+  readonly updatePermissions?: (updates: readonly PermissionUpdate[]) => Promise<void>;
   /** Wraps each Bash command (the session's `CLAUDE_ENV_FILE`s); see ToolContext. */
   readonly shellPrelude?: (command: string) => string;
 }
@@ -105,6 +112,7 @@ export class SessionActor {
   /** The model's conversation: the actor alone appends; others get a read-only view. */
   private readonly history: ModelMessage[];
   private readonly permissions = new PermissionMemory();
+  private readonly rules: RuleBook;
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
   private currentPromptId: string | undefined;
@@ -121,6 +129,7 @@ export class SessionActor {
     // A copy: the stored conversation it came from is not this session's to change.
     this.history = [...(restored?.history ?? [])];
     this.currentMode = restored?.mode ?? settings.mode ?? "default";
+    this.rules = settings.rules ?? new RuleBook([], { cwd: settings.cwd });
     this.title = restored?.title;
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;
@@ -264,6 +273,16 @@ export class SessionActor {
         instructions: opening ? instructionMessages(settings.instructions ?? []) : [],
         admit: () => this.admit(prompt),
         hookConfigFiles: settings.hookConfigFiles,
+        rules: this.rules,
+        updatePermissions:
+          settings.updatePermissions ??
+          ((updates) =>
+            applyPermissionUpdates(updates, {
+              rules: this.rules,
+              cwd: settings.cwd,
+              home: homedir(),
+              log: settings.log,
+            })),
       },
       controller.signal,
     );

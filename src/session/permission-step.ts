@@ -4,7 +4,7 @@ import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
-import { errorMessage } from "../shared/values.js";
+import { errorMessage, isRecord } from "../shared/values.js";
 import { CANCELLED_BEFORE_RUN, next, type CallReport, type Step } from "./call-report.js";
 import { applyDecision } from "./apply-decision.js";
 import { isHookConfigFile } from "./hook-config-files.js";
@@ -12,6 +12,8 @@ import { locate } from "./locations.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
+import type { RuleBook, RuleVerdict } from "./rule-book.js";
+import type { PermissionUpdate } from "../wire/hooks.js";
 import { telemetry, type DecisionSource } from "../shared/telemetry.js";
 
 /** A call past the PreToolUse gate. */
@@ -32,6 +34,10 @@ export interface PermissionEnv {
   readonly log: Logger;
   /** Files hooks are configured in: a tool's write to one asks in every mode but bypass. */
   readonly hookConfigFiles: readonly string[];
+  /** The session's permission rules (settings files' and the session's own). */
+  readonly rules: RuleBook;
+  /** Applies a PermissionRequest hook's `updatedPermissions` (permission-updates.ts). */
+  readonly updatePermissions: (updates: readonly PermissionUpdate[]) => Promise<void>;
 }
 
 /**
@@ -120,9 +126,13 @@ async function decidePermission(
   signal: AbortSignal,
 ): Promise<Permission> {
   const hook = clearance.permission;
-  const policy = modePolicy(env.mode(), tool);
+  const mode = env.mode();
+  const policy = modePolicy(mode, tool);
   const refused = (message: string, source: DecisionSource) =>
     ({ kind: "refused", message, source }) as const;
+  // A deny rule is policy: no mode, hook or remembered answer lifts it (Claude Code's order).
+  const rule = env.rules.judge(tool.name, clearance.input);
+  if (rule?.behavior === "deny") return refused(deniedByRule(tool.name, clearance.input), "config");
   if (policy === "refuse") {
     return refused(
       `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`,
@@ -133,15 +143,18 @@ async function decidePermission(
   // A write to a hook configuration could widen what runs unasked later: it asks every time.
   const hookConfig = writesHookConfig(tool, toolCall, env);
   if (hookConfig) env.log.info({ tool: tool.name }, "a write to hook configuration asks the user");
-  // `ask` forces a fresh request in any mode; otherwise a standing "always reject" from the
-  // user beats both the mode and a hook's `allow`: a hook cannot launder a call past the user.
-  if (hook !== "ask" && !hookConfig) {
+  // A hook's or a rule's `ask` forces a fresh request in any mode, past a hook's `allow`;
+  // otherwise a standing "always reject" from the user beats both the mode and a hook's
+  // `allow`: a hook cannot launder a call past the user.
+  if (hook !== "ask" && rule?.behavior !== "ask" && !hookConfig) {
     if (remembered === "rejected")
       return refused(`The user rejected ${tool.name} calls for this session.`, "user_reject");
     if (hook === "allow") return { kind: "allowed", source: "hook" };
-    if (policy === "allow") return { kind: "allowed", source: "config" };
+    if (rule?.behavior === "allow" || policy === "allow")
+      return { kind: "allowed", source: "config" };
     if (remembered === "allowed") return { kind: "allowed", source: "user_permanent" };
   }
+  if (mode === "dontAsk") return refused(notPreApproved(tool.name, rule), "config");
   // Nobody but the user answers for a write to hook configuration, PermissionRequest hooks included.
   const answered = hookConfig
     ? undefined
@@ -226,6 +239,7 @@ async function permissionHooks(
       }),
     };
   }
+  if (answer.updatedPermissions) await env.updatePermissions(answer.updatedPermissions);
   if (!answer.updatedInput) return { kind: "allowed", source: "hook" };
   const rewrite = { hookCallbackId: answer.hookCallbackId, input: answer.updatedInput };
   return { kind: "allowed", rewrite, source: "hook" };
@@ -238,4 +252,24 @@ async function permissionHooks(
 function writesHookConfig(tool: AnyTool, toolCall: ToolCallUpdate, env: PermissionEnv): boolean {
   if (env.mode() === "bypassPermissions" || !tool.mutating || tool.kind !== "edit") return false;
   return (toolCall.locations ?? []).some((l) => isHookConfigFile(l.path, env.hookConfigFiles));
+}
+
+/** What the model is told of a call a deny rule refused, in Claude Code's words. */
+function deniedByRule(toolName: string, input: unknown): string {
+  const command = isRecord(input) && typeof input.command === "string" ? input.command : undefined;
+  const what = command === undefined ? toolName : `${toolName} with command ${command}`;
+  return `Permission to use ${what} has been denied.`;
+}
+
+/**
+ * What the model is told of a call `dontAsk` refused (Claude Code's sentence, and its advice
+ * not to work around the denial).
+ */
+function notPreApproved(toolName: string, rule: RuleVerdict | undefined): string {
+  const why = rule ? ` (rule ${rule.rule} asks for approval)` : "";
+  return (
+    `Permission to use ${toolName} has been denied because hookgate is running in don't ask mode${why}. ` +
+    "You may use other tools that naturally do the same, but do not work around this denial; " +
+    "if the capability is essential, stop and explain to the user what you were trying to do and why."
+  );
 }

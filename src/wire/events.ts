@@ -12,6 +12,7 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "UserPromptExpansion",
   "InstructionsLoaded",
+  "PermissionDenied",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -22,6 +23,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "PostToolUseFailure",
   "PermissionRequest",
+  "PermissionDenied",
 ]);
 
 /**

@@ -95,6 +95,20 @@ export const permissionSuggestionSchema = z.object({
   destination: z.literal("session"),
 });
 
+/**
+ * A change of permission rules a PermissionRequest hook's `allow` carries
+ * (`decision.updatedPermissions`), in Claude Code's shape. hookgate applies `addRules` (to the
+ * session, and to the settings file the destination names); other types are reported unused.
+ */
+export const permissionUpdateSchema = z.looseObject({
+  type: z.string(),
+  rules: z.array(z.object({ toolName: z.string(), ruleContent: z.string().optional() })).optional(),
+  behavior: z.enum(["allow", "deny", "ask"]).optional(),
+  destination: z.string().optional(),
+});
+
+export type PermissionUpdate = z.infer<typeof permissionUpdateSchema>;
+
 /** Claude Code's SessionEnd reasons (hookgate sends `other` and `resume`). */
 export const SESSION_END_REASONS = [
   "clear",
@@ -170,6 +184,8 @@ const eventFields = {
     /** The file whose `@path` import loaded this one (`load_reason: "include"`). */
     parent_file_path: z.string().optional(),
   },
+  // Claude Code fires it only when its `auto` mode's classifier denies a call (not built).
+  PermissionDenied: { ...toolFields, reason: z.string() },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -219,6 +235,7 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PreCompact: inputSchema("PreCompact"),
   UserPromptExpansion: inputSchema("UserPromptExpansion"),
   InstructionsLoaded: inputSchema("InstructionsLoaded"),
+  PermissionDenied: inputSchema("PermissionDenied"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).
@@ -324,6 +341,8 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
         behavior,
         /** With `allow`: replaces the whole tool input. */
         updatedInput: z.record(z.string(), z.unknown()).optional(),
+        /** With `allow`: rules to add (`addRules`), for the session or a settings file. */
+        updatedPermissions: z.array(permissionUpdateSchema).optional(),
         /** With `deny`: what the model is told. */
         message: z.string().optional(),
         /** With `deny`: the turn ends too. */
@@ -501,9 +520,11 @@ export function toolNameMeta(toolName: string): { claudeCode: { toolName: string
  * skipped (handler types hookgate does not run, `if` rules it cannot read, unknown events).
  */
 export const settingsReportSchema = z.strictObject({
-  source: z.enum(["user", "project", "local", "explicit"]),
+  source: z.enum(["user", "project", "local", "explicit", "managed"]),
   path: z.string(),
   handlers: z.int().nonnegative(),
+  /** Permission rules (`permissions.allow/ask/deny`) the file added. */
+  rules: z.int().nonnegative().optional(),
   error: z.string().optional(),
   skipped: z.array(z.string()).optional(),
 });

@@ -79,6 +79,7 @@ describe("agent core over ACP", () => {
       "acceptEdits",
       "bypassPermissions",
       "plan",
+      "dontAsk",
     ]);
     const list = await s.h.agent.request(methods.agent.session.list, {});
     expect(list.sessions.map((x) => x.sessionId)).toEqual([sessionId]);

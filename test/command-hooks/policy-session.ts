@@ -25,6 +25,8 @@ export interface PolicySetup {
    */
   readonly explicit?: readonly unknown[];
   readonly user?: unknown;
+  /** Managed settings, written outside the workspace and named with `--managed-settings`. */
+  readonly managed?: unknown;
   readonly project?: unknown;
   readonly local?: unknown;
   /** `--setting-sources`; default: every source that has a file. */
@@ -75,6 +77,8 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
   if (setup.user !== undefined) {
     write(join(home, ".claude/settings.json"), text(setup.user));
   }
+  const managed = join(ops, "managed-settings.json");
+  if (setup.managed !== undefined) write(managed, text(setup.managed));
   const sources =
     setup.sources ??
     (
@@ -90,6 +94,7 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
       "error",
       ...(sources === "" ? [] : ["--setting-sources", sources]),
       ...explicit.flatMap((p) => ["--settings", p]),
+      ...(setup.managed !== undefined ? ["--managed-settings", managed] : []),
       ...(setup.args ?? []),
     ],
     env: { HOME: home },

@@ -46,6 +46,13 @@ describe("if rules", () => {
     expect(applies("Read(./.env)", "Read", { file_path: "/repo/.env" })).toBe(true);
   });
 
+  it("a prefix ends at a word, and an if rule names its tool exactly (Edit is not Write)", () => {
+    expect(applies("Bash(tou:*)", "Bash", { command: "touch x" })).toBe(false);
+    expect(applies("Bash(touch:*)", "Bash", { command: "touch x" })).toBe(true);
+    expect(applies("Edit(w.txt)", "Write", { file_path: "/repo/w.txt" })).toBe(false);
+    expect(applies("Edit(w.txt)", "Edit", { file_path: "/repo/w.txt" })).toBe(true);
+  });
+
   it("a bare tool name matches that tool only; events without a tool never match", () => {
     expect(applies("Write", "Write", {})).toBe(true);
     expect(applies("Write", "Edit", {})).toBe(false);
@@ -68,7 +75,8 @@ describe("loadCommandHooks", () => {
       "extra.json": hook("e"),
     });
     const none = loadCommandHooks({ cwd, home, sources: [], explicit: [] });
-    expect(none).toEqual({ commands: {}, reports: [], matchers: [], warnings: [] });
+    expect(none).toMatchObject({ commands: {}, reports: [], matchers: [], warnings: [] });
+    expect(none.policy.rules).toEqual([]);
     const all = loadCommandHooks({
       cwd,
       home,

@@ -45,6 +45,7 @@ describe("the per-event policy table", () => {
       "SessionEnd",
       "PreCompact",
       "InstructionsLoaded",
+      "PermissionDenied",
     ]);
   });
 

@@ -171,6 +171,8 @@ function eventDetail(input: HookInput): string {
       return ` ${input.tool_name} ${input.tool_use_id}`;
     case "PermissionRequest":
       return ` ${input.tool_name}`;
+    case "PermissionDenied":
+      return ` ${input.tool_name}: ${oneLine(input.reason, 60)}`;
     case "PostToolUseFailure":
       return ` ${input.tool_name} ${input.tool_use_id}: ${oneLine(input.error, 60)}`;
     case "UserPromptSubmit": {

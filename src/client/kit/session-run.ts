@@ -26,7 +26,7 @@ export interface SessionRunOptions {
   readonly hooks?: HooksConfig;
   readonly mcpServers?: McpServer[];
   readonly prompt: string | readonly string[];
-  readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan";
+  readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk";
   readonly failOnWarnings?: boolean;
   /** Told the session's id as soon as `session/new` answers, before anything else is sent. */
   readonly onOpened?: (sessionId: string) => void;

@@ -31,7 +31,7 @@ export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage
    */
   readonly cwd?: string;
   /** Session mode to switch to before the prompt (the agent starts in `default`). */
-  readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan";
+  readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk";
   /** How the client answers permission requests; default `"allow"` (allow once). */
   readonly permission?: PermissionAnswer;
   /** The agent's `--model`; default `scripted` (offline, deterministic), whatever the environment says. */

@@ -1,6 +1,7 @@
 import type { HookEventName } from "../../wire/events.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
+import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
@@ -30,6 +31,7 @@ export const EVENTS = {
   PreCompact: preCompact,
   UserPromptExpansion: userPromptExpansion,
   InstructionsLoaded: instructionsLoaded,
+  PermissionDenied: permissionDenied,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -41,11 +41,13 @@ function answerOf(
     (o) => o.label === "proceeded" && o.result?.permissionRequest?.behavior === "allow",
   );
   const updatedInput = allowing?.result?.permissionRequest?.updatedInput;
+  const updatedPermissions = allowing?.result?.permissionRequest?.updatedPermissions;
   return (
     allowing && {
       behavior: "allow",
       hookCallbackId: allowing.handler.id,
       ...(updatedInput && { updatedInput }),
+      ...(updatedPermissions && { updatedPermissions }),
     }
   );
 }
@@ -56,6 +58,7 @@ export const permissionRequest = {
   honours: [
     "decision.behavior",
     "decision.updatedInput",
+    "decision.updatedPermissions",
     "decision.message",
     "decision.interrupt",
     "continue",

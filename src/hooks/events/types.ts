@@ -1,5 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
-import type { OutcomeReport } from "../../wire/hooks.js";
+import type { OutcomeReport, PermissionUpdate } from "../../wire/hooks.js";
 import type { HookText, Outcome } from "../outcome.js";
 import type { Handler } from "../registry.js";
 
@@ -46,6 +46,8 @@ export type PermissionAnswer =
       readonly hookCallbackId: string;
       /** PermissionRequest: replaces the whole tool input (judged against the tool's schema). */
       readonly updatedInput?: Record<string, unknown>;
+      /** PermissionRequest: permission rule changes the session applies. */
+      readonly updatedPermissions?: readonly PermissionUpdate[];
     }
   | {
       readonly behavior: "ask";

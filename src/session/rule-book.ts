@@ -1,0 +1,86 @@
+import { compileRule, covers, touches, type RulePlaces } from "../command-hooks/if-rule.js";
+import type { PermissionRule, RuleBehavior, RuleSource } from "../command-hooks/settings-policy.js";
+
+/** What the rules say about one call: the behaviour, the rule that decided, and its source. */
+export interface RuleVerdict {
+  readonly behavior: RuleBehavior;
+  readonly rule: string;
+  readonly source: RuleSource;
+  /** A deny rule could not tell whether it matches (a Bash line hookgate cannot split): ask. */
+  readonly unsure?: boolean;
+}
+
+/** A rule as a PermissionRequest hook names it (Claude Code's `PermissionRuleValue`). */
+export interface RuleValue {
+  readonly toolName: string;
+  readonly ruleContent?: string | undefined;
+}
+
+/** The rule's text as a settings file writes it: `Tool` or `Tool(content)`. */
+export function ruleText({ toolName, ruleContent }: RuleValue): string {
+  return ruleContent === undefined ? toolName : `${toolName}(${ruleContent})`;
+}
+
+/**
+ * A session's permission rules: its settings files' and those added while it runs. Precedence
+ * deny > ask > allow, whatever the source; rules are only ever added, so no lower source and
+ * nothing the model does removes a deny.
+ */
+export class RuleBook {
+  private readonly rules: PermissionRule[];
+  /** Bumped whenever a rule is added (the tool catalog re-reads what is hidden). */
+  version = 0;
+
+  constructor(
+    settings: readonly PermissionRule[],
+    private readonly places: RulePlaces,
+  ) {
+    this.rules = [...settings];
+  }
+
+  /** The rules' verdict on a call, or undefined when no rule is about it. */
+  judge(toolName: string, input: unknown): RuleVerdict | undefined {
+    const of = (behavior: RuleBehavior) => this.rules.filter((r) => r.behavior === behavior);
+    let unsure: PermissionRule | undefined;
+    for (const r of of("deny")) {
+      const touched = touches(r.rule, toolName, input);
+      if (touched === "yes") return verdict(r);
+      if (touched === "unsure") unsure ??= r;
+    }
+    const ask = of("ask").find((r) => touches(r.rule, toolName, input) !== "no");
+    if (ask) return verdict(ask);
+    // A deny that cannot tell: nothing allows the call unasked, the user decides.
+    if (unsure) return { ...verdict(unsure), behavior: "ask", unsure: true };
+    const allows = of("allow");
+    const allowing = covers(
+      allows.map((r) => r.rule),
+      toolName,
+      input,
+    );
+    const allow = allows.find((r) => r.rule === allowing);
+    return allow && verdict(allow);
+  }
+
+  /** Whether a deny rule takes the whole tool away: the model is never offered it. */
+  hides(toolName: string): boolean {
+    return this.rules.some(
+      (r) => r.behavior === "deny" && !r.rule.command && !r.rule.input && r.rule.names(toolName),
+    );
+  }
+
+  /** Adds rules for the rest of the session; answers the texts that could not be read. */
+  add(values: readonly RuleValue[], behavior: RuleBehavior): string[] {
+    const problems: string[] = [];
+    for (const value of values) {
+      const compiled = compileRule(ruleText(value), this.places);
+      if (compiled.ok) this.rules.push({ behavior, rule: compiled.rule, source: "session" });
+      else problems.push(compiled.message);
+    }
+    this.version++;
+    return problems;
+  }
+}
+
+function verdict(r: PermissionRule): RuleVerdict {
+  return { behavior: r.behavior, rule: r.rule.text, source: r.source };
+}

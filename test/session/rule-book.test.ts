@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { settingsPolicy, type PolicyFile } from "../../src/command-hooks/settings-policy.js";
+import type { SettingsFile } from "../../src/command-hooks/settings-schema.js";
+import { RuleBook } from "../../src/session/rule-book.js";
+
+const places = { cwd: "/repo", home: "/home/u" };
+
+/** A rule book from one `--settings` file's `permissions`. */
+function book(permissions: { allow?: string[]; ask?: string[]; deny?: string[] }): RuleBook {
+  const files: PolicyFile[] = [
+    { source: "explicit", path: "/s.json", trust: 3, data: { permissions } },
+  ];
+  return new RuleBook(settingsPolicy(files, places).rules, places);
+}
+
+const bash = (command: string) => ["Bash", { command }] as const;
+const read = (file_path: string) => ["Read", { file_path }] as const;
+const behavior = (b: RuleBook, call: readonly [string, unknown]) => b.judge(...call)?.behavior;
+
+describe("permission rules: Claude Code's syntax", () => {
+  it("a Bash prefix rule ends at a word, and sees every command of a compound line", () => {
+    const deny = book({ deny: ["Bash(rm:*)"] });
+    expect(behavior(deny, bash("rm -rf build"))).toBe("deny");
+    expect(behavior(deny, bash("rm"))).toBe("deny");
+    expect(behavior(deny, bash("rmdir x"))).toBeUndefined();
+    expect(behavior(deny, bash("ls && rm -rf build"))).toBe("deny");
+    expect(behavior(deny, bash("echo $(rm -rf build)"))).toBe("deny");
+  });
+
+  it("an allow rule covers a compound line only when it covers every command in it", () => {
+    const one = book({ allow: ["Bash(npm test:*)"] });
+    expect(behavior(one, bash("npm test -- --watch"))).toBe("allow");
+    expect(behavior(one, bash("npm test && rm -rf /"))).toBeUndefined();
+    const two = book({ allow: ["Bash(npm test:*)", "Bash(echo:*)"] });
+    expect(behavior(two, bash("npm test; echo done"))).toBe("allow");
+  });
+
+  it("a line that cannot be split is never allowed by a pattern, and a pattern deny asks", () => {
+    expect(behavior(book({ allow: ["Bash(echo:*)"] }), bash("eval echo hi"))).toBeUndefined();
+    const unsure = book({ deny: ["Bash(rm:*)"] }).judge(...bash("eval echo hi"));
+    expect(unsure).toMatchObject({ behavior: "ask", unsure: true, rule: "Bash(rm:*)" });
+  });
+
+  it("wildcards cross slashes; a tool-wide rule takes every call of the tool", () => {
+    expect(behavior(book({ deny: ["Bash(git push *)"] }), bash("git push origin main"))).toBe(
+      "deny",
+    );
+    expect(behavior(book({ allow: ["Bash"] }), bash("anything at all | here"))).toBe("allow");
+    expect(behavior(book({ deny: ["Bash(*)"] }), bash("ls"))).toBe("deny");
+  });
+
+  it("Read and Edit paths: ./ and / from the project, a bare name anywhere, ~ and //", () => {
+    expect(behavior(book({ deny: ["Read(./.env)"] }), read("/repo/.env"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(./.env)"] }), read("/repo/sub/.env"))).toBeUndefined();
+    expect(behavior(book({ deny: ["Read(.env)"] }), read("/repo/sub/.env"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(/secrets/**)"] }), read("/repo/secrets/a/b"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(secrets/)"] }), read("/repo/secrets/key"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(~/.ssh/**)"] }), read("/home/u/.ssh/id"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(//etc/passwd)"] }), read("/etc/passwd"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(//etc/passwd)"] }), read("/repo/etc/passwd"))).toBe(
+      undefined,
+    );
+  });
+
+  it("an Edit path rule judges Write too; a tool-wide Edit rule only Edit", () => {
+    const write = ["Write", { file_path: "/repo/w.txt", content: "" }] as const;
+    expect(behavior(book({ deny: ["Edit(w.txt)"] }), write)).toBe("deny");
+    expect(behavior(book({ deny: ["Edit"] }), write)).toBeUndefined();
+    expect(book({ deny: ["Edit"] }).hides("Edit")).toBe(true);
+    expect(book({ deny: ["Edit"] }).hides("Write")).toBe(false);
+  });
+
+  it("mcp__server names every tool of the server; mcp__server__tool one", () => {
+    const call = ["mcp__github__create_issue", {}] as const;
+    expect(behavior(book({ deny: ["mcp__github"] }), call)).toBe("deny");
+    expect(behavior(book({ deny: ["mcp__github__*"] }), call)).toBe("deny");
+    expect(behavior(book({ deny: ["mcp__github__create_issue"] }), call)).toBe("deny");
+    expect(behavior(book({ deny: ["mcp__github__delete"] }), call)).toBeUndefined();
+    expect(behavior(book({ deny: ["mcp__git"] }), call)).toBeUndefined();
+  });
+});
+
+describe("permission rules: precedence deny > ask > allow", () => {
+  // Every combination of rules on one call: the most restrictive present wins.
+  const kinds = ["allow", "ask", "deny"] as const;
+  const combos = [0, 1, 2, 3, 4, 5, 6, 7].map((bits) => kinds.filter((_, i) => bits & (1 << i)));
+  it.each(combos.map((c) => [c.join("+") || "none", c] as const))("%s", (_name, present) => {
+    const permissions = Object.fromEntries(present.map((k) => [k, ["Bash(rm:*)"]]));
+    const expected = present.includes("deny")
+      ? "deny"
+      : present.includes("ask")
+        ? "ask"
+        : present.includes("allow")
+          ? "allow"
+          : undefined;
+    expect(behavior(book(permissions), bash("rm -rf x"))).toBe(expected);
+  });
+
+  it("a rule added in the session cannot lift a settings file's deny", () => {
+    const b = book({ deny: ["Bash(rm:*)"] });
+    b.add([{ toolName: "Bash" }], "allow");
+    expect(behavior(b, bash("rm -rf x"))).toBe("deny");
+    expect(behavior(b, bash("ls"))).toBe("allow");
+  });
+});
+
+describe("settings policy", () => {
+  const file = (source: PolicyFile["source"], trust: number, data: SettingsFile): PolicyFile => ({
+    source,
+    path: `/${source}.json`,
+    trust,
+    data,
+  });
+
+  it("managed allowManagedPermissionRulesOnly drops every other file's rules", () => {
+    const policy = settingsPolicy(
+      [
+        file("explicit", 3, { permissions: { allow: ["Bash"], deny: ["Read"] } }),
+        file("managed", 4, {
+          allowManagedPermissionRulesOnly: true,
+          permissions: { deny: ["Bash(rm:*)"] },
+        }),
+      ],
+      places,
+    );
+    expect(policy.rules.map((r) => `${r.behavior} ${r.rule.text} ${r.source}`)).toEqual([
+      "deny Bash(rm:*) managed",
+    ]);
+    expect(policy.notes.get("/explicit.json")?.skipped[0]).toMatch(/managed permission rules/);
+  });
+
+  it("defaultMode: the most trusted file's; a project file may only ask more", () => {
+    const policy = settingsPolicy(
+      [
+        file("user", 2, { permissions: { defaultMode: "acceptEdits" } }),
+        file("project", 0, { permissions: { defaultMode: "bypassPermissions" } }),
+      ],
+      places,
+    );
+    expect(policy.defaultMode).toBe("acceptEdits");
+    expect(policy.notes.get("/project.json")?.skipped[0]).toMatch(/may only ask more/);
+  });
+
+  it("http hook allowlists are the union of every file's, absent when none sets one", () => {
+    const policy = settingsPolicy(
+      [
+        file("user", 2, { allowedHttpHookUrls: ["https://a/*"] }),
+        file("managed", 4, { allowedHttpHookUrls: ["https://b/*"], httpHookAllowedEnvVars: [] }),
+      ],
+      places,
+    );
+    expect(policy.http).toEqual({
+      allowedHttpHookUrls: ["https://a/*", "https://b/*"],
+      httpHookAllowedEnvVars: [],
+    });
+    expect(settingsPolicy([file("user", 2, {})], places).http).toEqual({});
+  });
+
+  it("a rule that cannot be read is skipped and named; the others stay", () => {
+    const policy = settingsPolicy(
+      [file("user", 2, { permissions: { deny: ["WebFetch(domain:x.com)", "Bash(rm:*)"] } })],
+      places,
+    );
+    expect(policy.rules).toHaveLength(1);
+    expect(policy.notes.get("/user.json")).toMatchObject({
+      rules: 1,
+      skipped: [expect.stringMatching(/^permissions\.deny\[0\]: /)],
+    });
+  });
+});
