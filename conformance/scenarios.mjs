@@ -463,6 +463,15 @@ export const SCENARIOS = [
     markers: ["STOP-EXIT2"],
   },
   {
+    name: "stop: additionalContext continues the turn",
+    hooks: on("Stop", undefined, {
+      out: { hookSpecificOutput: { hookEventName: "Stop", additionalContext: "STOP-CONTEXT-1" } },
+      onlyIf: { stop_hook_active: false },
+    }),
+    turns: [done, { text: "Really finished." }],
+    markers: ["STOP-CONTEXT-1"],
+  },
+  {
     name: "stop: always blocking hits the cap",
     hooks: on("Stop", undefined, { out: { decision: "block", reason: "STOP-FOREVER" } }),
     turns: [done],

@@ -67,7 +67,10 @@ export async function openTurn(
 /** What Stop hooks decided when the model ended its turn. */
 export type StopCheck =
   | { readonly kind: "end" }
-  /** A hook blocked the stop: this user-role message carries its reason to the model. */
+  /**
+   * A hook blocked the stop, or added context: this user-role message carries its reason
+   * (or the context) to the model.
+   */
   | { readonly kind: "continue"; readonly messages: ModelMessage[] };
 
 /**
@@ -100,7 +103,9 @@ export async function checkStop(
     await say(env.client, steering.stop.text);
     return { kind: "end" };
   }
-  if (!steering.block) return { kind: "end" };
+  // Claude Code goes on after a Stop hook's `additionalContext` too, the context as a reminder.
+  const goOn = steering.block ?? steering.context[0];
+  if (!goOn) return { kind: "end" };
   if (blocks >= env.maxStopBlocks) {
     await say(
       env.client,
@@ -109,6 +114,12 @@ export async function checkStop(
     return { kind: "end" };
   }
   const { block } = steering;
+  if (!block) {
+    return {
+      kind: "continue",
+      messages: hookMessages(remindersOf("Stop", steering.context, "context")),
+    };
+  }
   // Claude Code sends two reminders for a JSON block, the blocking error naming the hook and
   // then the feedback, and the feedback alone for an exit 2.
   const hookCallbackIds = [block.hookCallbackId];

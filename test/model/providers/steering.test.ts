@@ -430,6 +430,37 @@ describe("Stop hooks that steer", () => {
       .toEqual([expect.objectContaining({ hook_event_name: "Stop", stop_hook_active: true })]);
   });
 
+  it("a Stop hook's additionalContext keeps the turn going with the context in a system-reminder of its own, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          more: (p) =>
+            p.input.stop_hook_active
+              ? {}
+              : {
+                  hookSpecificOutput: {
+                    hookEventName: "Stop",
+                    additionalContext: "STOP-CTX: lint",
+                  },
+                },
+        },
+      },
+      { Stop: [{ hookCallbackIds: ["more"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Fix the build")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(2);
+    const last = messagesOf(1).at(-1);
+    expect(last?.role).toBe("user");
+    expect(last?.content).toBe(
+      "<system-reminder>\nStop hook additional context: STOP-CTX: lint\n</system-reminder>",
+    );
+    expect(runsOf(s.seen.hookRuns, "more").map((r) => r.input.stop_hook_active)).toEqual([
+      false,
+      true,
+    ]);
+  });
+
   it("a Stop block without a reason is a hook_error and the turn ends (fail open)", async () => {
     replay.server.queue(stream(c, "text"));
     const { s, sessionId } = await start(
