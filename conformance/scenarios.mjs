@@ -236,6 +236,24 @@ export const SCENARIOS = [
     hooks: on("PreToolUse", "Bash", { probe: ["ANTHROPIC_API_KEY", "CLAUDE_PROJECT_DIR"] }),
     turns: [MAKE_A, done],
   },
+  {
+    name: "env: Claude Code's session variables reach hooks",
+    show: ["hook env"],
+    hooks: on("PreToolUse", "Bash", {
+      probe: ["CLAUDE_CODE_SESSION_ID=session_id", "CLAUDE_PROJECT_DIR=cwd", "CLAUDE_PID"],
+    }),
+    turns: [MAKE_A, done],
+  },
+  {
+    name: "env: variables that name Claude Code itself",
+    deviation:
+      "hookgate is not Claude Code: no CLAUDECODE nor CLAUDE_CODE_ENTRYPOINT (docs/hooks.md)",
+    deviates: ["hook env"],
+    hooks: on("PreToolUse", "Bash", {
+      probe: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "AI_AGENT"],
+    }),
+    turns: [MAKE_A, done],
+  },
   // Matchers
   {
     name: "matcher: exact name misses another tool",

@@ -436,7 +436,7 @@ describe("Stop hooks that steer", () => {
       {
         hooks: {
           more: (p) =>
-            p.input.stop_hook_active
+            (p.input as { stop_hook_active?: boolean }).stop_hook_active
               ? {}
               : {
                   hookSpecificOutput: {
@@ -455,9 +455,9 @@ describe("Stop hooks that steer", () => {
     expect(last?.content).toBe(
       "<system-reminder>\nStop hook additional context: STOP-CTX: lint\n</system-reminder>",
     );
-    expect(runsOf(s.seen.hookRuns, "more").map((r) => r.input.stop_hook_active)).toEqual([
-      false,
-      true,
+    expect(runsOf(s.seen.hookRuns, "more").map((r) => r.input)).toEqual([
+      expect.objectContaining({ stop_hook_active: false }),
+      expect.objectContaining({ stop_hook_active: true }),
     ]);
   });
 
