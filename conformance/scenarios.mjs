@@ -539,6 +539,23 @@ export const SCENARIOS = [
     hooks: on("SessionStart", undefined, { env: "export CONF_VAR=from-env-file\n" }),
     turns: [bash('echo "$CONF_VAR" > env.txt'), done],
   },
+  {
+    name: "session start: initialUserMessage is a turn before the prompt",
+    hooks: {
+      ...on("SessionStart", undefined, {
+        out: {
+          hookSpecificOutput: {
+            hookEventName: "SessionStart",
+            initialUserMessage: "ISM-OPENING-1",
+          },
+        },
+      }),
+      ...on("UserPromptSubmit", undefined, { tag: "ups" }),
+      ...on("Stop", undefined, { tag: "stop" }),
+    },
+    turns: [done, { text: "Second answer." }],
+    markers: ["ISM-OPENING-1"],
+  },
   // SessionEnd
   {
     name: "session end: matchers select by reason",

@@ -14,6 +14,10 @@ export interface TurnHooksEnv {
   /** `_hooks/run` `toolUseId` for this turn's UserPromptSubmit and Stop. */
   readonly turnId: string;
   readonly maxStopBlocks: number;
+  /** SessionStart's answer, on the session's first turn (the actor takes it). */
+  readonly start?: Steering | undefined;
+  /** A hook's `sessionTitle`: retitles the session and tells the client. */
+  readonly retitle: (title: string) => Promise<void>;
 }
 
 /** What the hooks decided before the model sees a prompt. */
@@ -38,7 +42,7 @@ export async function openTurn(
   env: TurnHooksEnv,
   signal: AbortSignal,
 ): Promise<Opening> {
-  const start = await env.hooks.takeSessionStart(signal);
+  const { start } = env;
   if (signal.aborted) return { kind: "cancelled" };
   env.hooks.emit("UserPromptSubmit", () => ({ prompt }));
   const submit = await env.hooks.steer("UserPromptSubmit", () => ({ prompt }), env.turnId, signal);
@@ -47,9 +51,12 @@ export async function openTurn(
   await show(env.client, submit);
   if (submit.block) {
     const { hookCallbackId, text } = submit.block;
+    // Never quoting the prompt (Claude Code does, unless `suppressOriginalPrompt`): the client
+    // shows it already, and a blocked prompt is never written, this message included.
     await say(env.client, `Prompt blocked by hook ${hookCallbackId}: ${text}`);
     return { kind: "halted" };
   }
+  if (submit.title) await env.retitle(submit.title.text);
   const stop = submit.stop ?? start?.stop;
   if (stop) {
     await say(env.client, stop.text);

@@ -4,6 +4,7 @@ import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../shared/port.js";
+import type { Steering } from "../hooks/steering.js";
 import { matchSlashCommand } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
@@ -40,6 +41,10 @@ export interface TurnEnv extends ToolCallEnv {
    * the session's record saved). A blocked prompt never gets here.
    */
   readonly admit: () => Promise<void>;
+  /** SessionStart's answer, on the session's first turn. */
+  readonly start?: Steering | undefined;
+  /** A hook's `sessionTitle`: retitles the session and tells the client. */
+  readonly retitle: (title: string) => Promise<void>;
 }
 
 /**

@@ -284,6 +284,16 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
       updatedToolOutput: z.unknown().optional(),
       /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
       updatedMCPToolOutput: z.unknown().optional(),
+      /** SessionStart, UserPromptSubmit: the session's new title (ACP `session_info_update`). */
+      sessionTitle: z.string().optional(),
+      /** SessionStart: a user message the session opens with, its own turn before the first prompt. */
+      initialUserMessage: z.string().optional(),
+      /** SessionStart: absolute paths whose changes fire FileChanged. */
+      watchPaths: z.array(z.string()).optional(),
+      /** UserPromptSubmit: with a block, Claude Code does not quote the prompt (hookgate never does). */
+      suppressOriginalPrompt: z.boolean().optional(),
+      /** PostToolUse: context for Claude Code's auto-mode classifier (hookgate has none: ignored). */
+      classifierContext: z.string().optional(),
       /** PermissionRequest: answers the permission prompt instead of the user. */
       decision: object({
         behavior,

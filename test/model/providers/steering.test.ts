@@ -129,6 +129,47 @@ describe("UserPromptSubmit hooks that steer", () => {
     ]);
   });
 
+  it("sessionTitle retitles the session; a block never quotes the prompt back, even without suppressOriginalPrompt", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          guard: (p) => {
+            const { prompt } = p.input as { prompt?: string };
+            if (prompt === "Say hello") {
+              return {
+                hookSpecificOutput: {
+                  hookEventName: "UserPromptSubmit",
+                  sessionTitle: "Greetings",
+                },
+              };
+            }
+            return {
+              decision: "block",
+              reason: "not now",
+              hookSpecificOutput: {
+                hookEventName: "UserPromptSubmit",
+                suppressOriginalPrompt: prompt === "secret plan",
+              },
+            };
+          },
+        },
+      },
+      { UserPromptSubmit: [{ hookCallbackIds: ["guard"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(await s.prompt(sessionId, "deploy now")).toBe("end_turn");
+    expect(await s.prompt(sessionId, "secret plan")).toBe("end_turn");
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(
+      updates.filter((u) => u.sessionUpdate === "session_info_update" && "title" in u),
+    ).toEqual([expect.objectContaining({ title: "Greetings" })]);
+    const said = chunks(updates, "agent_message_chunk");
+    expect(said).toContain("Prompt blocked by hook guard: not now");
+    expect(said).not.toContain("deploy now");
+    expect(said).not.toContain("secret plan");
+  });
+
   it("a callback that fails in a fail-closed group blocks the prompt", async () => {
     const { s, sessionId } = await start(
       {
@@ -252,6 +293,48 @@ describe("SessionStart hooks that steer", () => {
     expect(reportedHooks(s.h.sessionUpdates(sessionId))).toEqual([
       expect.objectContaining({ hookCallbackId: "boot", outcome: "proceeded" }),
     ]);
+  });
+
+  it("sessionTitle retitles the session with session_info_update; initialUserMessage is a turn of its own before the first prompt, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          boot: () => ({
+            hookSpecificOutput: {
+              hookEventName: "SessionStart",
+              sessionTitle: "Release checklist",
+              initialUserMessage: "OPENING: read the release notes",
+            },
+          }),
+          ups: () => ({}),
+        },
+      },
+      {
+        SessionStart: [{ hookCallbackIds: ["boot"], blocking: true }],
+        UserPromptSubmit: [{ hookCallbackIds: ["ups"], blocking: true }],
+      },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(2);
+    const texts = (i: number) =>
+      messagesOf(i)
+        .filter((m) => m.role === "user")
+        .map((m) => JSON.stringify(m.content));
+    expect(texts(0)).toEqual([expect.stringContaining("OPENING: read the release notes")]);
+    expect(texts(1)).toEqual([
+      expect.stringContaining("OPENING"),
+      expect.stringContaining("Say hello"),
+    ]);
+    // Each is a prompt of its own to the hooks, as in Claude Code.
+    expect(runsOf(s.seen.hookRuns, "ups").map((r) => r.input)).toEqual([
+      expect.objectContaining({ prompt: "OPENING: read the release notes" }),
+      expect.objectContaining({ prompt: "Say hello" }),
+    ]);
+    const titles = s.h
+      .sessionUpdates(sessionId)
+      .filter((u) => u.sessionUpdate === "session_info_update" && "title" in u);
+    expect(titles).toEqual([expect.objectContaining({ title: "Release checklist" })]);
   });
 
   it("a hook that hangs holds the first prompt only until its timeout, and is reported timed_out", async () => {
