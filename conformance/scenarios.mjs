@@ -556,6 +556,32 @@ export const SCENARIOS = [
     turns: [done, { text: "Second answer." }],
     markers: ["ISM-OPENING-1"],
   },
+  // Turn-level events
+  {
+    name: "post tool batch: once after the step's calls, with each call",
+    hooks: {
+      ...on("PostToolUse", undefined, { tag: "post" }),
+      ...on("PostToolBatch", undefined, { tag: "batch" }),
+    },
+    turns: [{ tools: [MAKE_A, bash("echo second")] }, done],
+    fields: ["PostToolBatch"],
+    // Not the ids: the fake server numbers them per run.
+    values: [
+      "PostToolBatch.tool_calls/0/tool_input",
+      "PostToolBatch.tool_calls/0/tool_response",
+      "PostToolBatch.tool_calls/1/tool_response",
+    ],
+  },
+  {
+    name: "post tool batch: additionalContext",
+    hooks: on("PostToolBatch", undefined, {
+      out: {
+        hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "PTB-CONTEXT-1" },
+      },
+    }),
+    turns: [MAKE_A, done],
+    markers: ["PTB-CONTEXT-1"],
+  },
   // SessionEnd
   {
     name: "session end: matchers select by reason",

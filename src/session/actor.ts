@@ -15,7 +15,8 @@ import { PermissionMemory } from "./permission.js";
 import type { Transcript } from "./transcript.js";
 import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
-import type { SessionEndReason } from "../wire/hooks.js";
+import { STOP_FAILURE_ERRORS, type SessionEndReason } from "../wire/hooks.js";
+import { failureKind } from "../model/describe-error.js";
 import { ViewRecorder } from "./view-recorder.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
 import type { z } from "zod";
@@ -329,12 +330,25 @@ export class SessionActor {
   }
 
   /**
-   * The end-of-turn event. Claude Code fires StopFailure, not Stop, for a turn an API error
-   * ended; until hookgate has that event, such a turn's Stop says `stop_reason: "error"`.
+   * The end-of-turn event: Stop, or StopFailure (and no Stop) for a turn a model error ended,
+   * as Claude Code 2.1.332 does.
    */
   private turnEnded(end: TurnEnd): void {
-    const { stopHookActive } = end;
-    const stopReason = end.failed ? "error" : end.stopReason;
+    if (end.failed) {
+      const failed = end.failed;
+      const kind = failureKind(failed.cause);
+      this.hooks.emit(
+        "StopFailure",
+        () => ({
+          error: STOP_FAILURE_ERRORS.find((e) => e === kind) ?? "unknown",
+          last_assistant_message: failed.message,
+        }),
+        // The kind is what a StopFailure matcher selects on.
+        kind,
+      );
+      return;
+    }
+    const { stopHookActive, stopReason } = end;
     this.hooks.emit("Stop", () => ({
       stop_hook_active: stopHookActive,
       stop_reason: stopReason,

@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { LateAnswer, Steering } from "../hooks/steering.js";
 import { applyDecision, say } from "./apply-decision.js";
-import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
+import { hookMessages, remindersOf, stopFeedbackText, type HookReminder } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 import { appendAll } from "../shared/values.js";
 
@@ -135,6 +135,43 @@ export async function checkStop(
     { event: "Stop", hookCallbackIds, text: stopFeedbackText(block) },
   ]);
   return { kind: "continue", messages };
+}
+
+/** One finished call of a model step, as PostToolBatch's `tool_calls` lists it. */
+export interface BatchCall {
+  readonly tool_name: string;
+  readonly tool_input: unknown;
+  readonly tool_use_id: string;
+  /** What the model reads of the call. */
+  readonly tool_response: string;
+}
+
+/** What PostToolBatch hooks decided once a step's calls had all finished. */
+export interface BatchCheck {
+  /** Their context for the model, placed with the step's results. */
+  readonly reminders: HookReminder[];
+  /** `continue: false`: the turn ends after this step, with this text shown. */
+  readonly stop?: string;
+}
+
+/**
+ * PostToolBatch, once per model step with tool calls, after all of them finished and before
+ * the next request (Claude Code's moment): observers are told, asked hooks may add context
+ * or end the turn.
+ */
+export async function checkBatch(
+  calls: readonly BatchCall[],
+  env: TurnHooksEnv,
+  signal: AbortSignal,
+): Promise<BatchCheck> {
+  const fields = () => ({ tool_calls: [...calls] });
+  env.hooks.emit("PostToolBatch", fields);
+  const decision = await env.hooks.steer("PostToolBatch", fields, env.turnId, signal);
+  await show(env.client, decision);
+  return {
+    reminders: remindersOf("PostToolBatch", decision.context, "context"),
+    ...(decision.stop && { stop: decision.stop.text }),
+  };
 }
 
 /**

@@ -106,6 +106,24 @@ export const SESSION_END_REASONS = [
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
+/** Claude Code's kinds of model error that end a turn (StopFailure's `error`). */
+export const STOP_FAILURE_ERRORS = [
+  "authentication_failed",
+  "oauth_org_not_allowed",
+  "account_on_hold",
+  "verification_required",
+  "billing_error",
+  "rate_limit",
+  "overloaded",
+  "invalid_request",
+  "model_not_found",
+  "server_error",
+  "unknown",
+  "max_output_tokens",
+  "cloud_credential_error",
+] as const;
+export type StopFailureError = (typeof STOP_FAILURE_ERRORS)[number];
+
 const eventFields = {
   PreToolUse: toolFields,
   PostToolUse: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
@@ -124,7 +142,12 @@ const eventFields = {
     tool_input: z.unknown(),
     permission_suggestions: z.array(permissionSuggestionSchema),
   },
-  Notification: { message: z.string(), title: z.string().optional() },
+  Notification: {
+    message: z.string(),
+    title: z.string().optional(),
+    /** What the notice is about (a Notification matcher selects on it): `permission_prompt`. */
+    notification_type: z.string(),
+  },
   Stop: {
     stop_hook_active: z.boolean(),
     stop_reason: z.string(),
@@ -137,6 +160,24 @@ const eventFields = {
   SessionStart: { source: z.enum(["startup", "resume"]) },
   SessionEnd: { reason: z.enum(SESSION_END_REASONS) },
   PreCompact: { trigger: z.enum(["manual", "auto"]), custom_instructions: z.string() },
+  /** Every call of one model step, once all have finished; `tool_response` is what the model read. */
+  PostToolBatch: {
+    tool_calls: z.array(
+      z.object({
+        tool_name: z.string(),
+        tool_input: z.unknown(),
+        tool_use_id: z.string(),
+        tool_response: z.unknown().optional(),
+      }),
+    ),
+  },
+  /** A turn ended on a model (API) error instead of Stop. */
+  StopFailure: {
+    error: z.enum(STOP_FAILURE_ERRORS),
+    error_details: z.string().optional(),
+    /** What the user was shown (Claude Code: its synthetic "API Error: …" message). */
+    last_assistant_message: z.string().optional(),
+  },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -184,6 +225,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   SessionStart: inputSchema("SessionStart"),
   SessionEnd: inputSchema("SessionEnd"),
   PreCompact: inputSchema("PreCompact"),
+  PostToolBatch: inputSchema("PostToolBatch"),
+  StopFailure: inputSchema("StopFailure"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

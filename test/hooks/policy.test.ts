@@ -28,6 +28,7 @@ describe("the per-event policy table", () => {
       "PermissionRequest",
       "Stop",
       "SessionStart",
+      "PostToolBatch",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -36,12 +37,14 @@ describe("the per-event policy table", () => {
       | "PermissionRequest"
       | "Stop"
       | "SessionStart"
+      | "PostToolBatch"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
       "Notification",
       "SessionEnd",
       "PreCompact",
+      "StopFailure",
     ]);
   });
 
@@ -56,6 +59,8 @@ describe("the per-event policy table", () => {
     ["Notification", null],
     ["SessionEnd", null],
     ["PreCompact", null],
+    ["PostToolBatch", null],
+    ["StopFailure", null],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

@@ -187,6 +187,10 @@ function eventDetail(input: HookInput): string {
       return ` ${oneLine(input.message, 60)}`;
     case "PreCompact":
       return ` (${input.trigger})`;
+    case "PostToolBatch":
+      return ` (${input.tool_calls.length} call${input.tool_calls.length === 1 ? "" : "s"})`;
+    case "StopFailure":
+      return ` (${input.error})`;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { HookEventName } from "../../wire/events.js";
 import { notification } from "./notification.js";
 import { permissionRequest } from "./permission-request.js";
+import { postToolBatch } from "./post-tool-batch.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
 import { preCompact } from "./pre-compact.js";
@@ -8,6 +9,7 @@ import { preToolUse } from "./pre-tool-use.js";
 import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
 import { stop } from "./stop.js";
+import { stopFailure } from "./stop-failure.js";
 import type { EventModule } from "./types.js";
 import { userPromptSubmit } from "./user-prompt-submit.js";
 
@@ -26,6 +28,8 @@ export const EVENTS = {
   SessionStart: sessionStart,
   SessionEnd: sessionEnd,
   PreCompact: preCompact,
+  PostToolBatch: postToolBatch,
+  StopFailure: stopFailure,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -457,6 +457,36 @@ describe("PostToolUse hooks that steer", () => {
   });
 });
 
+describe("PostToolBatch hooks that steer", () => {
+  it("are asked once after all calls of a step, with each call and what the model read of it; their context ends the step's last result, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "two-tools.1"), stream(c, "two-tools.2"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          batch: () => ({
+            hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "BATCH-CTX" },
+          }),
+        },
+      },
+      { PostToolBatch: [{ hookCallbackIds: ["batch"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Read the files")).toBe("end_turn");
+    const runs = runsOf(s.seen.hookRuns, "batch");
+    expect(runs).toHaveLength(1);
+    const input = runs[0]?.input as { tool_calls?: { tool_use_id: string }[] };
+    expect(input.tool_calls).toEqual([
+      expect.objectContaining({ tool_name: "Glob", tool_response: expect.any(String) }),
+      expect.objectContaining({ tool_name: "Read", tool_response: expect.any(String) }),
+    ]);
+    const results = messagesOf(1).filter((m) => m.role === "tool");
+    expect(results).toHaveLength(2);
+    expect(JSON.stringify(results[0])).not.toContain("BATCH-CTX");
+    expect(JSON.stringify(results[1])).toContain(
+      "<system-reminder>\\nPostToolBatch hook additional context: BATCH-CTX\\n</system-reminder>",
+    );
+  });
+});
+
 describe("Stop hooks that steer", () => {
   it("a Stop hook that always blocks yields exactly 1 + 8 model requests and is asked a 9th time, as in Claude Code, then the turn ends and says so", async () => {
     replay.server.queue(...Array.from({ length: 9 }, () => stream(c, "text")));
