@@ -1,7 +1,8 @@
 // The one hook program every scenario uses: it logs its input, then acts as told.
 // argv: <log file> <base64 JSON action>; action: { tag?, out?, err?, code?, env?, sleep?,
 // onlyIf?, probe? } (`onlyIf`: input fields that must hold for the action to apply; it logs
-// either way; `probe`: environment variable names whose presence is logged).
+// either way; `probe`: environment variable names whose presence is logged, or `NAME=field`
+// to log whether the variable equals that input field).
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { setTimeout } from "node:timers";
@@ -18,7 +19,12 @@ try {
 } catch {
   // An input that is not JSON is logged as empty.
 }
-const probe = action.probe && Object.fromEntries(action.probe.map((n) => [n, n in process.env]));
+// `NAME=field`: whether the variable holds the input's field (e.g. the session id).
+const probed = (n) => {
+  const [name, field] = n.split("=");
+  return field ? process.env[name] === input[field] : name in process.env;
+};
+const probe = action.probe && Object.fromEntries(action.probe.map((n) => [n, probed(n)]));
 appendFileSync(logFile, `${JSON.stringify({ tag: action.tag, input, probe })}\n`);
 const applies = Object.entries(action.onlyIf ?? {}).every(([k, v]) => input[k] === v);
 if (!applies) process.exit(0);

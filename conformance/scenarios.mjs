@@ -345,6 +345,24 @@ export const SCENARIOS = [
     hooks: on("PreToolUse", "Bash", { probe: ["ANTHROPIC_API_KEY", "CLAUDE_PROJECT_DIR"] }),
     turns: [MAKE_A, done],
   },
+  {
+    name: "env: Claude Code's session variables reach hooks",
+    show: ["hook env"],
+    hooks: on("PreToolUse", "Bash", {
+      probe: ["CLAUDE_CODE_SESSION_ID=session_id", "CLAUDE_PROJECT_DIR=cwd", "CLAUDE_PID"],
+    }),
+    turns: [MAKE_A, done],
+  },
+  {
+    name: "env: variables that name Claude Code itself",
+    deviation:
+      "hookgate is not Claude Code: no CLAUDECODE nor CLAUDE_CODE_ENTRYPOINT (docs/hooks.md)",
+    deviates: ["hook env"],
+    hooks: on("PreToolUse", "Bash", {
+      probe: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "AI_AGENT"],
+    }),
+    turns: [MAKE_A, done],
+  },
   // Matchers
   {
     name: "matcher: exact name misses another tool",
@@ -572,6 +590,15 @@ export const SCENARIOS = [
     markers: ["STOP-EXIT2"],
   },
   {
+    name: "stop: additionalContext continues the turn",
+    hooks: on("Stop", undefined, {
+      out: { hookSpecificOutput: { hookEventName: "Stop", additionalContext: "STOP-CONTEXT-1" } },
+      onlyIf: { stop_hook_active: false },
+    }),
+    turns: [done, { text: "Really finished." }],
+    markers: ["STOP-CONTEXT-1"],
+  },
+  {
     name: "stop: always blocking hits the cap",
     hooks: on("Stop", undefined, { out: { decision: "block", reason: "STOP-FOREVER" } }),
     turns: [done],
@@ -620,6 +647,49 @@ export const SCENARIOS = [
     name: "session start: CLAUDE_ENV_FILE exports reach Bash",
     hooks: on("SessionStart", undefined, { env: "export CONF_VAR=from-env-file\n" }),
     turns: [bash('echo "$CONF_VAR" > env.txt'), done],
+  },
+  {
+    name: "session start: initialUserMessage is a turn before the prompt",
+    hooks: {
+      ...on("SessionStart", undefined, {
+        out: {
+          hookSpecificOutput: {
+            hookEventName: "SessionStart",
+            initialUserMessage: "ISM-OPENING-1",
+          },
+        },
+      }),
+      ...on("UserPromptSubmit", undefined, { tag: "ups" }),
+      ...on("Stop", undefined, { tag: "stop" }),
+    },
+    turns: [done, { text: "Second answer." }],
+    markers: ["ISM-OPENING-1"],
+  },
+  // Turn-level events
+  {
+    name: "post tool batch: once after the step's calls, with each call",
+    hooks: {
+      ...on("PostToolUse", undefined, { tag: "post" }),
+      ...on("PostToolBatch", undefined, { tag: "batch" }),
+    },
+    turns: [{ tools: [MAKE_A, bash("echo second")] }, done],
+    fields: ["PostToolBatch"],
+    // Not the ids: the fake server numbers them per run.
+    values: [
+      "PostToolBatch.tool_calls/0/tool_input",
+      "PostToolBatch.tool_calls/0/tool_response",
+      "PostToolBatch.tool_calls/1/tool_response",
+    ],
+  },
+  {
+    name: "post tool batch: additionalContext",
+    hooks: on("PostToolBatch", undefined, {
+      out: {
+        hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "PTB-CONTEXT-1" },
+      },
+    }),
+    turns: [MAKE_A, done],
+    markers: ["PTB-CONTEXT-1"],
   },
   // SessionEnd
   {

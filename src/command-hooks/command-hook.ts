@@ -11,6 +11,7 @@ import type { ProcessGroups } from "../process/process-group.js";
 import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
 import { postHook } from "./http-hook.js";
+import { VERSION } from "../shared/version.js";
 
 /**
  * The runner's own deadline sits this far past the race's: the race decides a timeout (and
@@ -45,13 +46,7 @@ export class SessionCommandRunner implements CommandHookRunner {
       file: exec.form === "exec" ? exec.file : exec.shell,
       args: exec.form === "exec" ? exec.args : ["-c", exec.command],
       cwd: ctx.cwd,
-      env: ctx.childEnv.env({
-        CLAUDE_PROJECT_DIR: ctx.cwd,
-        HOOKGATE_SESSION_ID: ctx.sessionId,
-        // Only SessionStart hooks get one, as in Claude Code.
-        ...(input.hook_event_name === "SessionStart" &&
-          ctx.envFiles && { CLAUDE_ENV_FILE: ctx.envFiles.next() }),
-      }),
+      env: ctx.childEnv.env(hookVariables(ctx, input)),
       stdin: handler.dialect === "codex" ? json : `${json}\n`,
       timeoutMs: handler.timeoutMs + BACKSTOP_MS,
       signal,
@@ -62,4 +57,27 @@ export class SessionCommandRunner implements CommandHookRunner {
   post(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange> {
     return postHook(handler, JSON.stringify(input), signal);
   }
+}
+
+/**
+ * The variables a command hook gets on top of the agent's environment (docs/hooks.md, "The
+ * hook's environment"): those of Claude Code 2.1.332 that mean the same in hookgate. Not
+ * `CLAUDECODE`: hookgate is not Claude Code, and tools that read it (the `claude` CLI's
+ * nested-session guard) would misjudge a hook's surroundings.
+ */
+export function hookVariables(
+  ctx: Pick<CommandHookContext, "cwd" | "sessionId" | "envFiles">,
+  input: Pick<AnyHookInput, "hook_event_name">,
+): Record<string, string> {
+  return {
+    CLAUDE_PROJECT_DIR: ctx.cwd,
+    CLAUDE_CODE_SESSION_ID: ctx.sessionId,
+    // The agent process the session lives in, as Claude Code's own pid is.
+    CLAUDE_PID: String(process.pid),
+    AI_AGENT: `hookgate_${VERSION.replaceAll(".", "-")}`,
+    HOOKGATE_SESSION_ID: ctx.sessionId,
+    // Only SessionStart hooks get one, as in Claude Code.
+    ...(input.hook_event_name === "SessionStart" &&
+      ctx.envFiles && { CLAUDE_ENV_FILE: ctx.envFiles.next() }),
+  };
 }

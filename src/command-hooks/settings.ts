@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { FileHandler } from "../hooks/command.js";
-import { isHookEventName, type HookEventName } from "../wire/events.js";
+import { isHookEventName, NOT_RUN, type HookEventName } from "../wire/events.js";
 import type { CommandGroup } from "../hooks/registry.js";
 import { appendAll, errorMessage } from "../shared/values.js";
 import type { SettingsReport } from "../wire/hooks.js";
@@ -172,7 +172,8 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
     let handlers = 0;
     for (const [event, groups] of Object.entries(data.hooks ?? {})) {
       if (!isHookEventName(event)) {
-        skipped.push(`${event}: not an event hookgate runs`);
+        const why = NOT_RUN[event];
+        skipped.push(`${event}: not an event hookgate runs${why ? ` (${why})` : ""}`);
         continue;
       }
       groups.forEach((group, i) => {

@@ -78,6 +78,12 @@ export interface HookResult {
    * and the turn ends (Claude Code's `tool_deferred`); `decision` stays `continue`.
    */
   readonly deferred?: boolean;
+  /** SessionStart, UserPromptSubmit: the session's new title. */
+  readonly sessionTitle?: string;
+  /** SessionStart: the message the session opens with (a turn of its own). */
+  readonly initialUserMessage?: string;
+  /** SessionStart: paths to watch for FileChanged. */
+  readonly watchPaths?: readonly string[];
 }
 
 /** A PermissionRequest hook's answer to the permission prompt (Claude Code's shape). */
@@ -231,6 +237,11 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
           updatedToolOutputField: "updatedMCPToolOutput",
         }),
     ...(specific?.permissionDecision === "defer" && { deferred: true }),
+    ...(specific?.sessionTitle !== undefined && { sessionTitle: specific.sessionTitle }),
+    ...(specific?.initialUserMessage !== undefined && {
+      initialUserMessage: specific.initialUserMessage,
+    }),
+    ...(specific?.watchPaths !== undefined && { watchPaths: specific.watchPaths }),
     ...(answer &&
       (permission === "allow" || permission === "deny") && {
         permissionRequest: {

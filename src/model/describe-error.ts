@@ -165,3 +165,24 @@ export function errorSummary(thrown: unknown): Record<string, unknown> {
 export function describePlainError(error: unknown): string {
   return `The model failed: ${errorMessage(error)}`;
 }
+
+/**
+ * Claude Code's name for what ended a turn on a model error (StopFailure's `error`, its
+ * matcher): from the HTTP status, `authentication_failed` for a missing or refused key.
+ */
+export function failureKind(thrown: unknown): string {
+  const { error } = unwrapRetries(thrown);
+  if (error instanceof MissingApiKeyError || error instanceof KeyHelperError) {
+    return "authentication_failed";
+  }
+  if (!APICallError.isInstance(error)) return "unknown";
+  const status = error.statusCode;
+  if (status === 401 || status === 403) return "authentication_failed";
+  if (status === 402) return "billing_error";
+  if (status === 404) return "model_not_found";
+  if (status === 429) return "rate_limit";
+  if (status === 529) return "overloaded";
+  if (status !== undefined && status >= 500) return "server_error";
+  if (status === 400) return "invalid_request";
+  return "unknown";
+}

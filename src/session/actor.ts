@@ -7,6 +7,7 @@ import type { ProcessGroups } from "../process/process-group.js";
 import { availableCommandsUpdate } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Steering } from "../hooks/steering.js";
 import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import type { ToolCatalog } from "./catalog.js";
@@ -19,7 +20,8 @@ import type { Transcript } from "./transcript.js";
 import type { CallTally } from "../store/call-tally.js";
 import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
-import type { SessionEndReason } from "../wire/hooks.js";
+import { STOP_FAILURE_ERRORS, type SessionEndReason } from "../wire/hooks.js";
+import { failureKind } from "../model/describe-error.js";
 import { ViewRecorder } from "./view-recorder.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
 import type { z } from "zod";
@@ -121,6 +123,8 @@ export class SessionActor {
   private readonly recorder: ViewRecorder | undefined;
   private pendingAdvert: (() => void) | undefined;
   private instructionsAnnounced = false;
+  /** SessionStart's `watchPaths`: the paths whose changes are FileChanged's to report. */
+  private readonly watched = new Set<string>();
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
@@ -160,6 +164,11 @@ export class SessionActor {
   /** The prompt being (or last) answered: `prompt_id` in hook inputs, as Claude Code's. */
   get promptId(): string | undefined {
     return this.currentPromptId;
+  }
+
+  /** The paths SessionStart hooks asked to watch (FileChanged), in the order given. */
+  get watchPaths(): readonly string[] {
+    return [...this.watched];
   }
 
   /** The session's record as of now, for the store and `session/list`. */
@@ -229,6 +238,43 @@ export class SessionActor {
     if (this.current) throw new SessionBusyError(`session ${this.id} is running a prompt`);
     this.flushAdvert();
     const controller = new AbortController();
+    const finished = this.run(prompt, controller);
+    this.current = { controller, finished };
+    return finished;
+  }
+
+  /**
+   * The prompt's turn, after SessionStart's answer (awaited by the session's first turn): its
+   * title retitles the session, and its `initialUserMessage` is a turn of its own first, as
+   * Claude Code runs it before the first prompt.
+   */
+  private async run(
+    prompt: readonly ContentBlock[],
+    controller: AbortController,
+  ): Promise<StopReason> {
+    try {
+      const start = await this.hooks.takeSessionStart(controller.signal);
+      if (start?.title) await this.retitle(start.title.text);
+      for (const path of start?.watchPaths ?? []) this.watched.add(path);
+      const opening = start?.initialUserMessage;
+      if (opening && !controller.signal.aborted) {
+        const first = await this.finish(
+          this.turn([{ type: "text", text: opening.text }], controller, start),
+        );
+        if (first === "cancelled") return first;
+        return await this.finish(this.turn(prompt, controller, undefined));
+      }
+      return await this.finish(this.turn(prompt, controller, start));
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  private turn(
+    prompt: readonly ContentBlock[],
+    controller: AbortController,
+    start: Steering | undefined,
+  ): Promise<TurnEnd> {
     const { settings } = this;
     const toolContext: ToolContext = {
       cwd: settings.cwd,
@@ -248,11 +294,13 @@ export class SessionActor {
       this.instructionsAnnounced = true;
       announceInstructions(this.hooks, settings.instructions ?? []);
     }
-    const done = runTurn(
+    return runTurn(
       prompt,
       {
         client: this.client,
         hooks: this.hooks,
+        start,
+        retitle: (title) => this.retitle(title),
         permissions: this.permissions,
         mode: () => this.currentMode,
         toolContext,
@@ -286,9 +334,13 @@ export class SessionActor {
       },
       controller.signal,
     );
-    const finished = this.finish(done);
-    this.current = { controller, finished };
-    return finished;
+  }
+
+  /** A hook's `sessionTitle`: the session's title now, told to the client. */
+  private async retitle(title: string): Promise<void> {
+    this.title = title;
+    await this.settings.persist?.(this);
+    await this.client.update({ sessionUpdate: "session_info_update", title });
   }
 
   /** Custom commands, but none a configured slash command (which answers first) shadows. */
@@ -324,17 +376,29 @@ export class SessionActor {
       this.updatedAt = new Date();
       await this.settings.persist?.(this);
       this.turnEnded(end);
-      this.current = undefined;
     }
   }
 
   /**
-   * The end-of-turn event. Claude Code fires StopFailure, not Stop, for a turn an API error
-   * ended; until hookgate has that event, such a turn's Stop says `stop_reason: "error"`.
+   * The end-of-turn event: Stop, or StopFailure (and no Stop) for a turn a model error ended,
+   * as Claude Code 2.1.332 does.
    */
   private turnEnded(end: TurnEnd): void {
-    const { stopHookActive } = end;
-    const stopReason = end.failed ? "error" : end.stopReason;
+    if (end.failed) {
+      const failed = end.failed;
+      const kind = failureKind(failed.cause);
+      this.hooks.emit(
+        "StopFailure",
+        () => ({
+          error: STOP_FAILURE_ERRORS.find((e) => e === kind) ?? "unknown",
+          last_assistant_message: failed.message,
+        }),
+        // The kind is what a StopFailure matcher selects on.
+        kind,
+      );
+      return;
+    }
+    const { stopHookActive, stopReason } = end;
     this.hooks.emit("Stop", () => ({
       stop_hook_active: stopHookActive,
       stop_reason: stopReason,

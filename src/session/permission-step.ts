@@ -9,6 +9,7 @@ import { CANCELLED_BEFORE_RUN, next, type CallReport, type Step } from "./call-r
 import { applyDecision } from "./apply-decision.js";
 import { isHookConfigFile } from "./hook-config-files.js";
 import { locate } from "./locations.js";
+import { noticeWhilePending } from "./permission-notice.js";
 import { modePolicy, type ModeId } from "./modes.js";
 import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
@@ -170,7 +171,8 @@ async function decidePermission(
         _meta: report.meta(),
       }
     : toolCall;
-  const answer = await env.permissions.ask(env.client, tool.name, shown, signal);
+  const settle = noticeWhilePending(env.hooks, tool.name);
+  const answer = await env.permissions.ask(env.client, tool.name, shown, signal).finally(settle);
   if (answer === "cancelled") return { kind: answer };
   if (answer === "allowed") {
     // "Always allow" is remembered: that is how the two allows are told apart.

@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { LateAnswer, Steering } from "../hooks/steering.js";
 import { applyDecision, say } from "./apply-decision.js";
-import { hookMessages, remindersOf, stopFeedbackText } from "./hook-context.js";
+import { hookMessages, remindersOf, stopFeedbackText, type HookReminder } from "./hook-context.js";
 import type { ReportingClient } from "./hook-reports.js";
 import { appendAll } from "../shared/values.js";
 import { commandMessageTexts, type CommandUse } from "../instructions/expand.js";
@@ -15,6 +15,10 @@ export interface TurnHooksEnv {
   /** `_hooks/run` `toolUseId` for this turn's UserPromptSubmit and Stop. */
   readonly turnId: string;
   readonly maxStopBlocks: number;
+  /** SessionStart's answer, on the session's first turn (the actor takes it). */
+  readonly start?: Steering | undefined;
+  /** A hook's `sessionTitle`: retitles the session and tells the client. */
+  readonly retitle: (title: string) => Promise<void>;
 }
 
 /** What the hooks decided before the model sees a prompt. */
@@ -39,7 +43,7 @@ export async function openTurn(
   env: TurnHooksEnv,
   signal: AbortSignal,
 ): Promise<Opening> {
-  const start = await env.hooks.takeSessionStart(signal);
+  const { start } = env;
   if (signal.aborted) return { kind: "cancelled" };
   env.hooks.emit("UserPromptSubmit", () => ({ prompt }));
   const submit = await env.hooks.run("UserPromptSubmit", {
@@ -52,9 +56,12 @@ export async function openTurn(
   await show(env.client, submit);
   if (submit.block) {
     const { hookCallbackId, text } = submit.block;
+    // Never quoting the prompt (Claude Code does, unless `suppressOriginalPrompt`): the client
+    // shows it already, and a blocked prompt is never written, this message included.
     await say(env.client, `Prompt blocked by hook ${hookCallbackId}: ${text}`);
     return { kind: "halted" };
   }
+  if (submit.title) await env.retitle(submit.title.text);
   const stop = submit.stop ?? start?.stop;
   if (stop) {
     await say(env.client, stop.text);
@@ -133,7 +140,10 @@ export async function expandCommand(
 /** What Stop hooks decided when the model ended its turn. */
 export type StopCheck =
   | { readonly kind: "end" }
-  /** A hook blocked the stop: this user-role message carries its reason to the model. */
+  /**
+   * A hook blocked the stop, or added context: this user-role message carries its reason
+   * (or the context) to the model.
+   */
   | { readonly kind: "continue"; readonly messages: ModelMessage[] };
 
 /**
@@ -165,7 +175,9 @@ export async function checkStop(
     await say(env.client, steering.stop.text);
     return { kind: "end" };
   }
-  if (!steering.block) return { kind: "end" };
+  // Claude Code goes on after a Stop hook's `additionalContext` too, the context as a reminder.
+  const goOn = steering.block ?? steering.context[0];
+  if (!goOn) return { kind: "end" };
   if (blocks >= env.maxStopBlocks) {
     await say(
       env.client,
@@ -174,6 +186,12 @@ export async function checkStop(
     return { kind: "end" };
   }
   const { block } = steering;
+  if (!block) {
+    return {
+      kind: "continue",
+      messages: hookMessages(remindersOf("Stop", steering.context, "context")),
+    };
+  }
   // Claude Code sends two reminders for a JSON block, the blocking error naming the hook and
   // then the feedback, and the feedback alone for an exit 2.
   const hookCallbackIds = [block.hookCallbackId];
@@ -182,6 +200,43 @@ export async function checkStop(
     { event: "Stop", hookCallbackIds, text: stopFeedbackText(block) },
   ]);
   return { kind: "continue", messages };
+}
+
+/** One finished call of a model step, as PostToolBatch's `tool_calls` lists it. */
+export interface BatchCall {
+  readonly tool_name: string;
+  readonly tool_input: unknown;
+  readonly tool_use_id: string;
+  /** What the model reads of the call. */
+  readonly tool_response: string;
+}
+
+/** What PostToolBatch hooks decided once a step's calls had all finished. */
+export interface BatchCheck {
+  /** Their context for the model, placed with the step's results. */
+  readonly reminders: HookReminder[];
+  /** `continue: false`: the turn ends after this step, with this text shown. */
+  readonly stop?: string;
+}
+
+/**
+ * PostToolBatch, once per model step with tool calls, after all of them finished and before
+ * the next request (Claude Code's moment): observers are told, asked hooks may add context
+ * or end the turn.
+ */
+export async function checkBatch(
+  calls: readonly BatchCall[],
+  env: TurnHooksEnv,
+  signal: AbortSignal,
+): Promise<BatchCheck> {
+  const fields = () => ({ tool_calls: [...calls] });
+  env.hooks.emit("PostToolBatch", fields);
+  const decision = await env.hooks.run("PostToolBatch", { fields, toolUseId: env.turnId, signal });
+  await show(env.client, decision);
+  return {
+    reminders: remindersOf("PostToolBatch", decision.context, "context"),
+    ...(decision.stop && { stop: decision.stop.text }),
+  };
 }
 
 /**

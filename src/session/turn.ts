@@ -4,6 +4,7 @@ import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../shared/port.js";
+import type { Steering } from "../hooks/steering.js";
 import { matchSlashCommand } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
@@ -15,6 +16,7 @@ import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
 import { telemetry } from "../shared/telemetry.js";
 import {
+  checkBatch,
   checkStop,
   expandCommand,
   lateContext,
@@ -56,6 +58,10 @@ export interface TurnEnv extends ToolCallEnv {
    * the session's record saved). A blocked prompt never gets here.
    */
   readonly admit: () => Promise<void>;
+  /** SessionStart's answer, on the session's first turn. */
+  readonly start?: Steering | undefined;
+  /** A hook's `sessionTitle`: retitles the session and tells the client. */
+  readonly retitle: (title: string) => Promise<void>;
 }
 
 /**
@@ -186,7 +192,7 @@ async function steps(
       const message = env.describeError(error);
       env.log.warn({ error: errorSummary(error), message }, "model step failed");
       await say(env.client, "agent_message_chunk", `\n${message}\n`);
-      return new ModelTurnError(message);
+      return new ModelTurnError(message, { cause: error });
     }
     // The SDK's own assistant message keeps reasoning signatures a provider needs back.
     // Written before any tool call, so a PreToolUse hook reading the transcript sees it.
@@ -216,8 +222,25 @@ async function steps(
       stop ??= result.stop;
       done.push(result);
     }
-    // Hook text goes where Claude Code sends it: inside the results, or in a message after them.
-    const placed = placeReminders(done.map((r) => ({ ...r, reminders: r.reminders ?? [] })));
+    const batch = signal.aborted
+      ? { reminders: [] }
+      : await checkBatch(
+          step.toolCalls.map((call, i) => ({
+            tool_name: call.toolName,
+            tool_input: call.input,
+            tool_use_id: call.toolCallId,
+            tool_response: done[i]?.output ?? "",
+          })),
+          env,
+          signal,
+        );
+    // Hook text goes where Claude Code sends it: inside the results, or in a message after
+    // them; PostToolBatch's after every call's own (with the step's last result).
+    const withBatch = done.map((r, i) => ({
+      ...r,
+      reminders: [...(r.reminders ?? []), ...(i === done.length - 1 ? batch.reminders : [])],
+    }));
+    const placed = placeReminders(withBatch);
     const results = step.toolCalls.map((call, i) => {
       const value = placed.outputs[i] ?? "";
       return {
@@ -235,6 +258,7 @@ async function steps(
       RECORDING,
     );
     if (signal.aborted) return "cancelled";
+    if (batch.stop !== undefined) stop ??= { reason: batch.stop };
     if (stop) {
       // A hook's `continue: false`: the turn ends here, and the user sees why.
       await say(env.client, "agent_message_chunk", `\n${stop.reason}\n`);

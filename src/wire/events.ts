@@ -13,6 +13,8 @@ export const HOOK_EVENTS = [
   "UserPromptExpansion",
   "InstructionsLoaded",
   "PermissionDenied",
+  "PostToolBatch",
+  "StopFailure",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -30,7 +32,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
- * `load_reason`. On the other events without a tool the matcher is ignored.
+ * `load_reason`, StopFailure's `error`. On the other events without a tool the matcher is
+ * ignored.
  */
 export const MATCHER_FIELDS = {
   SessionStart: "source",
@@ -39,6 +42,7 @@ export const MATCHER_FIELDS = {
   PreCompact: "trigger",
   UserPromptExpansion: "command_name",
   InstructionsLoaded: "load_reason",
+  StopFailure: "error",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -49,3 +53,30 @@ export function hasMatcher(event: HookEventName): boolean {
 export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }
+
+/**
+ * Claude Code 2.1.332's hook events hookgate does not run, each with why: a settings file
+ * that names one has it reported skipped with this reason (docs/hooks.md, "Events").
+ */
+export const NOT_RUN: Readonly<Record<string, string>> = {
+  SubagentStart: "hookgate has no subagents",
+  SubagentStop: "hookgate has no subagents",
+  PostCompact: "hookgate does not compact a conversation yet",
+  PreModelSwitch: "hookgate cannot switch a session's model yet",
+  PostModelSwitch: "hookgate cannot switch a session's model yet",
+  Setup: "hookgate has no setup step (Claude Code's --init)",
+  TeammateIdle: "hookgate has no agent teams",
+  TaskCreated: "hookgate has no task list",
+  TaskCompleted: "hookgate has no task list",
+  Elicitation: "hookgate does not forward MCP elicitation yet",
+  ElicitationResult: "hookgate does not forward MCP elicitation yet",
+  ConfigChange: "hookgate does not watch its settings files during a session yet",
+  WorktreeCreate: "hookgate has no git worktree feature",
+  WorktreeRemove: "hookgate has no git worktree feature",
+  CwdChanged:
+    "hookgate keeps no working directory across Bash calls (each starts in the session cwd)",
+  FileChanged: "hookgate does not watch SessionStart's watchPaths yet",
+  DirectoryAdded: "hookgate's directories are fixed when the session opens",
+  MessageDisplay: "an ACP client displays messages itself",
+  PreSkillShellCommand: "hookgate has no skills",
+};

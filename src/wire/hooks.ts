@@ -133,6 +133,23 @@ export const LOAD_REASONS = [
   "compact",
 ] as const;
 export type LoadReason = (typeof LOAD_REASONS)[number];
+/** Claude Code's kinds of model error that end a turn (StopFailure's `error`). */
+export const STOP_FAILURE_ERRORS = [
+  "authentication_failed",
+  "oauth_org_not_allowed",
+  "account_on_hold",
+  "verification_required",
+  "billing_error",
+  "rate_limit",
+  "overloaded",
+  "invalid_request",
+  "model_not_found",
+  "server_error",
+  "unknown",
+  "max_output_tokens",
+  "cloud_credential_error",
+] as const;
+export type StopFailureError = (typeof STOP_FAILURE_ERRORS)[number];
 
 const eventFields = {
   PreToolUse: toolFields,
@@ -152,7 +169,12 @@ const eventFields = {
     tool_input: z.unknown(),
     permission_suggestions: z.array(permissionSuggestionSchema),
   },
-  Notification: { message: z.string(), title: z.string().optional() },
+  Notification: {
+    message: z.string(),
+    title: z.string().optional(),
+    /** What the notice is about (a Notification matcher selects on it): `permission_prompt`. */
+    notification_type: z.string(),
+  },
   Stop: {
     stop_hook_active: z.boolean(),
     stop_reason: z.string(),
@@ -186,6 +208,24 @@ const eventFields = {
   },
   // Claude Code fires it only when its `auto` mode's classifier denies a call (not built).
   PermissionDenied: { ...toolFields, reason: z.string() },
+  /** Every call of one model step, once all have finished; `tool_response` is what the model read. */
+  PostToolBatch: {
+    tool_calls: z.array(
+      z.object({
+        tool_name: z.string(),
+        tool_input: z.unknown(),
+        tool_use_id: z.string(),
+        tool_response: z.unknown().optional(),
+      }),
+    ),
+  },
+  /** A turn ended on a model (API) error instead of Stop. */
+  StopFailure: {
+    error: z.enum(STOP_FAILURE_ERRORS),
+    error_details: z.string().optional(),
+    /** What the user was shown (Claude Code: its synthetic "API Error: …" message). */
+    last_assistant_message: z.string().optional(),
+  },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -236,6 +276,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   UserPromptExpansion: inputSchema("UserPromptExpansion"),
   InstructionsLoaded: inputSchema("InstructionsLoaded"),
   PermissionDenied: inputSchema("PermissionDenied"),
+  PostToolBatch: inputSchema("PostToolBatch"),
+  StopFailure: inputSchema("StopFailure"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).
@@ -336,6 +378,16 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
       updatedToolOutput: z.unknown().optional(),
       /** The same for an MCP tool (Claude Code's older field; `updatedToolOutput` wins). */
       updatedMCPToolOutput: z.unknown().optional(),
+      /** SessionStart, UserPromptSubmit: the session's new title (ACP `session_info_update`). */
+      sessionTitle: z.string().optional(),
+      /** SessionStart: a user message the session opens with, its own turn before the first prompt. */
+      initialUserMessage: z.string().optional(),
+      /** SessionStart: absolute paths whose changes fire FileChanged. */
+      watchPaths: z.array(z.string()).optional(),
+      /** UserPromptSubmit: with a block, Claude Code does not quote the prompt (hookgate never does). */
+      suppressOriginalPrompt: z.boolean().optional(),
+      /** PostToolUse: context for Claude Code's auto-mode classifier (hookgate has none: ignored). */
+      classifierContext: z.string().optional(),
       /** PermissionRequest: answers the permission prompt instead of the user. */
       decision: object({
         behavior,

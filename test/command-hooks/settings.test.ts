@@ -152,6 +152,22 @@ describe("loadCommandHooks", () => {
     ]);
   });
 
+  it("a Claude Code event hookgate does not run is skipped with why, an unknown name without", () => {
+    const cwd = tree({
+      ".claude/settings.json": {
+        hooks: {
+          SubagentStop: [{ hooks: [{ type: "command", command: "true" }] }],
+          NoSuchEvent: [{ hooks: [{ type: "command", command: "true" }] }],
+        },
+      },
+    });
+    const loaded = loadCommandHooks({ cwd, home: tree({}), sources: ["project"], explicit: [] });
+    expect(loaded.reports[0]?.skipped).toEqual([
+      "SubagentStop: not an event hookgate runs (hookgate has no subagents)",
+      "NoSuchEvent: not an event hookgate runs",
+    ]);
+  });
+
   it("copies of one handler take the most trusted copy's id, the strictest onFailure and the longest timeout", () => {
     const policy = {
       hooks: {

@@ -99,7 +99,10 @@ describe("command hooks on an observed event", () => {
       log,
     };
     const observers = new Observers(opts, new AbortController().signal);
-    observers.emit("Notification", () => ({ message: "hi" }));
+    observers.emit("Notification", () => ({
+      message: "hi",
+      notification_type: "permission_prompt",
+    }));
     await observers.settled();
     expect(slowSignal.map((s) => s.aborted)).toEqual([false]);
     const outcomes = lines.filter((l) => l.outcome !== undefined);

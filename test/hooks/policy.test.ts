@@ -29,6 +29,7 @@ describe("the per-event policy table", () => {
       "Stop",
       "SessionStart",
       "UserPromptExpansion",
+      "PostToolBatch",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -38,6 +39,7 @@ describe("the per-event policy table", () => {
       | "Stop"
       | "SessionStart"
       | "UserPromptExpansion"
+      | "PostToolBatch"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
@@ -46,6 +48,7 @@ describe("the per-event policy table", () => {
       "PreCompact",
       "InstructionsLoaded",
       "PermissionDenied",
+      "StopFailure",
     ]);
   });
 
@@ -60,6 +63,8 @@ describe("the per-event policy table", () => {
     ["Notification", null],
     ["SessionEnd", null],
     ["PreCompact", null],
+    ["PostToolBatch", null],
+    ["StopFailure", null],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

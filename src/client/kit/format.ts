@@ -193,6 +193,10 @@ function eventDetail(input: HookInput): string {
       return ` /${input.command_name}`;
     case "InstructionsLoaded":
       return ` ${input.file_path} (${input.load_reason})`;
+    case "PostToolBatch":
+      return ` (${input.tool_calls.length} call${input.tool_calls.length === 1 ? "" : "s"})`;
+    case "StopFailure":
+      return ` (${input.error})`;
   }
 }
 

@@ -3,6 +3,7 @@ import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
 import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
+import { postToolBatch } from "./post-tool-batch.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
 import { preCompact } from "./pre-compact.js";
@@ -10,6 +11,7 @@ import { preToolUse } from "./pre-tool-use.js";
 import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
 import { stop } from "./stop.js";
+import { stopFailure } from "./stop-failure.js";
 import type { EventModule } from "./types.js";
 import { userPromptExpansion } from "./user-prompt-expansion.js";
 import { userPromptSubmit } from "./user-prompt-submit.js";
@@ -32,6 +34,8 @@ export const EVENTS = {
   UserPromptExpansion: userPromptExpansion,
   InstructionsLoaded: instructionsLoaded,
   PermissionDenied: permissionDenied,
+  PostToolBatch: postToolBatch,
+  StopFailure: stopFailure,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -79,3 +79,24 @@ export function foldTogether(
     feedback: [],
   };
 }
+
+/**
+ * The session fields of SessionStart and UserPromptSubmit replies (outcomes that neither
+ * failed nor were cancelled): as in Claude Code, the last hook that set a title or an opening
+ * message wins, watch paths add up.
+ */
+export function sessionFieldsOf(
+  outcomes: readonly (Outcome | undefined)[],
+): Pick<Decision, "title" | "initialUserMessage" | "watchPaths"> {
+  const ok = settledOf(outcomes).filter((o) => o.label !== "cancelled" && !isFailure(o.label));
+  const title = ok.findLast((o) => o.result?.sessionTitle);
+  const opening = ok.findLast((o) => o.result?.initialUserMessage);
+  const paths = ok.flatMap((o) => o.result?.watchPaths ?? []);
+  return {
+    ...(title?.result?.sessionTitle && { title: textOf(title, title.result.sessionTitle) }),
+    ...(opening?.result?.initialUserMessage && {
+      initialUserMessage: textOf(opening, opening.result.initialUserMessage),
+    }),
+    ...(paths.length > 0 && { watchPaths: paths }),
+  };
+}

@@ -1,4 +1,4 @@
-import { foldTogether } from "./rules.js";
+import { foldTogether, sessionFieldsOf } from "./rules.js";
 import type { EventModule, EventPolicy } from "./types.js";
 
 const policy = {
@@ -14,6 +14,17 @@ const policy = {
 export const sessionStart = {
   name: "SessionStart",
   policy,
-  honours: ["continue", "stopReason", "systemMessage", "additionalContext"],
-  fold: (input) => foldTogether("SessionStart", policy, input),
+  honours: [
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "additionalContext",
+    "sessionTitle",
+    "initialUserMessage",
+    "watchPaths",
+  ],
+  fold: (input) => ({
+    ...foldTogether("SessionStart", policy, input),
+    ...sessionFieldsOf(input.outcomes),
+  }),
 } as const satisfies EventModule<"SessionStart">;

@@ -10,10 +10,13 @@ const policy = {
   rewritesOutput: false,
 } as const satisfies EventPolicy;
 
-/** Stop: a block (with a reason) keeps the turn going with that reason for the model. */
+/**
+ * Stop: a block (with a reason) keeps the turn going with that reason for the model;
+ * `additionalContext` keeps it going with the context (as Claude Code 2.1.332 does).
+ */
 export const stop = {
   name: "Stop",
   policy,
-  honours: ["decision", "reason", "continue", "stopReason", "systemMessage"],
+  honours: ["decision", "reason", "continue", "stopReason", "systemMessage", "additionalContext"],
   fold: (input) => foldTogether("Stop", policy, input),
 } as const satisfies EventModule<"Stop">;

@@ -96,6 +96,12 @@ export interface Decision {
   readonly output?: { readonly value: unknown };
   /** PostToolUse(Failure): a fail-closed hook failed, so the model must not see the output. */
   readonly withheld?: HookText;
+  /** SessionStart, UserPromptSubmit: the session's new title (the last hook's that set one). */
+  readonly title?: HookText;
+  /** SessionStart: the message the session opens with, a turn before the first prompt. */
+  readonly initialUserMessage?: HookText;
+  /** SessionStart: paths whose changes fire FileChanged, from every hook. */
+  readonly watchPaths?: readonly string[];
 }
 
 /**

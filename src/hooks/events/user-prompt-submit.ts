@@ -1,4 +1,4 @@
-import { foldTogether } from "./rules.js";
+import { foldTogether, sessionFieldsOf } from "./rules.js";
 import type { EventModule, EventPolicy } from "./types.js";
 
 const policy = {
@@ -14,6 +14,17 @@ const policy = {
 export const userPromptSubmit = {
   name: "UserPromptSubmit",
   policy,
-  honours: ["decision", "reason", "continue", "stopReason", "systemMessage", "additionalContext"],
-  fold: (input) => foldTogether("UserPromptSubmit", policy, input),
+  honours: [
+    "decision",
+    "reason",
+    "continue",
+    "stopReason",
+    "systemMessage",
+    "additionalContext",
+    "sessionTitle",
+  ],
+  fold: (input) => ({
+    ...foldTogether("UserPromptSubmit", policy, input),
+    ...sessionFieldsOf(input.outcomes),
+  }),
 } as const satisfies EventModule<"UserPromptSubmit">;

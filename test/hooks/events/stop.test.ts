@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EVENTS } from "../../../src/hooks/events/index.js";
 import { fold, read } from "./fold-helpers.js";
 
 describe("Stop: whether the turn may end", () => {
@@ -18,5 +19,18 @@ describe("Stop: whether the turn may end", () => {
       expect.objectContaining({ hookCallbackId: "tests", text: "tests fail" }),
     );
     expect(d.reports).toEqual([expect.objectContaining({ event: "Stop", outcome: "denied" })]);
+  });
+
+  it("additionalContext is honoured: context to go on with, not a block", () => {
+    const d = fold("Stop", [
+      read("Stop", "more", {
+        hookSpecificOutput: { hookEventName: "Stop", additionalContext: "also lint" },
+      }),
+    ]);
+    expect(EVENTS.Stop.honours).toContain("additionalContext");
+    expect(d.context).toEqual([
+      expect.objectContaining({ hookCallbackId: "more", text: "also lint" }),
+    ]);
+    expect(d.block).toBeUndefined();
   });
 });

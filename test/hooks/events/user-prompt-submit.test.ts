@@ -40,4 +40,19 @@ describe("UserPromptSubmit: hooks asked at once before the model sees the prompt
       expect.objectContaining({ hookCallbackId: "hi", text: "hello" }),
     ]);
   });
+
+  it("sessionTitle retitles, beside another hook's block", () => {
+    const d = fold("UserPromptSubmit", [
+      ups("title", {
+        hookSpecificOutput: { hookEventName: "UserPromptSubmit", sessionTitle: "Deploy" },
+      }),
+      ups("guard", {
+        decision: "block",
+        reason: "no",
+        hookSpecificOutput: { hookEventName: "UserPromptSubmit", suppressOriginalPrompt: true },
+      }),
+    ]);
+    expect(d.title?.text).toBe("Deploy");
+    expect(d.block?.hookCallbackId).toBe("guard");
+  });
 });

@@ -155,7 +155,7 @@ describe("model errors end the prompt with one message saying what to fix, and a
 });
 
 describe("a turn the model could not run", () => {
-  it("answers a JSON-RPC error naming the cause, not end_turn; the message, the transcript and Stop agree", async () => {
+  it("answers a JSON-RPC error naming the cause, not end_turn; the message, the transcript and StopFailure agree, and Stop does not fire", async () => {
     const missing =
       'ANTHROPIC_API_KEY is not set: export it in the environment that starts hookgate (in Zed, the agent server\'s "env").';
     const agent = {
@@ -164,23 +164,29 @@ describe("a turn the model could not run", () => {
     };
     const s = await replay.track(startInProcess({}, agent));
     const { sessionId } = await s.newSession({
-      hooks: { Stop: [{ hookCallbackIds: ["ui"] }], SessionEnd: [{ hookCallbackIds: ["ui"] }] },
+      hooks: {
+        Stop: [{ hookCallbackIds: ["ui"] }],
+        StopFailure: [{ matcher: "authentication_failed", hookCallbackIds: ["ui"] }],
+        SessionEnd: [{ hookCallbackIds: ["ui"] }],
+      },
     });
     const error = await rpcError(s.prompt(sessionId, "hi"));
     expect(error.code).toBe(MODEL_FAILED);
     expect(error.message).toBe(`model error: ${missing}`);
     expect(error.data).toEqual({ sessionId, reason: missing });
     expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk").trim()).toBe(missing);
-    // The turn ended: Stop says how, and the session takes the next prompt.
-    const stop = () => s.seen.events.filter((e) => e.input.hook_event_name === "Stop");
-    expect(stop().map((e) => e.input)).toEqual([
-      expect.objectContaining({ stop_reason: "error", stop_hook_active: false }),
-    ]);
+    // The turn ended on a model error: StopFailure (not Stop) says how, with Claude Code's
+    // kind of error (its matcher selects on it), and the session takes the next prompt.
+    const failure = () => s.seen.events.filter((e) => e.input.hook_event_name === "StopFailure");
+    await waitUntil("StopFailure observed", () => failure().length === 1);
+    expect(failure()[0]?.input).toEqual(
+      expect.objectContaining({ error: "authentication_failed", last_assistant_message: missing }),
+    );
     expect((await rpcError(s.prompt(sessionId, "again"))).code).toBe(MODEL_FAILED);
     await s.h.agent.request(methods.agent.session.close, { sessionId });
     const names = () => s.seen.events.map((e) => e.input.hook_event_name);
     await waitUntil("SessionEnd observed", () => names().includes("SessionEnd"));
-    expect(names()).toEqual(["Stop", "Stop", "SessionEnd"]);
+    expect(names()).toEqual(["StopFailure", "StopFailure", "SessionEnd"]);
 
     // A replay shows what the user saw: each prompt, and the line that says what to fix.
     const again = await replay.track(startInProcess({}, agent));

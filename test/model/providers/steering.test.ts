@@ -129,6 +129,47 @@ describe("UserPromptSubmit hooks that steer", () => {
     ]);
   });
 
+  it("sessionTitle retitles the session; a block never quotes the prompt back, even without suppressOriginalPrompt", async () => {
+    replay.server.queue(stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          guard: (p) => {
+            const { prompt } = p.input as { prompt?: string };
+            if (prompt === "Say hello") {
+              return {
+                hookSpecificOutput: {
+                  hookEventName: "UserPromptSubmit",
+                  sessionTitle: "Greetings",
+                },
+              };
+            }
+            return {
+              decision: "block",
+              reason: "not now",
+              hookSpecificOutput: {
+                hookEventName: "UserPromptSubmit",
+                suppressOriginalPrompt: prompt === "secret plan",
+              },
+            };
+          },
+        },
+      },
+      { UserPromptSubmit: [{ hookCallbackIds: ["guard"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(await s.prompt(sessionId, "deploy now")).toBe("end_turn");
+    expect(await s.prompt(sessionId, "secret plan")).toBe("end_turn");
+    const updates = s.h.sessionUpdates(sessionId);
+    expect(
+      updates.filter((u) => u.sessionUpdate === "session_info_update" && "title" in u),
+    ).toEqual([expect.objectContaining({ title: "Greetings" })]);
+    const said = chunks(updates, "agent_message_chunk");
+    expect(said).toContain("Prompt blocked by hook guard: not now");
+    expect(said).not.toContain("deploy now");
+    expect(said).not.toContain("secret plan");
+  });
+
   it("a callback that fails in a fail-closed group blocks the prompt", async () => {
     const { s, sessionId } = await start(
       {
@@ -254,6 +295,48 @@ describe("SessionStart hooks that steer", () => {
     ]);
   });
 
+  it("sessionTitle retitles the session with session_info_update; initialUserMessage is a turn of its own before the first prompt, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          boot: () => ({
+            hookSpecificOutput: {
+              hookEventName: "SessionStart",
+              sessionTitle: "Release checklist",
+              initialUserMessage: "OPENING: read the release notes",
+            },
+          }),
+          ups: () => ({}),
+        },
+      },
+      {
+        SessionStart: [{ hookCallbackIds: ["boot"], blocking: true }],
+        UserPromptSubmit: [{ hookCallbackIds: ["ups"], blocking: true }],
+      },
+    );
+    expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(2);
+    const texts = (i: number) =>
+      messagesOf(i)
+        .filter((m) => m.role === "user")
+        .map((m) => JSON.stringify(m.content));
+    expect(texts(0)).toEqual([expect.stringContaining("OPENING: read the release notes")]);
+    expect(texts(1)).toEqual([
+      expect.stringContaining("OPENING"),
+      expect.stringContaining("Say hello"),
+    ]);
+    // Each is a prompt of its own to the hooks, as in Claude Code.
+    expect(runsOf(s.seen.hookRuns, "ups").map((r) => r.input)).toEqual([
+      expect.objectContaining({ prompt: "OPENING: read the release notes" }),
+      expect.objectContaining({ prompt: "Say hello" }),
+    ]);
+    const titles = s.h
+      .sessionUpdates(sessionId)
+      .filter((u) => u.sessionUpdate === "session_info_update" && "title" in u);
+    expect(titles).toEqual([expect.objectContaining({ title: "Release checklist" })]);
+  });
+
   it("a hook that hangs holds the first prompt only until its timeout, and is reported timed_out", async () => {
     replay.server.queue(stream(c, "text"));
     const { s, sessionId } = await start(
@@ -374,6 +457,36 @@ describe("PostToolUse hooks that steer", () => {
   });
 });
 
+describe("PostToolBatch hooks that steer", () => {
+  it("are asked once after all calls of a step, with each call and what the model read of it; their context ends the step's last result, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "two-tools.1"), stream(c, "two-tools.2"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          batch: () => ({
+            hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "BATCH-CTX" },
+          }),
+        },
+      },
+      { PostToolBatch: [{ hookCallbackIds: ["batch"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Read the files")).toBe("end_turn");
+    const runs = runsOf(s.seen.hookRuns, "batch");
+    expect(runs).toHaveLength(1);
+    const input = runs[0]?.input as { tool_calls?: { tool_use_id: string }[] };
+    expect(input.tool_calls).toEqual([
+      expect.objectContaining({ tool_name: "Glob", tool_response: expect.any(String) }),
+      expect.objectContaining({ tool_name: "Read", tool_response: expect.any(String) }),
+    ]);
+    const results = messagesOf(1).filter((m) => m.role === "tool");
+    expect(results).toHaveLength(2);
+    expect(JSON.stringify(results[0])).not.toContain("BATCH-CTX");
+    expect(JSON.stringify(results[1])).toContain(
+      "<system-reminder>\\nPostToolBatch hook additional context: BATCH-CTX\\n</system-reminder>",
+    );
+  });
+});
+
 describe("Stop hooks that steer", () => {
   it("a Stop hook that always blocks yields exactly 1 + 8 model requests and is asked a 9th time, as in Claude Code, then the turn ends and says so", async () => {
     replay.server.queue(...Array.from({ length: 9 }, () => stream(c, "text")));
@@ -428,6 +541,37 @@ describe("Stop hooks that steer", () => {
     await expect
       .poll(() => s.seen.events.map((e) => e.input))
       .toEqual([expect.objectContaining({ hook_event_name: "Stop", stop_hook_active: true })]);
+  });
+
+  it("a Stop hook's additionalContext keeps the turn going with the context in a system-reminder of its own, as in Claude Code", async () => {
+    replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const { s, sessionId } = await start(
+      {
+        hooks: {
+          more: (p) =>
+            (p.input as { stop_hook_active?: boolean }).stop_hook_active
+              ? {}
+              : {
+                  hookSpecificOutput: {
+                    hookEventName: "Stop",
+                    additionalContext: "STOP-CTX: lint",
+                  },
+                },
+        },
+      },
+      { Stop: [{ hookCallbackIds: ["more"], blocking: true }] },
+    );
+    expect(await s.prompt(sessionId, "Fix the build")).toBe("end_turn");
+    expect(replay.server.requests).toHaveLength(2);
+    const last = messagesOf(1).at(-1);
+    expect(last?.role).toBe("user");
+    expect(last?.content).toBe(
+      "<system-reminder>\nStop hook additional context: STOP-CTX: lint\n</system-reminder>",
+    );
+    expect(runsOf(s.seen.hookRuns, "more").map((r) => r.input)).toEqual([
+      expect.objectContaining({ stop_hook_active: false }),
+      expect.objectContaining({ stop_hook_active: true }),
+    ]);
   });
 
   it("a Stop block without a reason is a hook_error and the turn ends (fail open)", async () => {
