@@ -1,6 +1,6 @@
 // The detail pane: what a selected hook row or tool call holds, in full. A hook: its outcome
 // label and what it means, its timing, and the exact `_hooks/run` request and reply (linked to
-// their Traffic rows). A tool call: its input, output and the hook text the model was given.
+// their Traffic rows), or a command hook's input, exit code, stdout and stderr. A tool call: its input, output and the hook text the model was given.
 import { $, el, pretty } from "./dom.js";
 import { eventFrames, hookFrames } from "./frames.js";
 import { meaning } from "./outcomes.js";
@@ -56,17 +56,37 @@ function exchange(pair) {
   ];
 }
 
-/** A command hook ran inside the agent: its input is the event's, as the page was sent it. */
-function commandInput(sessionId, toolUseId, event) {
+/** How the command's process ended, as its report says (an older agent sends none). */
+function commandOutput(output) {
+  if (!output) return el("p", {}, "The agent's report has no output for this command.");
+  const stream = (name, text) => [
+    el("h4", {}, name),
+    el("pre", { "aria-label": name }, text === "" ? "(empty)" : text),
+  ];
+  return [
+    el(
+      "p",
+      {},
+      output.exitCode === undefined
+        ? "It did not exit (timed out, cancelled or failed to start)."
+        : `Exit code ${output.exitCode}.`,
+      output.truncated ? " Output cut: the report keeps the first 4 KiB of each stream." : "",
+    ),
+    ...stream("stdout", output.stdout),
+    ...stream("stderr", output.stderr),
+  ];
+}
+
+/**
+ * A command hook ran inside the agent: its input is the event's, as the page was sent it; its
+ * exit code, stdout and stderr come with its report.
+ */
+function commandRun(sessionId, toolUseId, event, output) {
   const sent = eventFrames(sessionId, toolUseId, event)[0];
   return [
     el("h4", {}, "Input (on the command's stdin)"),
     el("pre", {}, sent ? pretty(sent.request.message.params.input) : "not seen by this page"),
-    el(
-      "p",
-      {},
-      "The command ran inside the agent; its report gives the outcome and the reason above (stdout, or stderr for exit 2 and failures).",
-    ),
+    ...[commandOutput(output)].flat(),
   ];
 }
 
@@ -102,7 +122,7 @@ export function showHook({ report, sessionId, toolUseId, startMs, gateMs }) {
       ["Timing", timing.filter(Boolean).join("; ")],
     ]),
     report.kind === "command"
-      ? commandInput(sessionId, toolUseId, event)
+      ? commandRun(sessionId, toolUseId, event, report.output)
       : pair
         ? exchange(pair)
         : el(

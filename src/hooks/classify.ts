@@ -1,6 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { CommandRun, HttpExchange } from "./command.js";
-import type { Outcome } from "./outcome.js";
+import type { Outcome, ProcessEnd } from "./outcome.js";
 
 export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
@@ -63,7 +63,7 @@ export function classify(answer: Answer, asked: Asked): Outcome {
     case "rejected":
       return fromRejection(asked, answer.error);
     case "process":
-      return fromProcess(asked, answer.run);
+      return { ...fromProcess(asked, answer.run), process: processEnd(answer.run) };
     case "http":
       return fromHttp(asked, answer.exchange);
     case "unrunnable":
@@ -239,6 +239,13 @@ function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
     return failed(asked, "hook_error", "HTTP hook must return valid JSON, but parsing failed");
   }
   return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
+}
+
+/** The process's end as its report shows it: an exit code only when it exited. */
+function processEnd(run: CommandRun): ProcessEnd {
+  const { stdout, stderr } = run;
+  const exitCode = run.status === "exited" ? run.exitCode : null;
+  return { exitCode, stdout, stderr, truncated: run.truncated.length > 0 };
 }
 
 function failed(

@@ -1,7 +1,9 @@
 import type { HookEventName } from "../wire/events.js";
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
+import { MAX_REPORT_OUTPUT_BYTES } from "../wire/hooks.js";
 import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
+import { cutUtf8 } from "./truncate.js";
 
 export type { OutcomeLabel } from "../wire/hooks.js";
 
@@ -18,6 +20,17 @@ export interface Outcome {
   readonly truncated?: boolean;
   /** Fields of the reply the reader did not know and ignored, each with what was likely meant. */
   readonly warning?: string;
+  /** A command hook's process as it ended, for its report. */
+  readonly process?: ProcessEnd;
+}
+
+/** What a command hook's process left: its exit code (null: it did not exit) and output. */
+export interface ProcessEnd {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The runner already cut a stream at its cap. */
+  readonly truncated: boolean;
 }
 
 /**
@@ -26,7 +39,7 @@ export interface Outcome {
  * group says.
  */
 export function malformed(outcome: Outcome, failure: string): Outcome {
-  const { handler, durationMs, truncated, warning } = outcome;
+  const { handler, durationMs, truncated, warning, process } = outcome;
   return {
     handler,
     label: "malformed",
@@ -34,6 +47,7 @@ export function malformed(outcome: Outcome, failure: string): Outcome {
     failure,
     ...(truncated && { truncated }),
     ...(warning !== undefined && { warning }),
+    ...(process && { process }),
   };
 }
 
@@ -124,8 +138,22 @@ export function reportsOf(
       ...(o?.truncated === true && { truncated: true as const }),
       ...(reason && { reason: capReason(reason) }),
       ...(o?.warning !== undefined && { warning: capReason(o.warning) }),
+      ...(o?.process && { output: reportOutput(o.process) }),
     };
   });
+}
+
+/** A command's exit code and the head of its output, for the report. */
+function reportOutput(end: ProcessEnd): NonNullable<OutcomeReport["output"]> {
+  const stdout = cutUtf8(end.stdout, MAX_REPORT_OUTPUT_BYTES);
+  const stderr = cutUtf8(end.stderr, MAX_REPORT_OUTPUT_BYTES);
+  const cut = end.truncated || stdout !== end.stdout || stderr !== end.stderr;
+  return {
+    ...(end.exitCode !== null && { exitCode: end.exitCode }),
+    stdout,
+    stderr,
+    ...(cut && { truncated: true as const }),
+  };
 }
 
 /** A report's reason: what the hook said (its stop reason first), else what went wrong. */

@@ -546,7 +546,27 @@ export const outcomeReportSchema = z.strictObject({
    * decision?`); cut like `reason`.
    */
   warning: z.string().optional(),
+  /**
+   * A command hook's process as it ended (`kind: "command"` only): its exit code (absent when it
+   * did not exit: a timeout, a cancel, a signal, a failed spawn) and the head of its stdout and
+   * stderr, each at most {@link MAX_REPORT_OUTPUT_BYTES} of UTF-8.
+   */
+  output: z
+    .strictObject({
+      exitCode: z.int().optional(),
+      stdout: z.string(),
+      stderr: z.string(),
+      /** stdout or stderr was longer (here or past the runner's cap) and was cut. */
+      truncated: z.literal(true).optional(),
+    })
+    .optional(),
 });
+
+/**
+ * A report rides on every update of its call: a command's output in it is a head for a client
+ * UI, kept well below the 64 KiB the runner reads (the log and the hook's outcome saw it all).
+ */
+export const MAX_REPORT_OUTPUT_BYTES = 4096;
 
 export type OutcomeReport = z.infer<typeof outcomeReportSchema>;
 

@@ -84,20 +84,27 @@ export const updateHooksMetaSchema = z.looseObject({
 export type UpdateHooksMeta = z.infer<typeof updateHooksMetaSchema>;
 
 /**
+ * An entry as a client reads it: the fields this version knows, checked; fields a newer agent
+ * added are dropped, not the entry (docs/protocol.md, "Reading hook reports").
+ */
+const readableReport = z.object(outcomeReportSchema.shape);
+
+/**
  * Reads a `session/update`'s `_meta` with {@link updateHooksMetaSchema}, field by field: an
- * entry a newer agent sends that this version cannot read is skipped, not the whole report.
+ * entry a newer agent sends that this version cannot read (an outcome it does not know) is
+ * skipped, not the whole report; a field it does not know is dropped, not the entry.
  * `undefined` when the update reports no hooks.
  */
 export function readUpdateHooksMeta(meta: unknown): Partial<UpdateHooksMeta> | undefined {
   if (typeof meta !== "object" || meta === null) return undefined;
-  const { hooks, hooksGateMs } = updateHooksMetaSchema.shape;
+  const { hooksGateMs } = updateHooksMetaSchema.shape;
   const entries: unknown = Reflect.get(meta, "hooks");
   const gateMs = hooksGateMs.safeParse(Reflect.get(meta, "hooksGateMs")).data;
   if (!Array.isArray(entries) && gateMs === undefined) return undefined;
   return {
     ...(Array.isArray(entries) && {
       hooks: entries.flatMap((entry) => {
-        const report = hooks.element.safeParse(entry);
+        const report = readableReport.safeParse(entry);
         return report.success ? [report.data] : [];
       }),
     }),

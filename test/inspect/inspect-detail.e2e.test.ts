@@ -96,6 +96,34 @@ describe("the inspector page's detail pane and waterfall", () => {
     }
   }, 120_000);
 
+  it("a command hook's row shows its exit code, stdout and stderr, as the agent reported them", async () => {
+    const guard = "echo 'looked at rm -rf build'; echo 'no deleting build dirs' >&2; exit 2";
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] },
+    };
+    const run = await inspect(
+      { ".claude/settings.json": JSON.stringify(settings) },
+      { agent: ["--setting-sources", "project"] },
+    );
+    try {
+      const page = await openPage(browser, run.url);
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByText("turn ended: end_turn").waitFor();
+      const card = page.getByRole("article", { name: "Bash: rm -rf build" });
+      await card.getByRole("listitem").filter({ hasText: COMMAND_ID }).getByText("command").click();
+      const details = page.getByRole("region", { name: "Details" });
+      await details.getByRole("heading", { name: `Hook ${COMMAND_ID}` }).waitFor();
+      await details.getByText(/^denied$/).waitFor();
+      await details.getByText("Exit code 2.", { exact: true }).waitFor();
+      const stdout = details.getByLabel("stdout");
+      expect(await stdout.textContent()).toBe("looked at rm -rf build\n");
+      expect(await details.getByLabel("stderr").textContent()).toBe("no deleting build dirs\n");
+      await page.close();
+    } finally {
+      await run.stop();
+    }
+  }, 120_000);
+
   it("a call's hooks, the gate's total, the permission step and the PostToolUse hooks are bars on one axis with tick labels, each at its start and length", async () => {
     // Two command hooks of very different lengths beside the page's callback.
     const hook = (command: string) => ({ type: "command", command });

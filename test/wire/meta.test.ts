@@ -82,6 +82,14 @@ describe("reading a session/update _meta", () => {
     });
   });
 
+  it("keeps an entry with a field this version does not know, without the field", () => {
+    const output = { exitCode: 2, stdout: "", stderr: "no rm here" };
+    const command = { ...report, kind: "command", output, rerouteMs: 4 };
+    expect(readUpdateHooksMeta({ hooks: [command] })).toEqual({
+      hooks: [{ ...report, kind: "command", output }],
+    });
+  });
+
   it("an update without hook reports reads as nothing", () => {
     expect(readUpdateHooksMeta(undefined)).toBeUndefined();
     expect(readUpdateHooksMeta({ other: true })).toBeUndefined();
