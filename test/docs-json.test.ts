@@ -166,8 +166,14 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
       check: zodCheck(z.strictObject({ settings: z.array(settingsReportSchema) })),
     };
   }
-  if (has(value, "hooks") !== undefined)
+  if (has(value, "hooks") !== undefined || has(value, "permissions") !== undefined)
     return { name: "Claude Code settings file", check: zodCheck(claudeSettingsSchema) };
+  if (typeof has(value, "type") === "string" && has(value, "url") !== undefined) {
+    return {
+      name: "settings file handler",
+      check: (v) => zodCheck(claudeSettingsSchema)({ hooks: { PreToolUse: [{ hooks: [v] }] } }),
+    };
+  }
   if (has(value, "version") !== undefined && has(value, "sessionId") !== undefined) {
     return { name: "session record", check: zodCheck(sessionMetaSchema) };
   }

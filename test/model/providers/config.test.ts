@@ -101,7 +101,8 @@ describe("flags and precedence", () => {
       providerOptions: undefined,
       maxRounds: 50,
       maxStopBlocks: 8,
-      permissionMode: "default",
+      // No flag and no config: each session takes its settings files' defaultMode, else default.
+      permissionMode: undefined,
       maxHookValueBytes: 16384,
       logLevel: "debug",
       logFormat: undefined,
