@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { homedir } from "node:os";
+import { basename } from "node:path";
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
@@ -11,6 +12,7 @@ import type { Steering } from "../hooks/steering.js";
 import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import type { ToolCatalog } from "./catalog.js";
+import { watchFiles } from "./file-watch.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import { RuleBook } from "./rule-book.js";
@@ -125,6 +127,8 @@ export class SessionActor {
   private instructionsAnnounced = false;
   /** SessionStart's `watchPaths`: the paths whose changes are FileChanged's to report. */
   private readonly watched = new Set<string>();
+  /** Ends the watch on `watched` (set once SessionStart named paths); called on close. */
+  private unwatch: (() => void) | undefined;
   readonly hooks: SessionHooks;
 
   constructor(readonly settings: SessionSettings) {
@@ -256,6 +260,7 @@ export class SessionActor {
       const start = await this.hooks.takeSessionStart(controller.signal);
       if (start?.title) await this.retitle(start.title.text);
       for (const path of start?.watchPaths ?? []) this.watched.add(path);
+      if (start?.watchPaths?.length && !this.unwatch && !this.closed) this.startWatching();
       const opening = start?.initialUserMessage;
       if (opening && !controller.signal.aborted) {
         const first = await this.finish(
@@ -442,6 +447,16 @@ export class SessionActor {
     return modeState(this.currentMode);
   }
 
+  /** FileChanged for each settled change of a watched path; the matcher names the file. */
+  private startWatching(): void {
+    this.unwatch = watchFiles(
+      [...this.watched],
+      (path, event) =>
+        this.hooks.emit("FileChanged", () => ({ file_path: path, event }), basename(path)),
+      this.settings.log,
+    );
+  }
+
   /**
    * Cancels the running turn, waits for it to settle, and ends the session. Whatever its
    * processes left running (background jobs, detached helpers) is ended once the SessionEnd
@@ -454,6 +469,7 @@ export class SessionActor {
     const running = this.current?.finished;
     this.cancel();
     await running?.catch(() => undefined);
+    this.unwatch?.();
     this.hooks.close();
     this.hooks.emit("SessionEnd", () => ({ reason }), reason);
     await this.settings.release?.();

@@ -15,6 +15,7 @@ export const HOOK_EVENTS = [
   "PermissionDenied",
   "PostToolBatch",
   "StopFailure",
+  "FileChanged",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -32,7 +33,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
- * `load_reason`, StopFailure's `error`. On the other events without a tool the matcher is
+ * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
+ * names files). On the other events without a tool the matcher is
  * ignored.
  */
 export const MATCHER_FIELDS = {
@@ -43,6 +45,7 @@ export const MATCHER_FIELDS = {
   UserPromptExpansion: "command_name",
   InstructionsLoaded: "load_reason",
   StopFailure: "error",
+  FileChanged: "file_path",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -75,7 +78,6 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   WorktreeRemove: "hookgate has no git worktree feature",
   CwdChanged:
     "hookgate keeps no working directory across Bash calls (each starts in the session cwd)",
-  FileChanged: "hookgate does not watch SessionStart's watchPaths yet",
   DirectoryAdded: "hookgate's directories are fixed when the session opens",
   MessageDisplay: "an ACP client displays messages itself",
   PreSkillShellCommand: "hookgate has no skills",

@@ -226,6 +226,8 @@ const eventFields = {
     /** What the user was shown (Claude Code: its synthetic "API Error: …" message). */
     last_assistant_message: z.string().optional(),
   },
+  /** A path SessionStart's `watchPaths` named (or a file inside it) changed. */
+  FileChanged: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -278,6 +280,7 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PermissionDenied: inputSchema("PermissionDenied"),
   PostToolBatch: inputSchema("PostToolBatch"),
   StopFailure: inputSchema("StopFailure"),
+  FileChanged: inputSchema("FileChanged"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

@@ -49,6 +49,7 @@ describe("the per-event policy table", () => {
       "InstructionsLoaded",
       "PermissionDenied",
       "StopFailure",
+      "FileChanged",
     ]);
   });
 
@@ -65,6 +66,7 @@ describe("the per-event policy table", () => {
     ["PreCompact", null],
     ["PostToolBatch", null],
     ["StopFailure", null],
+    ["FileChanged", null],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

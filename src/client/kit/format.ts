@@ -197,6 +197,8 @@ function eventDetail(input: HookInput): string {
       return ` (${input.tool_calls.length} call${input.tool_calls.length === 1 ? "" : "s"})`;
     case "StopFailure":
       return ` (${input.error})`;
+    case "FileChanged":
+      return ` ${input.file_path} (${input.event})`;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
+import { fileChanged } from "./file-changed.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
 import { permissionDenied } from "./permission-denied.js";
@@ -36,6 +37,7 @@ export const EVENTS = {
   PermissionDenied: permissionDenied,
   PostToolBatch: postToolBatch,
   StopFailure: stopFailure,
+  FileChanged: fileChanged,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { EVENTS } from "../../../src/hooks/events/index.js";
+import { NOT_RUN } from "../../../src/wire/events.js";
 import { fold, read } from "./fold-helpers.js";
 
-describe("observe-only events: Notification, SessionEnd, PreCompact", () => {
-  it.each(["Notification", "SessionEnd", "PreCompact"] as const)(
+describe("observe-only events: Notification, SessionEnd, PreCompact, FileChanged", () => {
+  it.each(["Notification", "SessionEnd", "PreCompact", "FileChanged"] as const)(
     "%s: nothing its hooks answer decides anything; they only report",
     (event) => {
       expect(EVENTS[event].policy.awaited).toBe("none");
@@ -15,4 +16,17 @@ describe("observe-only events: Notification, SessionEnd, PreCompact", () => {
       expect(d.reports).toEqual([expect.objectContaining({ event, hookCallbackId: "h" })]);
     },
   );
+});
+
+describe("FileChanged", () => {
+  it("runs (it is no longer reported skipped) and keeps SessionStart's watched set: its watchPaths answer changes nothing", () => {
+    expect(NOT_RUN).not.toHaveProperty("FileChanged");
+    expect(EVENTS.FileChanged.honours).toEqual([]);
+    const d = fold("FileChanged", [
+      read("FileChanged", "h", {
+        hookSpecificOutput: { hookEventName: "FileChanged", watchPaths: ["/elsewhere"] },
+      }),
+    ]);
+    expect(d.watchPaths).toBeUndefined();
+  });
 });
