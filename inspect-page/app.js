@@ -6,6 +6,7 @@ import { openSession } from "./sessions.js";
 import { listSessions } from "./saved-sessions.js";
 import { $, el, post } from "./dom.js";
 import { logEvent, logFrame } from "./log.js";
+import { endTurn, startTurn } from "./turn-axis.js";
 
 // ---- session controls ------------------------------------------------------------------------
 
@@ -17,6 +18,12 @@ $("prompt-form").addEventListener("submit", (event) => {
   if (text.trim() === "") return;
   $("prompt").value = "";
   void post({ type: "prompt", text });
+});
+// Enter sends, as in a one-line field; Shift+Enter starts another line (one turn, several calls).
+$("prompt").addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  $("prompt-form").requestSubmit();
 });
 $("list-sessions").addEventListener("click", () => void listSessions());
 
@@ -113,10 +120,15 @@ on("gateClosed", ({ id }) => closeGate(id));
 on("permission", showPermission);
 on("permissionClosed", ({ id }) => closePermission(id));
 on("session", openSession);
-on("user", ({ sessionId, text }) => addText("user", text, sessionId));
-on("turnEnded", ({ sessionId, stopReason }) =>
-  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`), sessionId),
-);
+on("user", ({ sessionId, text }) => {
+  startTurn(sessionId);
+  addText("user", text, sessionId);
+});
+on("turnEnded", ({ sessionId, stopReason }) => {
+  const figure = endTurn(sessionId);
+  if (figure) append(figure, sessionId);
+  append(el("p", { class: "turn-end" }, `turn ended: ${stopReason}`), sessionId);
+});
 on("failure", ({ message }) => ($("error").textContent = message));
 on("trimmed", ({ messages }) =>
   append(

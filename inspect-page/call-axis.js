@@ -15,7 +15,8 @@ function answer(pair) {
 
 /**
  * The axis of one call: `gate` and `after` rows with their starts, the `permission` step when
- * one was asked, the tool's `run` when its PostToolUse hooks reported, and the span. `afterAt`: when the update that first
+ * one was asked, the tool's `run` when its PostToolUse hooks reported, the span, and `startAt`
+ * (when the gate was first asked, the inspector's clock). `afterAt`: when the update that first
  * carried the PostToolUse reports reached the inspector (those hooks had just ended).
  */
 export function callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt }) {
@@ -43,5 +44,5 @@ export function callAxis({ sessionId, toolCallId, gate, gateMs, after, afterAt }
   });
   const gateRows = gate.map((report) => ({ report, startMs: 0 }));
   const spanMs = Math.max(next, ...gate.map((r) => r.durationMs));
-  return { gate: gateRows, after: afterRows, permission, run, gateMs, spanMs };
+  return { gate: gateRows, after: afterRows, permission, run, gateMs, spanMs, startAt: gateStart };
 }

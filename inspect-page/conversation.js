@@ -3,7 +3,9 @@
 import { el, pretty } from "./dom.js";
 import { callAxis } from "./call-axis.js";
 import { showCall, showHook } from "./detail.js";
+import { latestEventFrames } from "./frames.js";
 import { logGate } from "./log.js";
+import { noteStep } from "./turn-axis.js";
 import { axis, hookRow, place, stepRow } from "./waterfall.js";
 import { nameSession, relabel, shownView, uniqueId, viewOf } from "./sessions.js";
 
@@ -162,13 +164,22 @@ function renderCard(entry) {
   const afterMs = after.reduce((sum, r) => sum + r.durationMs, 0);
   entry.after.setAttribute("aria-label", `${event} hooks (${afterMs.toFixed(1)} ms)`);
   place(entry.node);
+  // The whole call is one step on its turn's axis.
+  if (line.startAt !== undefined) {
+    const step = { name: entry.heading.textContent, outcome: entry.node.dataset.status };
+    noteStep(sessionId, `call ${toolCallId}`, {
+      ...step,
+      startAt: line.startAt,
+      lengthMs: line.spanMs,
+    });
+  }
 }
 
 /**
  * Hooks of the turn's other events (UserPromptSubmit, SessionStart, Stop...) ride on whichever
  * update comes next: each event's rows go in the conversation where they arrived.
  */
-function turnHooks(reports, sessionId) {
+function turnHooks(reports, sessionId, at) {
   const byEvent = new Map();
   for (const report of reports) {
     const event = report.event ?? "Hooks";
@@ -176,6 +187,17 @@ function turnHooks(reports, sessionId) {
   }
   for (const [event, list] of byEvent) {
     const ms = longest(list);
+    // A step of the turn's axis, from when the event's hooks were asked (they run at once).
+    if (event !== "SessionStart") {
+      const startAt = latestEventFrames(sessionId, event)?.request.at ?? at - ms;
+      const outcome = list.some((r) => r.outcome === "denied") ? "denied" : "proceeded";
+      noteStep(sessionId, `${event} ${startAt}`, {
+        name: `${event} hooks`,
+        outcome,
+        startAt,
+        lengthMs: ms,
+      });
+    }
     const rows = el("ol", { class: "hooks", "aria-label": `${event} hooks (${ms.toFixed(1)} ms)` });
     const items = list.map((report) => ({ report, startMs: 0 }));
     rows.append(...rowsOf(items, ms, { sessionId }));
@@ -197,7 +219,7 @@ export function onUpdate({ sessionId, update, at }) {
     update.sessionUpdate === "tool_call" || update.sessionUpdate === "tool_call_update";
   const reports = update._meta?.hooks ?? [];
   const others = isCall ? reports.filter((r) => !ownReport(r)) : reports;
-  if (others.length > 0) turnHooks(others, sessionId);
+  if (others.length > 0) turnHooks(others, sessionId, at);
   switch (update.sessionUpdate) {
     case "agent_message_chunk":
       if (update.content?.type === "text") addText("agent", update.content.text, sessionId);

@@ -11,6 +11,8 @@ const waiting = new Map();
 const byEvent = new Map();
 /** [session, tool call] -> the permission request's pairs. */
 const permissions = new Map();
+/** [session, event] -> the latest `_hooks/run` pair of the event, whatever its tool use. */
+const latest = new Map();
 const order = [];
 
 const key = (...parts) => JSON.stringify(parts.map((part) => part ?? ""));
@@ -36,6 +38,7 @@ export function indexFrame({ direction, message, at }, rowId) {
     const pair = { hookCallbackId: p.hookCallbackId, request: seen };
     waiting.set(message.id, pair);
     keep(byEvent, key(p.sessionId, p.toolUseId, p.input?.hook_event_name), pair);
+    latest.set(key(p.sessionId, p.input?.hook_event_name), pair);
   } else if (direction === "from agent" && message.method === "session/request_permission") {
     const pair = { request: seen };
     waiting.set(message.id, pair);
@@ -64,4 +67,9 @@ export function hookFrames(sessionId, toolUseId, hookCallbackId, event) {
 /** The permission request for a tool call, and its answer once given. */
 export function permissionFrames(sessionId, toolCallId) {
   return permissions.get(key(sessionId, toolCallId))?.at(-1);
+}
+
+/** The latest `_hooks/run` exchange of an event in a session (a turn's UserPromptSubmit, Stop). */
+export function latestEventFrames(sessionId, event) {
+  return latest.get(key(sessionId, event));
 }

@@ -28,7 +28,8 @@ export function axis(spanMs) {
   );
 }
 
-function track(startMs, lengthMs, spanMs) {
+/** A bar at its start and length on the axis (the row's text says the same in ms). */
+export function track(startMs, lengthMs, spanMs) {
   return el(
     "span",
     { class: "track", "aria-hidden": "true" },

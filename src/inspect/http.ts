@@ -54,6 +54,7 @@ const ASSETS = new Set([
   "outcomes.js",
   "saved-sessions.js",
   "sessions.js",
+  "turn-axis.js",
   "waterfall.js",
   "style.css",
 ]);
