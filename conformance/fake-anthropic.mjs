@@ -48,9 +48,20 @@ export function startFakeAnthropic() {
 
 let ids = 0;
 
+/** The text of an `/answer <text>` line in the request's last message (a prompt hook's question). */
+function scriptedAnswer(request) {
+  const last = (request.messages ?? []).at(-1);
+  const content = last?.content ?? "";
+  const text =
+    typeof content === "string" ? content : content.map((part) => part.text ?? "").join("\n");
+  return /^\s*\/answer (.*)$/m.exec(text)?.[1];
+}
+
 function reply(script, request) {
   const turn = (request.messages ?? []).filter((m) => m.role === "assistant").length;
-  const step = script[turn] ?? { text: "Done." };
+  // A prompt hook's question is answered as the scripted model answers it: its /answer line.
+  const answer = scriptedAnswer(request);
+  const step = answer !== undefined ? { text: answer } : (script[turn] ?? { text: "Done." });
   const calls = step.tools ?? (step.tool ? [{ tool: step.tool, input: step.input }] : []);
   const content = calls.length
     ? calls.map((c) => ({ type: "tool_use", id: `toolu_${++ids}`, name: c.tool, input: c.input }))

@@ -32,6 +32,12 @@ export function observe(scenario, run) {
     end: AS_ACP[run.end] ?? run.end,
     results: toolResults(last, scenario.results === "text").join(" | "),
   };
+  // A prompt hook's question to the model: its system prompt must be Claude Code's own (from
+  // its first words: Claude Code puts its billing header and SDK identity before them).
+  const asked = run.requests.filter(
+    (r) => !main.includes(r) && /\/answer /.test(JSON.stringify(r.messages)),
+  );
+  if (asked.length > 0) facets["hook system"] = asked.map((r) => systemText(r.system)).join(" | ");
   const requests = logged.filter((l) => l.request);
   if (requests.length > 0) facets.http = requests.map((l) => JSON.stringify(l.request)).join(" ");
   const probes = logged.filter((l) => l.probe);
@@ -197,4 +203,12 @@ function markerOrder(request, markers) {
     .filter((m) => text.includes(m))
     .sort((a, b) => text.indexOf(a) - text.indexOf(b))
     .join(" < ");
+}
+
+/** A request's system prompt as text, whether a string or a list of text blocks. */
+function systemText(system) {
+  const text =
+    typeof system === "string" ? system : (system ?? []).map((b) => b.text ?? "").join("\n");
+  const start = text.indexOf("You are evaluating");
+  return start === -1 ? text : text.slice(start);
 }

@@ -34,22 +34,24 @@ function settingsFor(scenario, log, httpHooks) {
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, if: rule, http, ...action }) =>
-        http
-          ? {
-              type: "http",
-              url: http.url ?? httpHooks.urlFor(action),
-              ...http.handler,
-              ...(timeout && { timeout }),
-              ...(rule && { if: rule }),
-            }
-          : {
-              type: "command",
-              command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
-              ...(async && { async }),
-              ...(timeout && { timeout }),
-              ...(rule && { if: rule }),
-            },
+      hooks: handlers.map(({ async, timeout, if: rule, http, prompt, ...action }) =>
+        prompt
+          ? { type: "prompt", prompt, ...(timeout && { timeout }), ...(rule && { if: rule }) }
+          : http
+            ? {
+                type: "http",
+                url: http.url ?? httpHooks.urlFor(action),
+                ...http.handler,
+                ...(timeout && { timeout }),
+                ...(rule && { if: rule }),
+              }
+            : {
+                type: "command",
+                command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
+                ...(async && { async }),
+                ...(timeout && { timeout }),
+                ...(rule && { if: rule }),
+              },
       ),
     }));
   }

@@ -235,6 +235,22 @@ export const SCENARIOS = [
     hooks: on("PreToolUse", "Bash", { code: 2, err: "ASYNC-BLOCK", async: true }),
     turns: [MAKE_A, done],
   },
+  // prompt hooks: both sides ask the fake model, which answers the question's /answer line
+  {
+    name: "prompt hook: ok false blocks the call and ends the turn",
+    hooks: on("PreToolUse", "Bash", {
+      prompt: 'Block file writes.\n/answer {"ok": false, "reason": "PROMPT-DENY"}',
+    }),
+    turns: [MAKE_A, done],
+    markers: ["PROMPT-DENY"],
+    show: ["files", "results", "requests", "end"],
+  },
+  {
+    name: "prompt hook: ok true lets the call run",
+    hooks: on("PreToolUse", "Bash", { prompt: '/answer {"ok": true, "reason": "fine"}' }),
+    turns: [MAKE_A, done],
+    show: ["files", "results"],
+  },
   // http hooks: both sides POST to one local server (conformance/http-hook.mjs)
   {
     name: "http: empty 2xx body, tool runs",

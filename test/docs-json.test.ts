@@ -168,7 +168,8 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
   }
   if (has(value, "hooks") !== undefined || has(value, "permissions") !== undefined)
     return { name: "Claude Code settings file", check: zodCheck(claudeSettingsSchema) };
-  if (typeof has(value, "type") === "string" && has(value, "url") !== undefined) {
+  const handlerField = has(value, "url") ?? has(value, "prompt");
+  if (typeof has(value, "type") === "string" && handlerField !== undefined) {
     return {
       name: "settings file handler",
       check: (v) => zodCheck(claudeSettingsSchema)({ hooks: { PreToolUse: [{ hooks: [v] }] } }),

@@ -27,6 +27,7 @@ import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
 import { matcherWarnings, registrationWarnings } from "../hooks/warnings.js";
 import type { Logger } from "../shared/log.js";
 import { describePlainError } from "../model/describe-error.js";
+import { hookModelOf } from "./hook-model.js";
 import { SessionMcp } from "../mcp/session-servers.js";
 import type { ClientPort } from "../shared/port.js";
 import type { OpenRequest } from "../protocol/host.js";
@@ -115,6 +116,7 @@ export class SessionAssembly {
       groups,
       childEnv,
       envFiles,
+      model: hookModelOf(options.model),
     });
     const mcp = await this.connectMcp(id, request, log, groups);
     const text = {

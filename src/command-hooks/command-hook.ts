@@ -2,8 +2,11 @@ import type {
   CommandHandler,
   CommandHookRunner,
   CommandRun,
+  HookModel,
   HttpExchange,
   HttpHandler,
+  PromptExchange,
+  PromptHandler,
 } from "../hooks/command.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
@@ -11,6 +14,7 @@ import type { ProcessGroups } from "../process/process-group.js";
 import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
 import { postHook } from "./http-hook.js";
+import { askPromptHook } from "./prompt-hook.js";
 import { VERSION } from "../shared/version.js";
 
 /**
@@ -29,11 +33,13 @@ export interface CommandHookContext {
   readonly childEnv: ChildEnvPolicy;
   /** Where SessionStart hooks write `CLAUDE_ENV_FILE`s for the session's Bash calls. */
   readonly envFiles?: SessionEnvFiles;
+  /** The session's model, which `prompt` hooks ask; absent: they fail as their `onFailure` says. */
+  readonly model?: HookModel;
 }
 
 /**
  * Runs settings-file hooks for one session: commands each in its own process group, http
- * hooks over the process's keep-alive pool; the classifier reads what each did.
+ * hooks over the process's keep-alive pool, prompt hooks through the session's model; the classifier reads what each did.
  */
 export class SessionCommandRunner implements CommandHookRunner {
   constructor(private readonly ctx: CommandHookContext) {}
@@ -56,6 +62,10 @@ export class SessionCommandRunner implements CommandHookRunner {
 
   post(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange> {
     return postHook(handler, JSON.stringify(input), signal);
+  }
+
+  ask(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange> {
+    return askPromptHook(handler, input, signal, this.ctx.model);
   }
 }
 

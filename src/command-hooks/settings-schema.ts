@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isValidMatcher } from "../wire/matcher.js";
 
 /** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
-export const SKIPPED_HANDLER_TYPES = ["prompt", "agent", "mcp_tool"] as const;
+export const SKIPPED_HANDLER_TYPES = ["agent", "mcp_tool"] as const;
 
 const seconds = z.number().gt(0, "must be greater than 0 seconds");
 
@@ -27,6 +27,16 @@ const httpSchema = claudeCommandSchema
     url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
     headers: z.record(z.string(), z.string()).optional(),
     allowedEnvVars: z.array(z.string()).optional(),
+  });
+
+/** A `type: "prompt"` handler: a model judges the hook input (Claude Code's fields). */
+const promptSchema = claudeCommandSchema
+  .omit({ command: true, args: true, shell: true, async: true })
+  .extend({
+    type: z.literal("prompt"),
+    prompt: z.string().min(1, "must not be empty"),
+    model: z.string().min(1, "must not be empty").optional(),
+    continueOnBlock: z.boolean().optional(),
   });
 
 /** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
@@ -62,14 +72,15 @@ function fileSchema<H extends z.ZodType>(handler: H) {
 
 /** Claude Code's `settings.json` / `settings.local.json`, the parts hookgate reads. */
 export const claudeSettingsSchema = fileSchema(
-  z.discriminatedUnion("type", [claudeCommandSchema, httpSchema, skippedSchema]),
+  z.discriminatedUnion("type", [claudeCommandSchema, httpSchema, promptSchema, skippedSchema]),
 );
 
 /** Codex's `hooks.json`. */
 export const codexHooksSchema = fileSchema(
-  z.discriminatedUnion("type", [codexCommandSchema, httpSchema, skippedSchema]),
+  z.discriminatedUnion("type", [codexCommandSchema, httpSchema, promptSchema, skippedSchema]),
 );
 
 export type SettingsFile = z.infer<typeof codexHooksSchema>;
 export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;
 export type HttpHandlerSpec = z.infer<typeof httpSchema>;
+export type PromptHandlerSpec = z.infer<typeof promptSchema>;

@@ -8,6 +8,7 @@ import type { SettingsReport } from "../wire/hooks.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
+import { toPromptHandler } from "./prompt-hook.js";
 import type { HeaderEnv, HttpHookLimits } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
 
@@ -183,7 +184,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         }
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
-          if (spec.type !== "command" && spec.type !== "http") {
+          if (spec.type !== "command" && spec.type !== "http" && spec.type !== "prompt") {
             skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
             return;
           }
@@ -203,7 +204,8 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
             );
             appendAll(warnings, http.warnings);
             handler = http.handler;
-          } else handler = toCommand(spec, base, file.dialect, req.cwd);
+          } else if (spec.type === "prompt") handler = toPromptHandler(spec, base);
+          else handler = toCommand(spec, base, file.dialect, req.cwd);
           handlers++;
           copies.push({ handler, trust: TRUST[file.source], group, matcher: group.matcher });
         });

@@ -59,6 +59,14 @@ function reach(
       exchange,
     }));
   }
+  if (handler.kind === "prompt") {
+    const ask = opts.commands?.ask?.bind(opts.commands);
+    if (!ask) return Promise.resolve({ kind: "unrunnable", why: "no runner for prompt hooks" });
+    return ask(handler, input, cancel.signal).then((exchange): Answer => ({
+      kind: "prompt",
+      exchange,
+    }));
+  }
   if (handler.kind === "command") {
     if (!opts.commands) {
       return Promise.resolve({ kind: "unrunnable", why: "no command runner for command hooks" });

@@ -1,9 +1,10 @@
 import type { HookEventName } from "../wire/events.js";
-import type { CommandRun, HttpExchange } from "./command.js";
+import type { CommandRun, HttpExchange, PromptExchange } from "./command.js";
 import type { Outcome, ProcessEnd } from "./outcome.js";
 
 export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
+import { readVerdict } from "./prompt-verdict.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
 import { HookAbort } from "./transport.js";
@@ -36,6 +37,8 @@ export type Answer =
   | { readonly kind: "process"; readonly run: CommandRun }
   /** An `http` hook's exchange, as the runner reports it. */
   | { readonly kind: "http"; readonly exchange: HttpExchange }
+  /** A `prompt` hook's model answer, as the runner reports it. */
+  | { readonly kind: "prompt"; readonly exchange: PromptExchange }
   /** Nothing can run this handler (no command runner was configured): a configuration error. */
   | { readonly kind: "unrunnable"; readonly why: string };
 
@@ -66,6 +69,8 @@ export function classify(answer: Answer, asked: Asked): Outcome {
       return { ...fromProcess(asked, answer.run), process: processEnd(answer.run) };
     case "http":
       return fromHttp(asked, answer.exchange);
+    case "prompt":
+      return fromPromptExchange(asked, answer.exchange);
     case "unrunnable":
       return failed(asked, "hook_error", answer.why);
   }
@@ -239,6 +244,22 @@ function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
     return failed(asked, "hook_error", "HTTP hook must return valid JSON, but parsing failed");
   }
   return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
+}
+
+function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
+  switch (exchange.status) {
+    case "aborted": {
+      const abort = abortOf(asked.signal);
+      if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
+      return failed(asked, "cancelled", abort?.message ?? "cancelled");
+    }
+    case "failed":
+      return failed(asked, "transport_error", exchange.error);
+    case "answered": {
+      const read = readVerdict(exchange.text, asked.event, asked.handler);
+      return read.ok ? fromResult(asked, read.result, false) : failed(asked, "malformed", read.why);
+    }
+  }
 }
 
 /** The process's end as its report shows it: an exit code only when it exited. */

@@ -51,13 +51,44 @@ export interface HttpHandler extends FileHandlerFields {
   readonly refused?: string;
 }
 
-/** Any handler a settings file declares. */
-export type FileHandler = CommandHandler | HttpHandler;
-
-/** True for handlers from settings files (command or http), false for client callbacks. */
-export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
-  return handler.kind === "command" || handler.kind === "http";
+/** A `prompt` hook from a settings file: a model judges the hook input. */
+export interface PromptHandler extends FileHandlerFields {
+  readonly kind: "prompt";
+  /** The handler's prompt, `$ARGUMENTS` not yet filled. */
+  readonly prompt: string;
+  /** The model the handler names; absent: the session's. */
+  readonly model?: string;
+  /** Claude Code's `continueOnBlock`: a block denies the call but does not end the turn. */
+  readonly continueOnBlock?: boolean;
 }
+
+/** Any handler a settings file declares. */
+export type FileHandler = CommandHandler | HttpHandler | PromptHandler;
+
+/** True for handlers from settings files (command, http, prompt), false for client callbacks. */
+export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
+  return handler.kind === "command" || handler.kind === "http" || handler.kind === "prompt";
+}
+
+/** One question to a model, as a `prompt` hook asks it: no tools, text back. */
+export interface HookModelRequest {
+  readonly system: string;
+  readonly prompt: string;
+  /** The handler's `model`; absent: the session's. */
+  readonly model?: string;
+  readonly signal: AbortSignal;
+}
+
+/** The session's model as hooks reach it: resolves to the answer's text; rejects on failure. */
+export type HookModel = (request: HookModelRequest) => Promise<string>;
+
+/** What asking a `prompt` hook's model gave. */
+export type PromptExchange =
+  | { readonly status: "answered"; readonly text: string }
+  /** The model could not be asked or failed (no key, an API error). */
+  | { readonly status: "failed"; readonly error: string }
+  /** The signal fired (timeout, cancel, decided elsewhere) before the model answered. */
+  | { readonly status: "aborted" };
 
 /**
  * What a command hook's process did, as the runner reports it (process/'s `RunResult` has this
@@ -107,4 +138,6 @@ export interface CommandHookRunner {
   run(handler: CommandHandler, input: AnyHookInput, signal: AbortSignal): Promise<CommandRun>;
   /** POSTs the input to an `http` hook; never rejects, `signal` as for `run`. */
   post?(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange>;
+  /** Asks a `prompt` hook's model; never rejects, `signal` as for `run`. */
+  ask?(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange>;
 }

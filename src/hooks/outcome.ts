@@ -104,7 +104,10 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
       : h.kind === "http"
         ? // Claude Code names an http hook by its URL where it names a command by its line.
           { kind: "command" as const, name: h.url }
-        : { kind: "callback" as const, name: h.id };
+        : h.kind === "prompt"
+          ? // ...and a prompt hook by its prompt.
+            { kind: "command" as const, name: h.prompt }
+          : { kind: "callback" as const, name: h.id };
   return {
     hookCallbackId: h.id,
     text,

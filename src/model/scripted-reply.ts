@@ -66,6 +66,8 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
   const last = prompt.at(-1);
   if (last?.role === "user") {
     const { own, hookText } = userTurnText(prompt);
+    const answers = answerLines(own);
+    if (answers !== undefined) return { text: answers, calls: [] };
     const { calls, plain } = parseToolLines(own);
     const answer = plain.map((line) => (line === USAGE ? line : `You said: ${line}`)).join("\n");
     if (answer !== "" || calls.length > 0) return { text: answer, calls };
@@ -76,6 +78,20 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
     return { text: reportToolResults(trailingToolResults(prompt)), calls: [] };
   }
   return { text: "There is nothing for me to answer.", calls: [] };
+}
+
+/**
+ * `/answer <text>` lines: the reply is their text alone, verbatim, so a `prompt` hook's
+ * question (or any test) can script the model's exact answer, e.g.
+ * `/answer {"ok": false, "reason": "no network"}`. Undefined when there is none.
+ */
+function answerLines(text: string): string | undefined {
+  const answers = text
+    .split(/\r?\n/)
+    .map((line) => /^\s*\/answer(?:\s(.*))?$/.exec(line))
+    .filter((match) => match !== null)
+    .map((match) => match[1]?.trim() ?? "");
+  return answers.length > 0 ? answers.join("\n") : undefined;
 }
 
 /** A user-role message that a hook's text was put in (marked so by the session). */

@@ -18,7 +18,13 @@ const settingsWith = (...commands: string[]) =>
 const commandsOf = (loaded: ReturnType<typeof loadCommandHooks>) =>
   (loaded.commands.PreToolUse ?? []).flatMap((g) =>
     g.handlers.map((h) =>
-      h.kind === "http" ? h.url : h.exec.form === "shell" ? h.exec.command : h.exec.file,
+      h.kind === "http"
+        ? h.url
+        : h.kind === "prompt"
+          ? h.prompt
+          : h.exec.form === "shell"
+            ? h.exec.command
+            : h.exec.file,
     ),
   );
 
