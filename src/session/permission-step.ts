@@ -81,12 +81,22 @@ export async function permit(
     );
   }
   const input = clearance.input;
+  // The rules judged the input the hook saw, not its rewrite: a deny rule still refuses it.
+  if (env.rules.judge(tool.name, input)?.behavior === "deny") {
+    return report.end(deniedByRule(tool.name, input));
+  }
   const toolCall: ToolCallUpdate = {
     ...cleared.toolCall,
     title: tool.title(input),
     rawInput: input,
     locations: locate(tool, input, env),
   };
+  // Nobody but the user answers for a write to hook configuration, so no rewrite may make one.
+  if (writesHookConfig(tool, toolCall, env)) {
+    return report.end(
+      `Hook ${rewrite.hookCallbackId} rewrote this ${tool.name} call into a write to hook configuration, which only the user can allow, so it did not run.`,
+    );
+  }
   // The hook rewrote the input: show the user what will actually run.
   await report.update(toolCall);
   return next({ tool, clearance, toolCall });

@@ -123,3 +123,34 @@ describe("PermissionRequest updatedPermissions", () => {
     expect(local).toEqual({ permissions: { allow: ["Bash(touch:*)"] } });
   });
 });
+
+describe("a PermissionRequest hook's rewrite", () => {
+  it("is judged by the deny rules again: rewriting an allowed call into a denied one refuses it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-rules-"));
+    temps.push(dir);
+    const settings = join(dir, "settings.json");
+    writeFileSync(settings, JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }));
+    let target = "";
+    const rewrite = () => ({
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "allow", updatedInput: { command: `touch ${target}` } },
+      },
+    });
+    s = await startInProcess(
+      { hooks: { pr: rewrite }, permission: rejectOnce },
+      { permissionMode: "default", settingsFiles: [settings], managedSettings: NO_MANAGED },
+    );
+    const { sessionId } = await s.newSession({
+      hooks: { PermissionRequest: [{ matcher: "Bash", hookCallbackIds: ["pr"], blocking: true }] },
+    });
+    target = join(s.cwd, "made");
+    await s.prompt(sessionId, toolLine("Bash", { command: "echo harmless" }));
+    const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
+    expect(existsSync(target)).toBe(false);
+    expect(done?.status).toBe("failed");
+    expect(textOf(done)).toMatch(
+      /^Permission to use Bash with command touch .* has been denied\.$/,
+    );
+  });
+});
