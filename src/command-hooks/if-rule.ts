@@ -27,6 +27,8 @@ const PATH_FIELDS: Readonly<Record<string, string>> = {
 const ALSO_NAMES: Readonly<Record<string, readonly string[]>> = { Edit: ["Write"] };
 
 const RULE = /^([A-Za-z0-9_-]+(?:\*)?)(?:\((.*)\))?$/s;
+/** The tool a rule that cannot be read still names (`Bash(` names Bash). */
+const TOOL_PREFIX = /^([A-Za-z0-9_-]+)(?:\(|$)/;
 
 /** Where a rule's paths are resolved: `./x` and `x` against the project, `~/x` against home. */
 export interface RulePlaces {
@@ -73,7 +75,7 @@ export function compileIfRule(text: string, cwd: string): IfRule {
 
 /**
  * Compiles `Tool`, `Tool(content)`, `mcp__server`, `mcp__server__tool` or `mcp__server__*`:
- * for Bash a glob over a simple command (`*` any text, a trailing `:*` a prefix ending at a
+ * for Bash a pattern over a simple command (`*` any text, a trailing `:*` a prefix ending at a
  * word), for file tools a glob over the path (gitignore-like: `x` anywhere under the
  * project, `./x` or `/x` from the project, `~/x` from home, `//x` absolute).
  */
@@ -81,10 +83,45 @@ export function compileRule(
   text: string,
   places: RulePlaces,
 ): { ok: true; rule: Rule } | { ok: false; message: string } {
+  const compiled = compileExact(text, places);
+  return compiled.ok ? compiled : { ok: false, message: compiled.message };
+}
+
+/**
+ * Compiles a permission rule of `behavior`. A deny or ask rule that cannot be read does not
+ * vanish (that would let the tool run): it covers every call of the tool it names, and
+ * `problem` says so. An allow rule that cannot be read is dropped. `rule` is absent only when
+ * the rule was dropped (an allow, or a text that names no tool at all).
+ */
+export function compilePermissionRule(
+  text: string,
+  places: RulePlaces,
+  behavior: "allow" | "ask" | "deny",
+): { rule?: Rule; problem?: string } {
+  const compiled = compileExact(text, places);
+  if (compiled.ok) return { rule: compiled.rule };
+  const { message, tool } = compiled;
+  if (behavior === "allow" || tool === undefined) return { problem: message };
+  return {
+    rule: { text, tool, names: toolNames(tool, false) },
+    problem: `${message}; widened to every ${tool} call`,
+  };
+}
+
+function compileExact(
+  text: string,
+  places: RulePlaces,
+): { ok: true; rule: Rule } | { ok: false; message: string; tool?: string } {
   const m = RULE.exec(text.trim());
   const tool = m?.[1];
-  if (!m || !tool)
-    return { ok: false, message: `${JSON.stringify(text)}: expected Tool or Tool(pattern)` };
+  if (!m || !tool) {
+    const named = TOOL_PREFIX.exec(text.trim())?.[1];
+    return {
+      ok: false,
+      message: `${JSON.stringify(text)}: expected Tool or Tool(pattern)`,
+      ...(named !== undefined && { tool: named }),
+    };
+  }
   const content = m[2];
   if (content === undefined || content === "*" || content === "")
     return { ok: true, rule: { text, tool, names: toolNames(tool, false) } };
@@ -96,6 +133,7 @@ export function compileRule(
     return {
       ok: false,
       message: `${JSON.stringify(text)}: patterns are understood for Bash and file tools only`,
+      tool,
     };
   }
   const test = pathTest(content, places);
@@ -161,9 +199,14 @@ function commandTest(pattern: string): (command: string) => boolean {
     const prefix = pattern.slice(0, -2).trimEnd();
     return (command) => command === prefix || command.startsWith(`${prefix} `);
   }
-  // `bash: true`: a single `*` crosses `/`, as "any text" in a command line should.
-  const test = picomatch(pattern, { bash: true, dot: true, noextglob: true, nobrace: true });
-  return (command) => test(command);
+  // Not a path glob: the command is text the model wrote, and a `*` must match any of it
+  // (`/..`, `/.`, newlines included), or a deny would be dodged by spelling a path oddly.
+  const source = pattern
+    .split("*")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("[\\s\\S]*");
+  const test = new RegExp(`^${source}$`);
+  return (command) => test.test(command);
 }
 
 /** A path glob, anchored as Claude Code's Read/Edit rules are; a directory covers its files. */

@@ -1,5 +1,5 @@
 import type { SettingsReport } from "../wire/hooks.js";
-import { compileRule, type Rule, type RulePlaces } from "./if-rule.js";
+import { compilePermissionRule, type Rule, type RulePlaces } from "./if-rule.js";
 import type { SettingsFile } from "./settings-schema.js";
 
 /** What a permission rule does to a call it matches; precedence deny > ask > allow. */
@@ -74,9 +74,10 @@ export function settingsPolicy(files: readonly PolicyFile[], places: RulePlaces)
     const before = rules.length;
     for (const behavior of RULE_BEHAVIORS) {
       (permissions[behavior] ?? []).forEach((text, i) => {
-        const compiled = compileRule(text, places);
-        if (!compiled.ok) note.skipped.push(`permissions.${behavior}[${i}]: ${compiled.message}`);
-        else rules.push({ behavior, rule: compiled.rule, source: file.source });
+        // A deny or ask that cannot be read covers its whole tool (noted), never nothing.
+        const { rule, problem } = compilePermissionRule(text, places, behavior);
+        if (problem !== undefined) note.skipped.push(`permissions.${behavior}[${i}]: ${problem}`);
+        if (rule) rules.push({ behavior, rule, source: file.source });
       });
     }
     note.rules = rules.length - before;

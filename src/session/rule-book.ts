@@ -1,4 +1,9 @@
-import { compileRule, covers, touches, type RulePlaces } from "../command-hooks/if-rule.js";
+import {
+  compilePermissionRule,
+  covers,
+  touches,
+  type RulePlaces,
+} from "../command-hooks/if-rule.js";
 import type { PermissionRule, RuleBehavior, RuleSource } from "../command-hooks/settings-policy.js";
 
 /** What the rules say about one call: the behaviour, the rule that decided, and its source. */
@@ -68,13 +73,16 @@ export class RuleBook {
     );
   }
 
-  /** Adds rules for the rest of the session; answers the texts that could not be read. */
+  /**
+   * Adds rules for the rest of the session; answers the texts that could not be read (a deny
+   * or ask among them covers its whole tool).
+   */
   add(values: readonly RuleValue[], behavior: RuleBehavior): string[] {
     const problems: string[] = [];
     for (const value of values) {
-      const compiled = compileRule(ruleText(value), this.places);
-      if (compiled.ok) this.rules.push({ behavior, rule: compiled.rule, source: "session" });
-      else problems.push(compiled.message);
+      const { rule, problem } = compilePermissionRule(ruleText(value), this.places, behavior);
+      if (rule) this.rules.push({ behavior, rule, source: "session" });
+      if (problem !== undefined) problems.push(problem);
     }
     this.version++;
     return problems;

@@ -49,6 +49,29 @@ describe("permission rules: Claude Code's syntax", () => {
     expect(behavior(book({ deny: ["Bash(*)"] }), bash("ls"))).toBe("deny");
   });
 
+  it("a Bash * is any text: `/..`, `/.` and newlines cannot dodge a deny", () => {
+    const deny = book({ deny: ["Bash(rm -rf *)"] });
+    expect(behavior(deny, bash("rm -rf /tmp/../home"))).toBe("deny");
+    expect(behavior(deny, bash("rm -rf /tmp/./x"))).toBe("deny");
+    expect(behavior(deny, bash('rm -rf "/tmp/x\n/home"'))).toBe("deny");
+    expect(behavior(deny, bash("rm -rf .git"))).toBe("deny");
+    expect(behavior(deny, bash("rm -r x"))).toBeUndefined();
+    const curl = book({ deny: ["Bash(curl *)"] });
+    expect(behavior(curl, bash("curl https://evil.com/../x"))).toBe("deny");
+    expect(behavior(curl, bash("ls && curl https://evil.com/./x"))).toBe("deny");
+  });
+
+  it("a Bash pattern is literal but for *: no other glob or regex syntax", () => {
+    expect(behavior(book({ deny: ["Bash(ls ?)"] }), bash("ls a"))).toBeUndefined();
+    expect(behavior(book({ deny: ["Bash(ls ?)"] }), bash("ls ?"))).toBe("deny");
+    expect(behavior(book({ deny: ["Bash(echo [ab])"] }), bash("echo a"))).toBeUndefined();
+    expect(behavior(book({ deny: ["Bash(echo (x|y).*)"] }), bash("echo (x|y).z"))).toBe("deny");
+    expect(behavior(book({ deny: ["Bash(git * main)"] }), bash("git push origin main"))).toBe(
+      "deny",
+    );
+    expect(behavior(book({ deny: ["Bash(git * main)"] }), bash("git push main2"))).toBeUndefined();
+  });
+
   it("Read and Edit paths: ./ and / from the project, a bare name anywhere, ~ and //", () => {
     expect(behavior(book({ deny: ["Read(./.env)"] }), read("/repo/.env"))).toBe("deny");
     expect(behavior(book({ deny: ["Read(./.env)"] }), read("/repo/sub/.env"))).toBeUndefined();
@@ -156,15 +179,51 @@ describe("settings policy", () => {
     expect(settingsPolicy([file("user", 2, {})], places).http).toEqual({});
   });
 
-  it("a rule that cannot be read is skipped and named; the others stay", () => {
+  it("a deny or ask that cannot be read covers its whole tool, noted; an allow is dropped", () => {
     const policy = settingsPolicy(
-      [file("user", 2, { permissions: { deny: ["WebFetch(domain:x.com)", "Bash(rm:*)"] } })],
+      [
+        file("user", 2, {
+          permissions: {
+            deny: ["WebFetch(domain:x.com)", "Bash(rm:*)"],
+            ask: ["mcp__github__create_issue(repo:x)"],
+            allow: ["Grep(a", "WebSearch(query:y)"],
+          },
+        }),
+      ],
       places,
     );
-    expect(policy.rules).toHaveLength(1);
-    expect(policy.notes.get("/user.json")).toMatchObject({
-      rules: 1,
-      skipped: [expect.stringMatching(/^permissions\.deny\[0\]: /)],
+    expect(policy.rules.map((r) => [r.behavior, r.rule.text])).toEqual([
+      ["deny", "WebFetch(domain:x.com)"],
+      ["deny", "Bash(rm:*)"],
+      ["ask", "mcp__github__create_issue(repo:x)"],
+    ]);
+    expect(policy.notes.get("/user.json")).toEqual({
+      rules: 3,
+      skipped: [
+        expect.stringMatching(/^permissions\.deny\[0\]: .*widened to every WebFetch call$/),
+        expect.stringMatching(
+          /^permissions\.ask\[0\]: .*widened to every mcp__github__create_issue/,
+        ),
+        expect.stringMatching(/^permissions\.allow\[0\]: /),
+        expect.stringMatching(/^permissions\.allow\[1\]: /),
+      ],
     });
+    const b = new RuleBook(policy.rules, places);
+    expect(behavior(b, ["WebFetch", { url: "https://elsewhere.org" }])).toBe("deny");
+    expect(b.hides("WebFetch")).toBe(true);
+    expect(behavior(b, ["mcp__github__create_issue", { repo: "y" }])).toBe("ask");
+    expect(behavior(b, ["mcp__github__list", {}])).toBeUndefined();
+    expect(behavior(b, ["Grep", { pattern: "a" }])).toBeUndefined();
+    expect(behavior(book({ deny: ["Bash(rm -rf"] }), bash("ls"))).toBe("deny");
+  });
+
+  it("a session deny that cannot be read covers its whole tool too; an allow does not", () => {
+    const b = book({});
+    expect(b.add([{ toolName: "WebFetch", ruleContent: "domain:x.com" }], "deny")).toEqual([
+      expect.stringMatching(/widened to every WebFetch call$/),
+    ]);
+    expect(b.add([{ toolName: "WebSearch", ruleContent: "query:y" }], "allow")).toHaveLength(1);
+    expect(behavior(b, ["WebFetch", { url: "https://a" }])).toBe("deny");
+    expect(behavior(b, ["WebSearch", { query: "y" }])).toBeUndefined();
   });
 });
