@@ -65,6 +65,16 @@ describe("a settings file the operator named must load, or hookgate does not sta
   });
 });
 
+describe("a managed file that breaks while hookgate runs", () => {
+  it("fails session/new instead of opening a session without the administrator's policy", async () => {
+    const managed = file("managed-settings.json", JSON.stringify({ allowManagedHooksOnly: true }));
+    o = await openPolicySession({ args: ["--managed-settings", managed] });
+    writeFileSync(managed, "{ not json");
+    // The request fails (the client sees an internal error; the log names the file).
+    await expect(o.session.newSession()).rejects.toThrow();
+  });
+});
+
 describe("a broken file from a setting source", () => {
   it("lets the session open, and is shown as an agent message and in _meta.hooks.warnings", async () => {
     o = await openPolicySession({ project: "{ not json" });
