@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "../shared/log.js";
 import { routeConsoleErrors, routeSdkWarnings } from "./global-logging.js";
@@ -170,11 +172,14 @@ export async function main(argv: string[]): Promise<void> {
     settings = mergeSettings(file, flags);
     const { managedSettings } = settings;
     const named = [...settings.settingsFiles, ...(managedSettings ? [managedSettings] : [])];
-    if (named.length > 0) {
-      // The settings loader and its schema load only when a file is named.
+    // The system managed file, when it exists, is checked too: a broken one must not leave
+    // the administrator's policy silently off. Absent, it is fine.
+    const system = managedSettings ? [] : [MANAGED_SETTINGS_PATH].filter((p) => existsSync(p));
+    if (named.length + system.length > 0) {
+      // The settings loader and its schema load only when a file is named or present.
       const { explicitSettingsProblem } = await import("../command-hooks/settings.js");
-      for (const path of named) {
-        const problem = explicitSettingsProblem(path);
+      for (const path of [...named, ...system]) {
+        const problem = explicitSettingsProblem(path, system.includes(path));
         if (problem !== undefined) throw new ConfigError(`settings file ${path}: ${problem}`);
       }
     }

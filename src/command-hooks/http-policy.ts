@@ -7,14 +7,12 @@ export interface HttpHookLimits {
   readonly httpHookAllowedEnvVars?: readonly string[] | undefined;
 }
 
-/** No restriction: what a session gets until managed settings say otherwise. */
-export const NO_HTTP_LIMITS: HttpHookLimits = Object.freeze({});
-
 /**
  * Why `url` may not be called under `limits`, or undefined when it may. A pattern is `*`, or
  * a URL in which `*` stands for any text: scheme and host must match, the port too unless the
  * host has a `*`, and a pattern without a path (`https://policy.example.com`) allows every
- * path, as in Claude Code.
+ * path, as in Claude Code. A pattern that does not parse as a URL (`*.example.com/*`, no
+ * scheme) matches nothing (`badUrlPatterns` names it).
  */
 export function refusedUrl(url: string, limits: HttpHookLimits): string | undefined {
   const patterns = limits.allowedHttpHookUrls;
@@ -31,7 +29,7 @@ function urlMatches(url: string, pattern: string): boolean {
   // `host:*` is any port.
   const anyPort = /:\*(?=[/?#]|$)/.test(pattern);
   const parsed = parseUrl(pattern.replace(/:\*(?=[/?#]|$)/, "").replaceAll("*", STAR));
-  if (!parsed) return glob(pattern, `${target.protocol}//${target.host}${target.pathname}`);
+  if (!parsed) return false;
   if (parsed.protocol !== target.protocol) return false;
   const host = parsed.hostname.replaceAll(STAR, "*").replace(/\.$/, "");
   if (!glob(host, target.hostname.replace(/\.$/, "").toLowerCase())) return false;
@@ -39,6 +37,13 @@ function urlMatches(url: string, pattern: string): boolean {
   const path = `${parsed.pathname}${parsed.search}`.replaceAll(STAR, "*");
   if ((path === "/" || path === "") && !pattern.endsWith("/")) return true;
   return glob(path, `${target.pathname}${target.search}`);
+}
+
+/** The patterns of `allowedHttpHookUrls` that match nothing because they are not URLs. */
+export function badUrlPatterns(limits: HttpHookLimits): string[] {
+  return (limits.allowedHttpHookUrls ?? []).filter(
+    (p) => p !== "*" && !parseUrl(p.replace(/:\*(?=[/?#]|$)/, "").replaceAll("*", STAR)),
+  );
 }
 
 function parseUrl(text: string): URL | undefined {

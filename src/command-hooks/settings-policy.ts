@@ -17,8 +17,10 @@ export interface PermissionRule {
 }
 
 /**
- * The URL and variable allowlists of `http` hooks, as Claude Code merges them: each list is
- * the union of every loaded file's (undefined when no file sets it; empty allows nothing).
+ * The URL and variable allowlists of `http` hooks: when a managed file sets a list, the
+ * managed files' lists alone count (a less trusted file can never widen the administrator's);
+ * otherwise the union of every loaded file's. Undefined when no file sets it; empty allows
+ * nothing.
  */
 export interface HttpHookPolicy {
   readonly allowedHttpHookUrls?: readonly string[];
@@ -89,8 +91,8 @@ export function settingsPolicy(files: readonly PolicyFile[], places: RulePlaces)
       defaultMode = { mode, trust: file.trust };
     }
   }
-  const urls = union(files, "allowedHttpHookUrls");
-  const envVars = union(files, "httpHookAllowedEnvVars");
+  const urls = httpList(files, managed, "allowedHttpHookUrls");
+  const envVars = httpList(files, managed, "httpHookAllowedEnvVars");
   return {
     rules,
     ...(defaultMode && { defaultMode: defaultMode.mode }),
@@ -101,6 +103,15 @@ export function settingsPolicy(files: readonly PolicyFile[], places: RulePlaces)
     managedHooksOnly: managed.some((f) => f.data.allowManagedHooksOnly === true),
     notes,
   };
+}
+
+/** The managed files' list when one sets it, else every file's, as a union. */
+function httpList(
+  files: readonly PolicyFile[],
+  managed: readonly PolicyFile[],
+  key: keyof HttpHookPolicy,
+): string[] | undefined {
+  return union(managed, key) ?? union(files, key);
 }
 
 function union(files: readonly PolicyFile[], key: keyof HttpHookPolicy): string[] | undefined {

@@ -9,7 +9,7 @@ import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
 import { toPromptHandler } from "./prompt-hook.js";
-import type { HeaderEnv, HttpHookLimits } from "./http-policy.js";
+import { badUrlPatterns, type HeaderEnv } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
 
 export {
@@ -37,11 +37,6 @@ export interface SettingsRequest {
    * its snapshot of the files through this (settings-snapshot.ts).
    */
   readonly readText?: (path: string) => string;
-  /**
-   * What `http` hooks may use: managed settings' `allowedHttpHookUrls` and
-   * `httpHookAllowedEnvVars`. Default: no restriction.
-   */
-  readonly httpLimits?: HttpHookLimits;
   /** Where `http` hooks' header `$VAR`s are read; default: none (every variable empty). */
   readonly headerEnv?: HeaderEnv;
 }
@@ -112,20 +107,32 @@ function explicitFile(path: string): FileRef {
 }
 
 /**
- * What is wrong with a settings file the operator named (`--settings`, config `settings`):
- * missing, unreadable, not JSON or not the schema; undefined when it loads. Checked at
- * startup, where a problem is fatal: a policy named on purpose must never silently be off.
+ * What is wrong with a settings file the operator named (`--settings`, config `settings`,
+ * `--managed-settings`): missing, unreadable, not JSON or not the schema; undefined when it
+ * loads. Checked at startup, where a problem is fatal: a policy named on purpose must never
+ * silently be off. `missingOk` (the default system managed file): absent is fine.
  */
-export function explicitSettingsProblem(path: string): string | undefined {
-  const read = readSettings(explicitFile(path));
-  if (read === "missing") return "not found";
+export function explicitSettingsProblem(path: string, missingOk = false): string | undefined {
+  const read = readSettings({ ...explicitFile(path), ...(missingOk && { source: "managed" }) });
+  if (read === "missing") return missingOk ? undefined : "not found";
   return read.ok ? undefined : read.error;
+}
+
+/**
+ * A managed settings file that exists but cannot be read or parsed: no session opens, since
+ * its deny rules, `allowManagedHooksOnly` and URL allowlist would silently be off.
+ */
+export class ManagedSettingsError extends Error {
+  constructor(path: string, problem: string) {
+    super(`managed settings file ${path} cannot be loaded, no session opens: ${problem}`);
+    this.name = "ManagedSettingsError";
+  }
 }
 
 /**
  * Reads a session's settings files. A missing source file is skipped (a missing explicit
  * file is reported); a file that does not parse registers nothing and is reported with the
- * path inside it. Sources are trusted managed > explicit > user > local > project (`TRUST`):
+ * path inside it, except a managed file, which throws `ManagedSettingsError`. Sources are trusted managed > explicit > user > local > project (`TRUST`):
  * `disableAllHooks: true` turns off the command hooks of its file's level and below,
  * managed `allowManagedHooksOnly` those of every other file, and copies of one handler merge
  * into the most trusted copy, strictest settings kept (`mergeCopies`).
@@ -139,6 +146,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
     const read = readSettings(file, req.readText);
     if (read === "missing") continue;
     if (read.ok) files.push({ file, data: read.data });
+    else if (file.source === "managed") throw new ManagedSettingsError(file.path, read.error);
     else reports.push({ source: file.source, path: file.path, handlers: 0, error: read.error });
   }
   const off = disabledLevel(
@@ -154,6 +162,9 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
     files.map(({ file, data }) => ({ ...file, trust: TRUST[file.source], data })),
     { cwd: req.cwd, home: req.home },
   );
+  for (const pattern of badUrlPatterns(policy.http)) {
+    warnings.push(`allowedHttpHookUrls pattern ${pattern} is not a URL: it matches nothing`);
+  }
   const copies: (Copy & { group: object; matcher: string | undefined })[] = [];
   for (const { file, data } of files) {
     const note = policy.notes.get(file.path);
@@ -196,12 +207,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
           }
           let handler: FileHandler;
           if (spec.type === "http") {
-            const http = toHttpHandler(
-              spec,
-              base,
-              req.httpLimits ?? policy.http,
-              req.headerEnv ?? NO_ENV,
-            );
+            const http = toHttpHandler(spec, base, policy.http, req.headerEnv ?? NO_ENV);
             appendAll(warnings, http.warnings);
             handler = http.handler;
           } else if (spec.type === "prompt") handler = toPromptHandler(spec, base);

@@ -56,6 +56,23 @@ describe("a settings file the operator named must load, or hookgate does not sta
       `hookgate: settings file ${policy}: hooks.PreToolUse[0].hooks[0].command: must not be empty\n`,
     );
   });
+
+  it("a --managed-settings file that does not fit the schema: exit 2, naming it", async () => {
+    const path = file("managed-settings.json", JSON.stringify({ allowManagedHooksOnly: "yes" }));
+    const { code, stderr } = await runCli("--managed-settings", path);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(new RegExp(`^hookgate: settings file ${path}: allowManagedHooksOnly`));
+  });
+});
+
+describe("a managed file that breaks while hookgate runs", () => {
+  it("fails session/new instead of opening a session without the administrator's policy", async () => {
+    const managed = file("managed-settings.json", JSON.stringify({ allowManagedHooksOnly: true }));
+    o = await openPolicySession({ args: ["--managed-settings", managed] });
+    writeFileSync(managed, "{ not json");
+    // The request fails (the client sees an internal error; the log names the file).
+    await expect(o.session.newSession()).rejects.toThrow();
+  });
 });
 
 describe("a broken file from a setting source", () => {

@@ -1,11 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { postHook } from "../../src/command-hooks/http-hook.js";
-import { loadCommandHooks, type SettingsRequest } from "../../src/command-hooks/settings.js";
+import {
+  loadCommandHooks,
+  ManagedSettingsError,
+  type SettingsRequest,
+} from "../../src/command-hooks/settings.js";
 import type { CommandHookRunner } from "../../src/hooks/command.js";
 import { runGate } from "../../src/hooks/gate.js";
 import { silentLogger } from "../../src/shared/log.js";
@@ -79,6 +83,15 @@ function load(handlers: Record<string, unknown>[], extra: Partial<SettingsReques
   );
   const loaded = loadCommandHooks({ cwd: dir, home: dir, sources: [], explicit: [path], ...extra });
   return { loaded, handlers: (loaded.commands.PreToolUse ?? []).flatMap((g) => g.handlers), path };
+}
+
+/** A managed settings file with these keys, for `load`'s `managed`. */
+function managedFile(data: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "http-hook-managed-"));
+  temps.push(dir);
+  const path = join(dir, "managed-settings.json");
+  writeFileSync(path, JSON.stringify(data));
+  return path;
 }
 
 const runner: CommandHookRunner = {
@@ -252,7 +265,7 @@ describe("http hooks from a settings file", () => {
       ],
       {
         headerEnv: { values: { TEAM: "core" }, withheld: () => false },
-        httpLimits: { httpHookAllowedEnvVars: [] },
+        managed: managedFile({ httpHookAllowedEnvVars: [] }),
       },
     );
     await gate(handlers);
@@ -263,7 +276,7 @@ describe("http hooks from a settings file", () => {
     answers["/policy"] = json({});
     const { handlers, loaded } = load(
       [{ type: "http", url: `${base}/policy`, onFailure: "block" }],
-      { httpLimits: { allowedHttpHookUrls: ["https://policy.example.com/*"] } },
+      { managed: managedFile({ allowedHttpHookUrls: ["https://policy.example.com/*"] }) },
     );
     const v = await gate(handlers);
     expect(v).toMatchObject({ kind: "denied" });
@@ -271,6 +284,83 @@ describe("http hooks from a settings file", () => {
     expect(seen).toEqual([]);
     expect(loaded.warnings).toEqual([
       expect.stringContaining("does not match any pattern in allowedHttpHookUrls"),
+    ]);
+  });
+
+  it("a project file's allowedHttpHookUrls and httpHookAllowedEnvVars never widen managed ones", async () => {
+    answers["/policy"] = json({});
+    const project = mkdtempSync(join(tmpdir(), "http-hook-project-"));
+    temps.push(project);
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude", "settings.json"),
+      JSON.stringify({ allowedHttpHookUrls: ["*"], httpHookAllowedEnvVars: ["TEAM"] }),
+    );
+    const { handlers, loaded } = load(
+      [
+        {
+          type: "http",
+          url: `${base}/policy`,
+          headers: { "X-Team": "$TEAM" },
+          allowedEnvVars: ["TEAM"],
+        },
+      ],
+      {
+        cwd: project,
+        sources: ["project"],
+        headerEnv: { values: { TEAM: "core" }, withheld: () => false },
+        managed: managedFile({
+          allowedHttpHookUrls: ["https://policy.example.com"],
+          httpHookAllowedEnvVars: [],
+        }),
+      },
+    );
+    expect(loaded.policy.http).toEqual({
+      allowedHttpHookUrls: ["https://policy.example.com"],
+      httpHookAllowedEnvVars: [],
+    });
+    const v = await gate(handlers);
+    expect(outcomes(v)).toEqual([["http", "hook_error"]]);
+    expect(seen).toEqual([]);
+  });
+
+  it("without managed lists, every file's lists are a union", () => {
+    const project = mkdtempSync(join(tmpdir(), "http-hook-project-"));
+    temps.push(project);
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(
+      join(project, ".claude", "settings.json"),
+      JSON.stringify({ allowedHttpHookUrls: ["https://a.example.com"] }),
+    );
+    const { loaded } = load([], {
+      cwd: project,
+      sources: ["project"],
+      managed: managedFile({ httpHookAllowedEnvVars: ["TEAM"] }),
+    });
+    expect(loaded.policy.http).toEqual({
+      allowedHttpHookUrls: ["https://a.example.com"],
+      httpHookAllowedEnvVars: ["TEAM"],
+    });
+  });
+
+  it("a managed file that exists but does not parse or fit the schema throws; a missing one is fine", () => {
+    const broken = managedFile({});
+    writeFileSync(broken, "{ not json");
+    expect(() => load([], { managed: broken })).toThrow(ManagedSettingsError);
+    expect(() => load([], { managed: managedFile({ allowManagedHooksOnly: "yes" }) })).toThrow(
+      /managed settings file .* cannot be loaded/,
+    );
+    expect(() =>
+      load([], { managed: join(tmpdir(), "hookgate-no-such-managed.json") }),
+    ).not.toThrow();
+  });
+
+  it("an allowedHttpHookUrls pattern that is not a URL is reported once", () => {
+    const { loaded } = load([], {
+      managed: managedFile({ allowedHttpHookUrls: ["*.example.com/*"] }),
+    });
+    expect(loaded.warnings).toEqual([
+      "allowedHttpHookUrls pattern *.example.com/* is not a URL: it matches nothing",
     ]);
   });
 

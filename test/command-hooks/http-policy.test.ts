@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusedUrl } from "../../src/command-hooks/http-policy.js";
+import { badUrlPatterns, refusedUrl } from "../../src/command-hooks/http-policy.js";
 
 const allowed = (url: string, ...patterns: string[]) =>
   refusedUrl(url, { allowedHttpHookUrls: patterns }) === undefined;
@@ -26,6 +26,14 @@ describe("allowedHttpHookUrls", () => {
     expect(allowed("http://localhost:9911/v2/check", "http://localhost:9911/v2/*")).toBe(true);
     expect(allowed("http://localhost:9911/v1/check", "http://localhost:9911/v2/*")).toBe(false);
     expect(allowed("http://x/y", "*")).toBe(true);
+  });
+
+  it("a pattern that is not a URL matches nothing, and is named", () => {
+    expect(allowed("https://evil.com/x.example.com/", "*.example.com/*")).toBe(false);
+    expect(allowed("https://a.example.com/x", "*.example.com/*")).toBe(false);
+    expect(
+      badUrlPatterns({ allowedHttpHookUrls: ["*.example.com/*", "*", "https://*.example.com"] }),
+    ).toEqual(["*.example.com/*"]);
   });
 
   it("a refusal names the URL and the setting", () => {
