@@ -40,20 +40,24 @@ export async function loadInstructions(places: InstructionPlaces): Promise<Instr
   const seen = new Set<string>();
   const out: InstructionFile[] = [];
   const has = (s: InstructionSource) => places.sources.includes(s);
-  const read = async (path: string, type: MemoryType) => {
-    for (const file of await readWithImports(path, type, places, seen, 0, undefined)) {
+  const realRoots = await Promise.all(places.roots.map((root) => realOf(root)));
+  const read = async (path: string, type: MemoryType, within: readonly string[] = []) => {
+    const reach = { roots: realRoots, within };
+    for (const file of await readWithImports(path, type, places, reach, seen, 0, undefined)) {
       out.push(file);
     }
   };
   if (has("user")) await read(join(places.home, ".claude", "CLAUDE.md"), "User");
   if (!has("project") && !has("local")) return out;
   for (const dir of outermostFirst(places.cwd)) {
+    // A project or local file that is a symlink must lead inside its own directory or a root.
+    const within = [...realRoots, await realOf(dir)];
     if (has("project")) {
-      await read(join(dir, "CLAUDE.md"), "Project");
-      await read(join(dir, ".claude", "CLAUDE.md"), "Project");
-      await read(join(dir, "AGENTS.md"), "Project");
+      await read(join(dir, "CLAUDE.md"), "Project", within);
+      await read(join(dir, ".claude", "CLAUDE.md"), "Project", within);
+      await read(join(dir, "AGENTS.md"), "Project", within);
     }
-    if (has("local")) await read(join(dir, "CLAUDE.local.md"), "Local");
+    if (has("local")) await read(join(dir, "CLAUDE.local.md"), "Local", within);
   }
   return out;
 }
@@ -70,6 +74,7 @@ async function readWithImports(
   path: string,
   type: MemoryType,
   places: InstructionPlaces,
+  reach: Reach,
   seen: Set<string>,
   depth: number,
   parent: string | undefined,
@@ -77,6 +82,8 @@ async function readWithImports(
   if (depth > MAX_IMPORT_DEPTH) return [];
   const real = await realpath(path).catch(() => undefined);
   if (real === undefined || seen.has(real)) return [];
+  // Reading follows symlinks: what is checked is where the file really is, not its name.
+  if (type !== "User" && !reach.within.some((dir) => inside(dir, real))) return [];
   seen.add(real);
   const content = await readText(path);
   if (content === undefined || content.trim() === "") return [];
@@ -85,11 +92,25 @@ async function readWithImports(
   for (const imported of importedPaths(content, path, places.home)) {
     // A repository's file may not reach outside the workspace; the user's own may.
     if (type !== "User" && !places.roots.some((root) => inside(root, imported))) continue;
-    for (const child of await readWithImports(imported, type, places, seen, depth + 1, path)) {
-      files.push(child);
-    }
+    const inner = { roots: reach.roots, within: reach.roots };
+    const children = await readWithImports(imported, type, places, inner, seen, depth + 1, path);
+    for (const child of children) files.push(child);
   }
   return files;
+}
+
+/**
+ * The real directories a non-User file must really lie in: the roots', and for a top-level
+ * project or local file also its own directory's (imports get the roots' only).
+ */
+interface Reach {
+  readonly roots: readonly string[];
+  readonly within: readonly string[];
+}
+
+/** A path with its symlinks resolved; itself when it cannot be (it does not exist). */
+async function realOf(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }
 
 function inside(root: string, path: string): boolean {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -94,5 +94,27 @@ describe("loading a session's instruction files", () => {
       "Project /outer/work/CLAUDE.md",
       "Project /outer/work/inside.md <",
     ]);
+  });
+
+  it.each([
+    ["an import", "notes"],
+    ["a project file", "AGENTS.md"],
+    ["a local file", "CLAUDE.local.md"],
+    ["a parent directory's file", "../CLAUDE.md"],
+  ])("checks where %s really is: a symlink out of the workspace is not read", async (_, link) => {
+    const places = tree({
+      "home/.aws/credentials": "secret key",
+      "outer/work/CLAUDE.md": "@notes @docs/ok.md",
+      "outer/work/docs/real.md": "inside",
+    });
+    symlinkSync(join(root, "home", ".aws", "credentials"), join(places.cwd, link));
+    // A symlink that stays inside is read.
+    symlinkSync(join(places.cwd, "docs", "real.md"), join(places.cwd, "docs", "ok.md"));
+    const files = await loadInstructions({ ...places, sources: ALL });
+    expect(shown(files)).toEqual([
+      "Project /outer/work/CLAUDE.md",
+      "Project /outer/work/docs/ok.md <",
+    ]);
+    expect(files.map((f) => f.content).join("")).not.toContain("secret key");
   });
 });

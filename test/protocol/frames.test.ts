@@ -211,6 +211,40 @@ describe("frames", () => {
     ]);
   });
 
+  it("an oversized reply echoing a tool input of many large keys still carries its deny", async () => {
+    const { out } = recordingOutput();
+    const stdin = new PassThrough();
+    const stream = stdioStream(out, stdin, { maxFrameBytes: 200 });
+    const oversized: unknown[] = [];
+    stream.intercept({
+      take: () => false,
+      close: () => undefined,
+      takeOversized: (reply) => !!oversized.push(reply),
+    });
+    const entry = "y".repeat(4096);
+    const echoed = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key${i}`, entry]));
+    const reply = {
+      jsonrpc: "2.0",
+      id: "hook-1",
+      result: {
+        tool_input: echoed,
+        ...echoed,
+        list: Array.from({ length: 300 }, () => entry),
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" },
+      },
+    };
+    stdin.end(`${JSON.stringify(reply)}\n`);
+    for await (const _ of stream.readable) void _;
+    expect(oversized).toEqual([
+      expect.objectContaining({
+        id: "hook-1",
+        skeleton: {
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" },
+        },
+      }),
+    ]);
+  });
+
   it("pauses its input while the SDK has many frames unread, and loses none", async () => {
     const { out } = recordingOutput();
     const stdin = new PassThrough();

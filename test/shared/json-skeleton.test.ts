@@ -24,9 +24,46 @@ describe("the skeleton of an oversize frame", () => {
     expect(value.id).toBe(7);
     expect(value.result.decision).toBe("deny");
     expect(value.result.reason).toHaveLength(SKELETON_STRING_BYTES);
-    expect(value.result.hookSpecificOutput).toEqual({
-      permissionDecision: "deny",
-      updatedInput: null,
+    expect(value.result.hookSpecificOutput).toEqual({ permissionDecision: "deny" });
+  });
+
+  it("leaves out every entry no verdict is read from, so many large keys cannot hide a deny", () => {
+    const entry = "y".repeat(4096);
+    const echoed = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key${i}`, entry]));
+    const huge = Array.from({ length: 2000 }, () => entry);
+    const reply = {
+      jsonrpc: "2.0",
+      id: 9,
+      result: {
+        tool_input: echoed,
+        ...echoed,
+        list: huge,
+        decision: "block",
+        reason: "no",
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", ...echoed },
+      },
+    };
+    const text = JSON.stringify(reply);
+    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(skeletonOf(text, 65_536)).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      result: {
+        decision: "block",
+        reason: "no",
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" },
+      },
+    });
+    // A huge array beside the deny, and one where a verdict key is expected, read as null.
+    const arrays = JSON.stringify({ id: 3, result: { decision: "block", reason: huge }, x: huge });
+    expect(skeletonOf(arrays, 65_536)).toEqual({
+      id: 3,
+      result: { decision: "block", reason: null },
+    });
+    // Keys spelt with escapes are read as JSON reads them.
+    expect(skeletonOf('{"id":1,"r\\u0065sult":{"a":[1],"decision":"block"}}')).toEqual({
+      id: 1,
+      result: { decision: "block" },
     });
   });
 
@@ -40,10 +77,8 @@ describe("the skeleton of an oversize frame", () => {
   });
 
   it("is unreadable (undefined) when even the skeleton is too large, or the JSON is broken", () => {
-    const wide = JSON.stringify({
-      id: 1,
-      result: Object.fromEntries(Array.from({ length: 120_000 }, (_, i) => [`k${i}`, i])),
-    });
+    const reason = JSON.stringify("r".repeat(SKELETON_STRING_BYTES));
+    const wide = `{"id":1,"result":{${Array(300).fill(`"reason":${reason}`).join(",")}}}`;
     expect(skeletonOf(wide, 65_536)).toBeUndefined();
     expect(skeletonOf('{"id": 1, "result": {"decision": "deny"')).toBeUndefined();
   });
