@@ -164,7 +164,7 @@ describe("settings policy", () => {
     expect(policy.notes.get("/project.json")?.skipped[0]).toMatch(/may only ask more/);
   });
 
-  it("http hook allowlists are the union of every file's, absent when none sets one", () => {
+  it("http hook allowlists: managed settings' own when they set one, else the union of every file's, absent when none sets one", () => {
     const policy = settingsPolicy(
       [
         file("user", 2, { allowedHttpHookUrls: ["https://a/*"] }),
@@ -173,9 +173,17 @@ describe("settings policy", () => {
       places,
     );
     expect(policy.http).toEqual({
-      allowedHttpHookUrls: ["https://a/*", "https://b/*"],
+      allowedHttpHookUrls: ["https://b/*"],
       httpHookAllowedEnvVars: [],
     });
+    const unmanaged = settingsPolicy(
+      [
+        file("user", 2, { allowedHttpHookUrls: ["https://a/*"] }),
+        file("project", 0, { allowedHttpHookUrls: ["https://c/*"] }),
+      ],
+      places,
+    );
+    expect(unmanaged.http).toEqual({ allowedHttpHookUrls: ["https://a/*", "https://c/*"] });
     expect(settingsPolicy([file("user", 2, {})], places).http).toEqual({});
   });
 
