@@ -210,11 +210,8 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
  */
 function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
   switch (exchange.status) {
-    case "aborted": {
-      const abort = abortOf(asked.signal);
-      if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
-      return failed(asked, "cancelled", abort?.message ?? "cancelled");
-    }
+    case "aborted":
+      return fromAbort(asked);
     case "failed":
       return failed(asked, "transport_error", exchange.error);
     case "refused":
@@ -246,13 +243,17 @@ function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
   return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
 }
 
+/** A handler its signal stopped: the signal's reason says whether it timed out or was cancelled. */
+function fromAbort(asked: Asked): Outcome {
+  const abort = abortOf(asked.signal);
+  if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
+  return failed(asked, "cancelled", abort?.message ?? "cancelled");
+}
+
 function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
   switch (exchange.status) {
-    case "aborted": {
-      const abort = abortOf(asked.signal);
-      if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
-      return failed(asked, "cancelled", abort?.message ?? "cancelled");
-    }
+    case "aborted":
+      return fromAbort(asked);
     case "failed":
       return failed(asked, "transport_error", exchange.error);
     case "answered": {
