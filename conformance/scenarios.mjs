@@ -1033,6 +1033,30 @@ const ruleScenarios = [
     turns: [write("$CWD/w.txt", "w"), done],
   },
   {
+    name: "rules: Read path deny covers Grep on that file",
+    files: { "secret.txt": "s\n" },
+    ...rule("deny", "Read(./secret.txt)"),
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/secret.txt" } }, done],
+  },
+  {
+    name: "rules: Read directory deny covers Glob in it",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    turns: [{ tool: "Glob", input: { pattern: "*", path: "$CWD/priv" } }, done],
+  },
+  {
+    name: "rules: Read file deny, Grep on its directory",
+    files: { "priv/secret.txt": "s\n", "priv/open.txt": "s\n" },
+    ...rule("deny", "Read(./priv/secret.txt)"),
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/priv" } }, done],
+  },
+  {
+    name: "rules: Read directory deny, Glob pattern reaching into it",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    turns: [{ tool: "Glob", input: { pattern: "priv/*" } }, done],
+  },
+  {
     name: "rules: Read deny leaves Glob alone",
     ...rule("deny", "Read"),
     turns: [{ tool: "Glob", input: { pattern: "*" } }, done],
@@ -1202,6 +1226,21 @@ ruleScenarios.push(
       ],
     },
     turns: [TOUCH, done],
+  },
+  {
+    name: "rules: if Read path rule on Grep",
+    files: { "secret.txt": "s\n" },
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "path", if: "Read(./secret.txt)" },
+            { tag: "any", if: "Read" },
+          ],
+        },
+      ],
+    },
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/secret.txt" } }, done],
   },
   {
     name: "rules: if Edit path rule on Write",
