@@ -1,5 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
+import type { McpToolExchange, McpToolHandler } from "./mcp-tool.js";
 
 /** How a command hook's program is started. */
 export type CommandExec =
@@ -9,7 +10,7 @@ export type CommandExec =
   | { readonly form: "exec"; readonly file: string; readonly args: readonly string[] };
 
 /** What every settings-file handler has, whatever its kind. */
-interface FileHandlerFields {
+export interface FileHandlerFields {
   /** Where the handler lives, e.g. `project:.claude/settings.json#PreToolUse[0].hooks[1]`. */
   readonly id: string;
   readonly event: HookEventName;
@@ -63,11 +64,12 @@ export interface PromptHandler extends FileHandlerFields {
 }
 
 /** Any handler a settings file declares. */
-export type FileHandler = CommandHandler | HttpHandler | PromptHandler;
+export type FileHandler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler;
 
-/** True for handlers from settings files (command, http, prompt), false for client callbacks. */
+/** True for handlers from settings files (command, http, prompt...), false for client callbacks. */
 export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
-  return handler.kind === "command" || handler.kind === "http" || handler.kind === "prompt";
+  const { kind } = handler;
+  return kind === "command" || kind === "http" || kind === "prompt" || kind === "mcp_tool";
 }
 
 /** One question to a model, as a `prompt` hook asks it: no tools, text back. */
@@ -140,4 +142,10 @@ export interface CommandHookRunner {
   post?(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange>;
   /** Asks a `prompt` hook's model; never rejects, `signal` as for `run`. */
   ask?(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange>;
+  /** Calls an `mcp_tool` hook's tool; never rejects, `signal` as for `run`. */
+  callTool?(
+    handler: McpToolHandler,
+    input: AnyHookInput,
+    signal: AbortSignal,
+  ): Promise<McpToolExchange>;
 }
