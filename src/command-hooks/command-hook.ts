@@ -5,10 +5,11 @@ import type {
   HookModel,
   HttpExchange,
   HttpHandler,
+  McpToolHandler,
   PromptExchange,
   PromptHandler,
 } from "../hooks/command.js";
-import type { HookMcpServers, McpToolExchange, McpToolHandler } from "../hooks/mcp-tool.js";
+import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";

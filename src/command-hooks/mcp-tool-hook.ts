@@ -1,4 +1,5 @@
-import type { HookMcpServers, McpToolExchange, McpToolHandler } from "../hooks/mcp-tool.js";
+import type { McpToolHandler } from "../hooks/command.js";
+import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
 import { errorMessage } from "../shared/values.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { HandlerBase } from "./http-handler.js";

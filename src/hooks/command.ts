@@ -1,6 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
-import type { McpToolExchange, McpToolHandler } from "./mcp-tool.js";
+import type { McpToolExchange } from "./mcp-tool.js";
 
 /** How a command hook's program is started. */
 export type CommandExec =
@@ -10,7 +10,7 @@ export type CommandExec =
   | { readonly form: "exec"; readonly file: string; readonly args: readonly string[] };
 
 /** What every settings-file handler has, whatever its kind. */
-export interface FileHandlerFields {
+interface FileHandlerFields {
   /** Where the handler lives, e.g. `project:.claude/settings.json#PreToolUse[0].hooks[1]`. */
   readonly id: string;
   readonly event: HookEventName;
@@ -61,6 +61,17 @@ export interface PromptHandler extends FileHandlerFields {
   readonly model?: string;
   /** Claude Code's `continueOnBlock`: a block denies the call but does not end the turn. */
   readonly continueOnBlock?: boolean;
+}
+
+/** An `mcp_tool` hook from a settings file: a tool of one of the session's MCP servers judges. */
+export interface McpToolHandler extends FileHandlerFields {
+  readonly kind: "mcp_tool";
+  /** The MCP server's name, as `session/new` `mcpServers` gave it. */
+  readonly server: string;
+  /** The tool's name, as the server lists it. */
+  readonly tool: string;
+  /** The tool's arguments; string values' `${path}`s are filled from the hook input. */
+  readonly input?: Readonly<Record<string, unknown>>;
 }
 
 /** Any handler a settings file declares. */

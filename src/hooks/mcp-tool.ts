@@ -1,16 +1,3 @@
-import type { FileHandlerFields } from "./command.js";
-
-/** An `mcp_tool` hook from a settings file: a tool of one of the session's MCP servers judges. */
-export interface McpToolHandler extends FileHandlerFields {
-  readonly kind: "mcp_tool";
-  /** The MCP server's name, as `session/new` `mcpServers` gave it. */
-  readonly server: string;
-  /** The tool's name, as the server lists it. */
-  readonly tool: string;
-  /** The tool's arguments; string values' `${path}`s are filled from the hook input. */
-  readonly input?: Readonly<Record<string, unknown>>;
-}
-
 /** What calling an `mcp_tool` hook's tool gave, as the classifier reads it. */
 export type McpToolExchange =
   /** The tool answered: its content as text (Claude Code's reading), and its `isError`. */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { callMcpToolHook, toolArguments } from "../../src/command-hooks/mcp-tool-hook.js";
 import { loadCommandHooks } from "../../src/command-hooks/settings.js";
-import type { HookMcpServers, McpToolHandler } from "../../src/hooks/mcp-tool.js";
+import type { McpToolHandler } from "../../src/hooks/command.js";
+import type { HookMcpServers } from "../../src/hooks/mcp-tool.js";
 import type { AnyHookInput } from "../../src/wire/hooks.js";
 
 const temps: string[] = [];

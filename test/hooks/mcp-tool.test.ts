@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "../../src/hooks/classify.js";
-import type { CommandHookRunner } from "../../src/hooks/command.js";
+import type { CommandHookRunner, McpToolHandler } from "../../src/hooks/command.js";
 import { runGate } from "../../src/hooks/gate.js";
-import {
-  holdsNoVerdict,
-  NO_VERDICT,
-  type McpToolExchange,
-  type McpToolHandler,
-} from "../../src/hooks/mcp-tool.js";
+import { holdsNoVerdict, NO_VERDICT, type McpToolExchange } from "../../src/hooks/mcp-tool.js";
 import type { OutcomeLabel } from "../../src/hooks/outcome.js";
 import { HookAbort, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
