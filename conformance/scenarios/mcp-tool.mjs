@@ -127,6 +127,21 @@ export const MCP_TOOL_SCENARIOS = [
     show: SHOW,
   },
   {
+    name: "mcp_tool: onFailure block, an image answer blocks",
+    mcp: true,
+    hooks: on("PreToolUse", "Bash", viaMcp({ image: true }, { handler: { onFailure: "block" } })),
+    turns: [MAKE_A, done],
+    show: SHOW,
+  },
+  {
+    name: "mcp_tool: plain text on UserPromptSubmit is not context",
+    mcp: true,
+    hooks: on("UserPromptSubmit", undefined, viaMcp({ out: "MCP-UPS-CONTEXT" }, { input: {} })),
+    turns: [MAKE_A, done],
+    markers: ["MCP-UPS-CONTEXT"],
+    show: ["hooks", "files", "where MCP-UPS-CONTEXT", "line MCP-UPS-CONTEXT"],
+  },
+  {
     name: "mcp_tool: the timeout ends a slow tool, tool runs",
     mcp: true,
     hooks: on("PreToolUse", "Bash", {

@@ -270,8 +270,8 @@ function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
 
 /**
  * Claude Code's rules for an `mcp_tool` hook: no such server is a `hook_error`, a failed call
- * a `transport_error`, `isError` a `hook_error`; the tool's text is read exactly as a command's
- * stdout on exit 0. A fail-closed hook must answer with a verdict, `{}` or nothing.
+ * a `transport_error`, `isError` a `hook_error`; a JSON object in the tool's text is read
+ * as a command's stdout. A fail-closed hook must answer with a verdict, `{}` or nothing.
  */
 function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   if (exchange.status === "aborted") return fromAbort(asked);
@@ -282,8 +282,10 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   const { failClosed } = asked.handler.kind === "mcp_tool" ? asked.handler : { failClosed: false };
   const decides = policyOf(asked.event).block !== null && asked.event !== "Stop";
   if (failClosed && decides && holdsNoVerdict(text)) return failed(asked, "hook_error", NO_VERDICT);
-  const run = { status: "exited", exitCode: 0, signal: null, stdout: text, stderr: "" } as const;
-  return fromProcess(asked, { ...run, truncated: [] });
+  // Other text is no verdict and, unlike a command's plain stdout, never context.
+  const reply = jsonReply(text);
+  if (reply === undefined) return fromResult(asked, { decision: "continue" }, false);
+  return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
 }
 
 /** The process's end as its report shows it: an exit code only when it exited. */

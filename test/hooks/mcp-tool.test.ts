@@ -81,9 +81,18 @@ describe("an mcp_tool hook's answer, read as Claude Code reads it", () => {
     expect(judged(answered("", true)).failure).toBe("MCP tool returned an error");
   });
 
-  it("plain text is context on UserPromptSubmit, as a command's stdout is", () => {
+  it("plain text is never context, not even on UserPromptSubmit (unlike a command's stdout)", () => {
     const outcome = judged(answered("house style: tabs"), { event: "UserPromptSubmit" });
-    expect(outcome.result).toMatchObject({ additionalContext: "house style: tabs" });
+    expect(outcome.label).toBe("proceeded");
+    expect(outcome.result?.additionalContext).toBeUndefined();
+  });
+
+  it("a JSON object's additionalContext reaches the model as a command's would", () => {
+    const context = {
+      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "tabs" },
+    };
+    const outcome = judged(answered(JSON.stringify(context)), { event: "UserPromptSubmit" });
+    expect(outcome.result).toMatchObject({ additionalContext: "tabs" });
   });
 
   it("a call its signal stopped is timed_out or cancelled, as the signal's reason says", () => {
