@@ -1,6 +1,7 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
+import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
 
 const bash = (command) => ({ tool: "Bash", input: { command, description: "conformance step" } });
@@ -891,6 +892,7 @@ export const SCENARIOS = [
   },
   ...INSTRUCTION_SCENARIOS,
   ...TOOL_SHAPE_SCENARIOS,
+  ...MCP_TOOL_SCENARIOS,
 ];
 
 // Permission rules (`permissions.allow/ask/deny` in the settings file), modes and managed
