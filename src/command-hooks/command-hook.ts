@@ -1,4 +1,5 @@
 import type {
+  AgentHandler,
   CommandHandler,
   CommandHookRunner,
   CommandRun,
@@ -8,6 +9,7 @@ import type {
   PromptExchange,
   PromptHandler,
 } from "../hooks/command.js";
+import type { AgentExchange, HookAgent } from "../hooks/agent-hook.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
@@ -15,6 +17,7 @@ import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
 import { postHook } from "./http-hook.js";
 import { askPromptHook } from "./prompt-hook.js";
+import { runAgentHook } from "./agent-hook.js";
 import { VERSION } from "../shared/version.js";
 
 /**
@@ -35,6 +38,8 @@ export interface CommandHookContext {
   readonly envFiles?: SessionEnvFiles;
   /** The session's model, which `prompt` hooks ask; absent: they fail as their `onFailure` says. */
   readonly model?: HookModel;
+  /** The session's model with read-only tools, which `agent` hooks run; absent: they fail. */
+  readonly agent?: HookAgent;
 }
 
 /**
@@ -66,6 +71,10 @@ export class SessionCommandRunner implements CommandHookRunner {
 
   ask(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange> {
     return askPromptHook(handler, input, signal, this.ctx.model);
+  }
+
+  agent(handler: AgentHandler, input: AnyHookInput, signal: AbortSignal): Promise<AgentExchange> {
+    return runAgentHook(handler, input, signal, this.ctx.agent);
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isValidMatcher } from "../wire/matcher.js";
 
 /** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
-export const SKIPPED_HANDLER_TYPES = ["agent", "mcp_tool"] as const;
+export const SKIPPED_HANDLER_TYPES = ["mcp_tool"] as const;
 
 const seconds = z.number().gt(0, "must be greater than 0 seconds");
 
@@ -39,6 +39,11 @@ const promptSchema = claudeCommandSchema
     continueOnBlock: z.boolean().optional(),
   });
 
+/** A `type: "agent"` handler: a subagent with read-only tools judges the hook input. */
+const agentSchema = promptSchema
+  .omit({ continueOnBlock: true })
+  .extend({ type: z.literal("agent") });
+
 /** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
 const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.optional() });
 
@@ -72,15 +77,28 @@ function fileSchema<H extends z.ZodType>(handler: H) {
 
 /** Claude Code's `settings.json` / `settings.local.json`, the parts hookgate reads. */
 export const claudeSettingsSchema = fileSchema(
-  z.discriminatedUnion("type", [claudeCommandSchema, httpSchema, promptSchema, skippedSchema]),
+  z.discriminatedUnion("type", [
+    claudeCommandSchema,
+    httpSchema,
+    promptSchema,
+    agentSchema,
+    skippedSchema,
+  ]),
 );
 
 /** Codex's `hooks.json`. */
 export const codexHooksSchema = fileSchema(
-  z.discriminatedUnion("type", [codexCommandSchema, httpSchema, promptSchema, skippedSchema]),
+  z.discriminatedUnion("type", [
+    codexCommandSchema,
+    httpSchema,
+    promptSchema,
+    agentSchema,
+    skippedSchema,
+  ]),
 );
 
 export type SettingsFile = z.infer<typeof codexHooksSchema>;
 export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;
 export type HttpHandlerSpec = z.infer<typeof httpSchema>;
 export type PromptHandlerSpec = z.infer<typeof promptSchema>;
+export type AgentHandlerSpec = z.infer<typeof agentSchema>;

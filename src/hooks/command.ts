@@ -1,5 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
+import type { AgentExchange } from "./agent-hook.js";
 
 /** How a command hook's program is started. */
 export type CommandExec =
@@ -62,12 +63,22 @@ export interface PromptHandler extends FileHandlerFields {
   readonly continueOnBlock?: boolean;
 }
 
-/** Any handler a settings file declares. */
-export type FileHandler = CommandHandler | HttpHandler | PromptHandler;
+/** An `agent` hook from a settings file: a short-lived subagent with read-only tools judges the input. */
+export interface AgentHandler extends FileHandlerFields {
+  readonly kind: "agent";
+  /** The handler's prompt, `$ARGUMENTS` not yet filled. */
+  readonly prompt: string;
+  /** The model the handler names; hookgate asks the session's (docs/hooks.md, "`agent` hooks"). */
+  readonly model?: string;
+}
 
-/** True for handlers from settings files (command, http, prompt), false for client callbacks. */
+/** Any handler a settings file declares. */
+export type FileHandler = CommandHandler | HttpHandler | PromptHandler | AgentHandler;
+
+/** True for handlers from settings files (command, http, prompt, agent), false for client callbacks. */
 export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
-  return handler.kind === "command" || handler.kind === "http" || handler.kind === "prompt";
+  const { kind } = handler;
+  return kind === "command" || kind === "http" || kind === "prompt" || kind === "agent";
 }
 
 /** One question to a model, as a `prompt` hook asks it: no tools, text back. */
@@ -140,4 +151,6 @@ export interface CommandHookRunner {
   post?(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange>;
   /** Asks a `prompt` hook's model; never rejects, `signal` as for `run`. */
   ask?(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange>;
+  /** Runs an `agent` hook's subagent; never rejects, `signal` as for `run`. */
+  agent?(handler: AgentHandler, input: AnyHookInput, signal: AbortSignal): Promise<AgentExchange>;
 }

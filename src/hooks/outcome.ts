@@ -104,8 +104,8 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
       : h.kind === "http"
         ? // Claude Code names an http hook by its URL where it names a command by its line.
           { kind: "command" as const, name: h.url }
-        : h.kind === "prompt"
-          ? // ...and a prompt hook by its prompt.
+        : h.kind === "prompt" || h.kind === "agent"
+          ? // ...and a prompt or agent hook by its prompt.
             { kind: "command" as const, name: h.prompt }
           : { kind: "callback" as const, name: h.id };
   return {
