@@ -309,6 +309,24 @@ export const SCENARIOS = [
     show: ["hooks", "files", "agent requests", "agent results"],
   },
   {
+    name: "agent hook: on SessionStart it is not run",
+    hooks: on("SessionStart", undefined, {
+      agent: '/tool StructuredOutput {"ok": false, "reason": "SS-NO"}',
+    }),
+    turns: [MAKE_A, done],
+    markers: ["SS-NO"],
+    show: ["files", "agent requests"],
+  },
+  {
+    name: "agent hook: ok false on Stop blocks the stop, the feedback alone",
+    hooks: on("Stop", undefined, {
+      agent: '/tool StructuredOutput {"ok": false, "reason": "STOP-NO"}',
+    }),
+    turns: [MAKE_A, done],
+    markers: ["STOP-NO"],
+    show: ["files", "agent requests", "requests", "end"],
+  },
+  {
     name: "agent hook: the subagent's system prompt",
     agentSystem: true,
     deviation:

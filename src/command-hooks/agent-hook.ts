@@ -62,6 +62,12 @@ export async function runAgentHook(
   signal: AbortSignal,
   agent: HookAgent | undefined,
 ): Promise<AgentExchange> {
+  if (input.hook_event_name === "SessionStart") {
+    // Claude Code 2.1.332 does not run it there either (seen in `npm run conformance`).
+    const error =
+      "agent-type hooks are not supported for SessionStart events (no conversation context is available). Use a command-type hook instead.";
+    return { status: "refused", error };
+  }
   if (input.hook_event_name === "PermissionRequest") {
     // Claude Code's refusal: a verdict cannot be the allow/deny a permission request needs.
     const error =

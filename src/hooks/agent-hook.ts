@@ -53,5 +53,6 @@ export type AgentExchange =
 export function agentVerdictResult(verdict: AgentVerdict): HookResult {
   if (verdict.ok) return { decision: "continue" };
   const said = verdict.reason === undefined ? "" : `: ${verdict.reason}`;
-  return { decision: "deny", reason: `Agent hook condition was not met${said}` };
+  // Claude Code reads it as a command's exit 2 (on Stop, the feedback alone), its text whole.
+  return { decision: "deny", reason: `Agent hook condition was not met${said}`, fromExit2: true };
 }

@@ -90,6 +90,8 @@ export interface HookText {
   readonly plain?: true;
   /** The text is a command hook's exit-2 stderr (Claude Code puts `[<command>]: ` before it). */
   readonly exit2?: true;
+  /** An exit-2-like block whose text stands whole, with no `[<command>]: ` (an agent hook's). */
+  readonly whole?: true;
 }
 
 /** `text`, as given by the outcome's hook. */
@@ -114,6 +116,7 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
     from,
     ...(plain && { plain: true as const }),
     ...(outcome.result?.fromExit2 && { exit2: true as const }),
+    ...(h.kind === "agent" && { whole: true as const }),
   };
 }
 

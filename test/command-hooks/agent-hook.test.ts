@@ -101,6 +101,24 @@ describe("running the subagent", () => {
     expect(await stopped).toEqual({ status: "aborted" });
   });
 
+  it("is refused on SessionStart, as Claude Code 2.1.332 does not run it there, without asking the model", async () => {
+    let asked = false;
+    const exchange = await runAgentHook(
+      handler,
+      input("SessionStart"),
+      new AbortController().signal,
+      () => {
+        asked = true;
+        return Promise.resolve({ status: "decided", verdict: { ok: true }, turns: 1 });
+      },
+    );
+    expect(exchange).toMatchObject({
+      status: "refused",
+      error: expect.stringContaining("not supported for SessionStart"),
+    });
+    expect(asked).toBe(false);
+  });
+
   it("is refused on PermissionRequest, as Claude Code refuses it, without asking the model", async () => {
     let asked = false;
     const exchange = await runAgentHook(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentExchange } from "../../src/hooks/agent-hook.js";
 import { classify } from "../../src/hooks/classify.js";
 import type { AgentHandler } from "../../src/hooks/command.js";
+import { textOf } from "../../src/hooks/outcome.js";
 import { HookAbort } from "../../src/hooks/transport.js";
 import type { HookEventName } from "../../src/wire/events.js";
 
@@ -47,6 +48,16 @@ describe("an agent hook's run, judged as Claude Code judges it", () => {
       result: { decision: "deny", reason: "Agent hook condition was not met: it reads .env" },
     });
     expect(outcome.result?.stop).toBeUndefined();
+  });
+
+  it("its block reads as an exit 2 whose text stands whole: on Stop the model gets the feedback alone, no [<prompt>]:", () => {
+    const outcome = judge(decided(false, "tests fail"), "Stop");
+    expect(outcome.result?.fromExit2).toBe(true);
+    expect(textOf(outcome, outcome.result?.reason ?? "")).toMatchObject({
+      exit2: true,
+      whole: true,
+      from: { kind: "command", name: "Block reads of secrets." },
+    });
   });
 
   it("ok: false on Stop blocks the stop; impossible is not honoured there as a prompt hook's is", () => {
