@@ -57,11 +57,34 @@ function scriptedAnswer(request) {
   return /^\s*\/answer (.*)$/m.exec(text)?.[1];
 }
 
+/** A request from an agent hook's subagent: it is offered the StructuredOutput verdict tool. */
+export function isAgentHookRequest(request) {
+  return (request.tools ?? []).some((t) => t.name === "StructuredOutput");
+}
+
+/**
+ * An agent hook's subagent follows the `/tool <Name> <json>` lines of its prompt, one call per
+ * step (as hookgate's scripted model reads them, one step for all); past them it ends with text.
+ */
+function agentStep(request, turn) {
+  const prompt = (request.messages ?? []).find((m) => m.role === "user");
+  const content = prompt?.content ?? "";
+  const text =
+    typeof content === "string" ? content : content.map((part) => part.text ?? "").join("\n");
+  const lines = [...text.matchAll(/^\s*\/tool (\S+)(?: (.*))?$/gm)];
+  const line = lines[turn];
+  return line ? { tool: line[1], input: JSON.parse(line[2] || "{}") } : { text: "Done." };
+}
+
 function reply(script, request) {
   const turn = (request.messages ?? []).filter((m) => m.role === "assistant").length;
   // A prompt hook's question is answered as the scripted model answers it: its /answer line.
   const answer = scriptedAnswer(request);
-  const step = answer !== undefined ? { text: answer } : (script[turn] ?? { text: "Done." });
+  const step = isAgentHookRequest(request)
+    ? agentStep(request, turn)
+    : answer !== undefined
+      ? { text: answer }
+      : (script[turn] ?? { text: "Done." });
   const calls = step.tools ?? (step.tool ? [{ tool: step.tool, input: step.input }] : []);
   const content = calls.length
     ? calls.map((c) => ({ type: "tool_use", id: `toolu_${++ids}`, name: c.tool, input: c.input }))

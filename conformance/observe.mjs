@@ -2,6 +2,7 @@
 // can be compared between Claude Code and hookgate.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isAgentHookRequest } from "./fake-anthropic.mjs";
 
 /**
  * Stop reasons as an ACP client would see them: CC's `tool_deferred` ends the turn, a turn a
@@ -23,7 +24,11 @@ const AS_ACP = {
  */
 export function observe(scenario, run) {
   const logged = readLog(run.hookLog);
-  const main = run.requests.filter((r) => (r.tools ?? []).some((t) => t.name === "Bash"));
+  // The main loop's requests; an agent hook's subagent (offered StructuredOutput) is not it.
+  const agent = run.requests.filter(isAgentHookRequest);
+  const main = run.requests.filter(
+    (r) => !agent.includes(r) && (r.tools ?? []).some((t) => t.name === "Bash"),
+  );
   const last = main.at(-1);
   const facets = {
     hooks: hookRuns(logged),
@@ -38,6 +43,12 @@ export function observe(scenario, run) {
     (r) => !main.includes(r) && /\/answer /.test(JSON.stringify(r.messages)),
   );
   if (asked.length > 0) facets["hook system"] = asked.map((r) => systemText(r.system)).join(" | ");
+  // An agent hook's subagent: how many steps it took, what its calls gave, its system prompt.
+  if (agent.length > 0) {
+    facets["agent requests"] = String(agent.length);
+    facets["agent results"] = toolResults(agent.at(-1), false).join(" | ");
+    if (scenario.agentSystem) facets["agent system"] = systemText(agent[0].system);
+  }
   const requests = logged.filter((l) => l.request);
   if (requests.length > 0) facets.http = requests.map((l) => JSON.stringify(l.request)).join(" ");
   const calls = logged.filter((l) => l.mcpArgs);

@@ -34,26 +34,34 @@ function settingsFor(scenario, log, httpHooks) {
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, if: rule, http, prompt, mcpTool, ...action }) =>
-        prompt
-          ? { type: "prompt", prompt, ...(timeout && { timeout }), ...(rule && { if: rule }) }
-          : mcpTool
-            ? mcpToolHandler(mcpTool, action, log, { timeout, rule })
-            : http
-              ? {
-                  type: "http",
-                  url: http.url ?? httpHooks.urlFor(action),
-                  ...http.handler,
-                  ...(timeout && { timeout }),
-                  ...(rule && { if: rule }),
-                }
-              : {
-                  type: "command",
-                  command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
-                  ...(async && { async }),
-                  ...(timeout && { timeout }),
-                  ...(rule && { if: rule }),
-                },
+      hooks: handlers.map(
+        ({ async, timeout, if: rule, http, prompt, mcpTool, agent, ...action }) =>
+          prompt
+            ? { type: "prompt", prompt, ...(timeout && { timeout }), ...(rule && { if: rule }) }
+            : mcpTool
+              ? mcpToolHandler(mcpTool, action, log, { timeout, rule })
+              : agent
+                ? {
+                    type: "agent",
+                    prompt: agent,
+                    ...(timeout && { timeout }),
+                    ...(rule && { if: rule }),
+                  }
+                : http
+                  ? {
+                      type: "http",
+                      url: http.url ?? httpHooks.urlFor(action),
+                      ...http.handler,
+                      ...(timeout && { timeout }),
+                      ...(rule && { if: rule }),
+                    }
+                  : {
+                      type: "command",
+                      command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
+                      ...(async && { async }),
+                      ...(timeout && { timeout }),
+                      ...(rule && { if: rule }),
+                    },
       ),
     }));
   }
@@ -106,7 +114,9 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   }
   const hookLog = join(root, "hooks.jsonl");
   const settings = join(root, "settings.json");
-  writeFileSync(settings, JSON.stringify(settingsFor(scenario, hookLog, httpHooks), null, 2));
+  // An agent hook's prompt names workspace files as `$CWD/...`, as the turns do.
+  const settingsText = JSON.stringify(settingsFor(scenario, hookLog, httpHooks), null, 2);
+  writeFileSync(settings, settingsText.replaceAll("$CWD", cwd));
   httpHooks.use(hookLog);
   // Managed settings: the system file for Claude Code (over a private view of /etc), the
   // `--managed-settings` flag for hookgate.

@@ -252,6 +252,91 @@ export const SCENARIOS = [
     turns: [MAKE_A, done],
     show: ["files", "results"],
   },
+  // agent hooks: both sides run a subagent on the fake model, which follows the /tool lines of
+  // the hook's prompt one step each (a Read, then the StructuredOutput verdict)
+  {
+    name: "agent hook: a Read then ok false blocks the call, the turn goes on",
+    ...DENY_TEXT,
+    files: { "policy.md": "No new files.\n" },
+    hooks: on("PreToolUse", "Bash", {
+      agent: [
+        "Follow policy.md. $ARGUMENTS",
+        '/tool Read {"file_path": "$CWD/policy.md"}',
+        '/tool StructuredOutput {"ok": false, "reason": "AGENT-DENY"}',
+      ].join("\n"),
+    }),
+    turns: [MAKE_A, done],
+    markers: ["AGENT-DENY"],
+    show: ["files", "results", "requests", "end", "agent requests", "agent results"],
+  },
+  {
+    name: "agent hook: ok true lets the call run",
+    hooks: on("PreToolUse", "Bash", {
+      agent: '/tool StructuredOutput {"ok": true, "reason": "fine"}',
+    }),
+    turns: [MAKE_A, done],
+    show: ["files", "results", "agent requests"],
+  },
+  {
+    name: "agent hook: no verdict after one reminder lets the call run",
+    hooks: on("PreToolUse", "Bash", { agent: "Say something, decide nothing." }),
+    turns: [MAKE_A, done],
+    show: ["files", "results", "agent requests"],
+  },
+  {
+    name: "agent hook: the subagent's own Read and the session's Read hook",
+    deviation:
+      "hookgate runs the subagent's read-only tools ungated: no hook is asked about them (no recursion)",
+    deviates: ["hooks"],
+    files: { "policy.md": "No new files.\n" },
+    hooks: {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              agent: [
+                "Follow policy.md.",
+                '/tool Read {"file_path": "$CWD/policy.md"}',
+                '/tool StructuredOutput {"ok": true}',
+              ].join("\n"),
+            },
+          ],
+        },
+        { matcher: "Read", hooks: [{ tag: "read" }] },
+      ],
+    },
+    turns: [MAKE_A, done],
+    show: ["hooks", "files", "agent requests", "agent results"],
+  },
+  {
+    name: "agent hook: on SessionStart it is not run",
+    hooks: on("SessionStart", undefined, {
+      agent: '/tool StructuredOutput {"ok": false, "reason": "SS-NO"}',
+    }),
+    turns: [MAKE_A, done],
+    markers: ["SS-NO"],
+    show: ["files", "agent requests"],
+  },
+  {
+    name: "agent hook: ok false on Stop blocks the stop, the feedback alone",
+    hooks: on("Stop", undefined, {
+      agent: '/tool StructuredOutput {"ok": false, "reason": "STOP-NO"}',
+    }),
+    turns: [MAKE_A, done],
+    markers: ["STOP-NO"],
+    show: ["files", "agent requests", "requests", "end"],
+  },
+  {
+    name: "agent hook: the subagent's system prompt",
+    agentSystem: true,
+    deviation:
+      "hookgate's subagent reads only the workspace, so it is told there is no transcript file to read",
+    deviates: ["agent system"],
+    hooks: on("PreToolUse", "Bash", { agent: '/tool StructuredOutput {"ok": true}' }),
+    turns: [MAKE_A, done],
+    show: ["agent system"],
+  },
   // http hooks: both sides POST to one local server (conformance/http-hook.mjs)
   {
     name: "http: empty 2xx body, tool runs",

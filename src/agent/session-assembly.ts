@@ -28,6 +28,7 @@ import { matcherWarnings, registrationWarnings } from "../hooks/warnings.js";
 import type { Logger } from "../shared/log.js";
 import { describePlainError } from "../model/describe-error.js";
 import { hookModelOf } from "./hook-model.js";
+import { hookAgentOf } from "./hook-agent.js";
 import { SessionMcp } from "../mcp/session-servers.js";
 import type { ClientPort } from "../shared/port.js";
 import type { OpenRequest } from "../protocol/host.js";
@@ -119,6 +120,14 @@ export class SessionAssembly {
       envFiles,
       model: hookModelOf(options.model),
       mcp,
+      agent: hookAgentOf(options.model, {
+        cwd: request.cwd,
+        roots: request.roots,
+        client,
+        log,
+        processGroups: groups,
+        childEnv,
+      }),
     });
     const text = {
       ...places,

@@ -1,4 +1,5 @@
 import type {
+  AgentHandler,
   CommandHandler,
   CommandHookRunner,
   CommandRun,
@@ -10,6 +11,7 @@ import type {
   PromptHandler,
 } from "../hooks/command.js";
 import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
+import type { AgentExchange, HookAgent } from "../hooks/agent-hook.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
@@ -18,6 +20,7 @@ import { runCommand } from "../process/runner.js";
 import { postHook } from "./http-hook.js";
 import { askPromptHook } from "./prompt-hook.js";
 import { callMcpToolHook } from "./mcp-tool-hook.js";
+import { runAgentHook } from "./agent-hook.js";
 import { VERSION } from "../shared/version.js";
 
 /**
@@ -40,6 +43,8 @@ export interface CommandHookContext {
   readonly model?: HookModel;
   /** The session's MCP servers, which `mcp_tool` hooks call; absent: none is connected. */
   readonly mcp?: HookMcpServers;
+  /** The session's model with read-only tools, which `agent` hooks run; absent: they fail. */
+  readonly agent?: HookAgent;
 }
 
 /**
@@ -80,6 +85,10 @@ export class SessionCommandRunner implements CommandHookRunner {
     signal: AbortSignal,
   ): Promise<McpToolExchange> {
     return callMcpToolHook(handler, input, signal, this.ctx.mcp);
+  }
+
+  agent(handler: AgentHandler, input: AnyHookInput, signal: AbortSignal): Promise<AgentExchange> {
+    return runAgentHook(handler, input, signal, this.ctx.agent);
   }
 }
 

@@ -4,7 +4,9 @@ import { MAX_TIMER_MS } from "../shared/values.js";
 import { compileIfRule } from "./if-rule.js";
 import type { HandlerBase } from "./http-handler.js";
 import { DEFAULT_PROMPT_HOOK_TIMEOUT_S } from "./prompt-hook.js";
+import { DEFAULT_AGENT_HOOK_TIMEOUT_S } from "./agent-hook.js";
 import type {
+  AgentHandlerSpec,
   CommandHandlerSpec,
   HttpHandlerSpec,
   McpToolHandlerSpec,
@@ -23,7 +25,12 @@ export const MAX_COMMAND_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
 /** What every handler kind takes from its spec, or why it is skipped (an `if` that does not parse). */
 export function baseOf(
-  spec: CommandHandlerSpec | HttpHandlerSpec | PromptHandlerSpec | McpToolHandlerSpec,
+  spec:
+    | CommandHandlerSpec
+    | HttpHandlerSpec
+    | PromptHandlerSpec
+    | McpToolHandlerSpec
+    | AgentHandlerSpec,
   event: HookEventName,
   id: string,
   cwd: string,
@@ -37,9 +44,11 @@ export function baseOf(
   const defaultS =
     spec.type === "prompt"
       ? DEFAULT_PROMPT_HOOK_TIMEOUT_S
-      : event === "UserPromptSubmit"
-        ? PROMPT_COMMAND_TIMEOUT_S
-        : DEFAULT_COMMAND_TIMEOUT_S;
+      : spec.type === "agent"
+        ? DEFAULT_AGENT_HOOK_TIMEOUT_S
+        : event === "UserPromptSubmit"
+          ? PROMPT_COMMAND_TIMEOUT_S
+          : DEFAULT_COMMAND_TIMEOUT_S;
   const seconds =
     (spec.type === "command" ? spec.timeoutSec : undefined) ?? spec.timeout ?? defaultS;
   return {

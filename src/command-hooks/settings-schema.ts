@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { isValidMatcher } from "../wire/matcher.js";
 
-/** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
-export const SKIPPED_HANDLER_TYPES = ["agent"] as const;
-
 const seconds = z.number().gt(0, "must be greater than 0 seconds");
 
 /** A `type: "command"` handler as Claude Code's settings files write it. */
@@ -51,11 +48,13 @@ const mcpToolSchema = claudeCommandSchema
     tool: z.string().min(1, "must not be empty"),
     input: z.record(z.string(), z.unknown()).optional(),
   });
+/** A `type: "agent"` handler: a subagent with read-only tools judges the hook input. */
+const agentSchema = promptSchema
+  .omit({ continueOnBlock: true })
+  .extend({ type: z.literal("agent") });
 
 /** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
 const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.optional() });
-
-const skippedSchema = z.looseObject({ type: z.enum(SKIPPED_HANDLER_TYPES) });
 
 const rules = z.array(z.string()).optional();
 
@@ -90,7 +89,7 @@ export const claudeSettingsSchema = fileSchema(
     httpSchema,
     promptSchema,
     mcpToolSchema,
-    skippedSchema,
+    agentSchema,
   ]),
 );
 
@@ -101,7 +100,7 @@ export const codexHooksSchema = fileSchema(
     httpSchema,
     promptSchema,
     mcpToolSchema,
-    skippedSchema,
+    agentSchema,
   ]),
 );
 
@@ -110,3 +109,4 @@ export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;
 export type HttpHandlerSpec = z.infer<typeof httpSchema>;
 export type PromptHandlerSpec = z.infer<typeof promptSchema>;
 export type McpToolHandlerSpec = z.infer<typeof mcpToolSchema>;
+export type AgentHandlerSpec = z.infer<typeof agentSchema>;

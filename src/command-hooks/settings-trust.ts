@@ -32,6 +32,9 @@ export function disabledLevel(
 /** What makes two handlers the same one: its event and what it runs (or the URL it asks). */
 export function handlerKey(handler: FileHandler): string {
   if (handler.kind === "http") return JSON.stringify([handler.event, "http", handler.url]);
+  if (handler.kind === "agent") {
+    return JSON.stringify([handler.event, "agent", handler.prompt, handler.model ?? null]);
+  }
   if (handler.kind === "prompt") {
     return JSON.stringify([handler.event, "prompt", handler.prompt, handler.model ?? null]);
   }

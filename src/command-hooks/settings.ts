@@ -10,6 +10,7 @@ import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
 import { toPromptHandler } from "./prompt-hook.js";
 import { toMcpToolHandler } from "./mcp-tool-hook.js";
+import { toAgentHandler } from "./agent-hook.js";
 import { badUrlPatterns, type HeaderEnv } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
 
@@ -196,10 +197,6 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         }
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
-          if (spec.type === "agent") {
-            skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
-            return;
-          }
           const id = `${file.source}:${file.display}#${where}`;
           const base = baseOf(spec, event, id, req.cwd);
           if (typeof base === "string") {
@@ -213,6 +210,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
             handler = http.handler;
           } else if (spec.type === "prompt") handler = toPromptHandler(spec, base);
           else if (spec.type === "mcp_tool") handler = toMcpToolHandler(spec, base);
+          else if (spec.type === "agent") handler = toAgentHandler(spec, base);
           else handler = toCommand(spec, base, file.dialect, req.cwd);
           handlers++;
           copies.push({ handler, trust: TRUST[file.source], group, matcher: group.matcher });

@@ -75,6 +75,14 @@ function reach(
       exchange,
     }));
   }
+  if (handler.kind === "agent") {
+    const agent = opts.commands?.agent?.bind(opts.commands);
+    if (!agent) return Promise.resolve({ kind: "unrunnable", why: "no runner for agent hooks" });
+    return agent(handler, input, cancel.signal).then((exchange): Answer => ({
+      kind: "agent",
+      exchange,
+    }));
+  }
   if (handler.kind === "command") {
     if (!opts.commands) {
       return Promise.resolve({ kind: "unrunnable", why: "no command runner for command hooks" });

@@ -1,4 +1,5 @@
 import type { HookEventName } from "../wire/events.js";
+import { agentVerdictResult, type AgentExchange } from "./agent-hook.js";
 import type { CommandRun, HttpExchange, PromptExchange } from "./command.js";
 import type { Outcome, ProcessEnd } from "./outcome.js";
 
@@ -42,6 +43,8 @@ export type Answer =
   | { readonly kind: "prompt"; readonly exchange: PromptExchange }
   /** An `mcp_tool` hook's call, as the runner reports it. */
   | { readonly kind: "mcp_tool"; readonly exchange: McpToolExchange }
+  /** An `agent` hook's subagent run, as the runner reports it. */
+  | { readonly kind: "agent"; readonly exchange: AgentExchange }
   /** Nothing can run this handler (no command runner was configured): a configuration error. */
   | { readonly kind: "unrunnable"; readonly why: string };
 
@@ -76,6 +79,8 @@ export function classify(answer: Answer, asked: Asked): Outcome {
       return fromPromptExchange(asked, answer.exchange);
     case "mcp_tool":
       return fromMcpTool(asked, answer.exchange);
+    case "agent":
+      return fromAgentExchange(asked, answer.exchange);
     case "unrunnable":
       return failed(asked, "hook_error", answer.why);
   }
@@ -286,6 +291,34 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   const reply = jsonReply(text);
   if (reply === undefined) return fromResult(asked, { decision: "continue" }, false);
   return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
+}
+
+/**
+ * An `agent` hook's run: its verdict decides as Claude Code's does; reaching the turn limit is
+ * a `hook_error`, ending without a verdict `malformed`, a model failure a `transport_error`,
+ * each failing as the handler's `onFailure` says (Claude Code lets the action go ahead).
+ */
+function fromAgentExchange(asked: Asked, exchange: AgentExchange): Outcome {
+  switch (exchange.status) {
+    case "aborted":
+      return fromAbort(asked);
+    case "failed":
+      return failed(asked, "transport_error", exchange.error);
+    case "refused":
+      return failed(asked, "hook_error", exchange.error);
+    case "turn_limit":
+      return failed(
+        asked,
+        "hook_error",
+        `agent hook did not decide within ${exchange.turns} turns`,
+      );
+    case "no_verdict": {
+      const last = exchange.last === undefined ? "" : `; last verdict tool error: ${exchange.last}`;
+      return failed(asked, "malformed", `agent hook ended without a verdict${last}`);
+    }
+    case "decided":
+      return fromResult(asked, agentVerdictResult(exchange.verdict), false);
+  }
 }
 
 /** The process's end as its report shows it: an exit code only when it exited. */

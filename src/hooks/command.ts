@@ -1,6 +1,7 @@
 import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { McpToolExchange } from "./mcp-tool.js";
+import type { AgentExchange } from "./agent-hook.js";
 
 /** How a command hook's program is started. */
 export type CommandExec =
@@ -74,13 +75,29 @@ export interface McpToolHandler extends FileHandlerFields {
   readonly input?: Readonly<Record<string, unknown>>;
 }
 
+/** An `agent` hook from a settings file: a short-lived subagent with read-only tools judges the input. */
+export interface AgentHandler extends FileHandlerFields {
+  readonly kind: "agent";
+  /** The handler's prompt, `$ARGUMENTS` not yet filled. */
+  readonly prompt: string;
+  /** The model the handler names; hookgate asks the session's (docs/hooks.md, "`agent` hooks"). */
+  readonly model?: string;
+}
+
 /** Any handler a settings file declares. */
-export type FileHandler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler;
+export type FileHandler =
+  CommandHandler | HttpHandler | PromptHandler | McpToolHandler | AgentHandler;
 
 /** True for handlers from settings files (command, http, prompt...), false for client callbacks. */
 export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
   const { kind } = handler;
-  return kind === "command" || kind === "http" || kind === "prompt" || kind === "mcp_tool";
+  return (
+    kind === "command" ||
+    kind === "http" ||
+    kind === "prompt" ||
+    kind === "mcp_tool" ||
+    kind === "agent"
+  );
 }
 
 /** One question to a model, as a `prompt` hook asks it: no tools, text back. */
@@ -159,4 +176,6 @@ export interface CommandHookRunner {
     input: AnyHookInput,
     signal: AbortSignal,
   ): Promise<McpToolExchange>;
+  /** Runs an `agent` hook's subagent; never rejects, `signal` as for `run`. */
+  agent?(handler: AgentHandler, input: AnyHookInput, signal: AbortSignal): Promise<AgentExchange>;
 }

@@ -90,6 +90,8 @@ export interface HookText {
   readonly plain?: true;
   /** The text is a command hook's exit-2 stderr (Claude Code puts `[<command>]: ` before it). */
   readonly exit2?: true;
+  /** An exit-2-like block whose text stands whole, with no `[<command>]: ` (an agent hook's). */
+  readonly whole?: true;
 }
 
 /** `text`, as given by the outcome's hook. */
@@ -104,8 +106,8 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
       : h.kind === "http"
         ? // Claude Code names an http hook by its URL where it names a command by its line.
           { kind: "command" as const, name: h.url }
-        : h.kind === "prompt"
-          ? // ...and a prompt hook by its prompt.
+        : h.kind === "prompt" || h.kind === "agent"
+          ? // ...and a prompt or agent hook by its prompt.
             { kind: "command" as const, name: h.prompt }
           : h.kind === "mcp_tool"
             ? // ...and an mcp_tool hook as `server/tool`.
@@ -117,6 +119,7 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
     from,
     ...(plain && { plain: true as const }),
     ...(outcome.result?.fromExit2 && { exit2: true as const }),
+    ...(h.kind === "agent" && { whole: true as const }),
   };
 }
 

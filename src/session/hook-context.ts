@@ -57,7 +57,7 @@ export function stopFeedbackText(note: HookText): string {
 
 /** A block's reason as Claude Code words it: an exit-2 stderr follows `[<command>]: `. */
 function reasonText(note: HookText): string {
-  return note.exit2 && note.from.kind === "command"
+  return note.exit2 && !note.whole && note.from.kind === "command"
     ? `[${note.from.name}]: ${note.text}`
     : note.text;
 }

@@ -239,7 +239,6 @@ describe("command hooks from settings files, over stdio", () => {
           { type: "command", command: deny("git"), if: "Bash(git *)" },
           { type: "command", command: deny("touched"), if: "Bash(touch:*)" },
           { type: "command", command: deny("never"), if: "WebFetch(domain:x)" },
-          { type: "agent", prompt: "Is this call safe?" },
         ),
       ),
     });
@@ -251,7 +250,6 @@ describe("command hooks from settings files, over stdio", () => {
     expect(r.settings?.[0]?.handlers).toBe(2);
     expect(r.settings?.[0]?.skipped).toEqual([
       expect.stringContaining("PreToolUse[0].hooks[2]: if"),
-      "PreToolUse[0].hooks[3]: type agent is not run by hookgate",
     ]);
   });
 

@@ -20,7 +20,7 @@ const commandsOf = (loaded: ReturnType<typeof loadCommandHooks>) =>
     g.handlers.map((h) =>
       h.kind === "http"
         ? h.url
-        : h.kind === "prompt"
+        : h.kind === "prompt" || h.kind === "agent"
           ? h.prompt
           : h.kind === "mcp_tool"
             ? `${h.server}/${h.tool}`

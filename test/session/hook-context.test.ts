@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { neutralised, reminderText, systemReminder } from "../../src/session/hook-context.js";
+import {
+  neutralised,
+  reminderText,
+  stopFeedbackText,
+  systemReminder,
+} from "../../src/session/hook-context.js";
 
 const from = { kind: "command" as const, name: "./audit.sh" };
 
@@ -42,5 +47,22 @@ describe("hook text for the model", () => {
         "context",
       ),
     ).toBe("<system-reminder>\nUserPromptSubmit hook success: pnpm\n</system-reminder>");
+  });
+
+  it("a Stop block's feedback: an exit 2 after [<command>]:, an agent hook's text whole, as Claude Code words each", () => {
+    const exit2 = { hookCallbackId: "h", text: "tests fail", from, exit2: true as const };
+    expect(stopFeedbackText(exit2)).toBe(
+      "<system-reminder>\nStop hook feedback:\n[./audit.sh]: tests fail\n</system-reminder>",
+    );
+    const agent = {
+      hookCallbackId: "h",
+      text: "Agent hook condition was not met: tests fail",
+      from: { kind: "command" as const, name: "Did the tests pass?" },
+      exit2: true as const,
+      whole: true as const,
+    };
+    expect(stopFeedbackText(agent)).toBe(
+      "<system-reminder>\nStop hook feedback:\nAgent hook condition was not met: tests fail\n</system-reminder>",
+    );
   });
 });
