@@ -28,6 +28,7 @@ describe("the per-event policy table", () => {
       "PermissionRequest",
       "Stop",
       "SessionStart",
+      "PreCompact",
       "UserPromptExpansion",
       "PostToolBatch",
     ]);
@@ -38,6 +39,7 @@ describe("the per-event policy table", () => {
       | "PermissionRequest"
       | "Stop"
       | "SessionStart"
+      | "PreCompact"
       | "UserPromptExpansion"
       | "PostToolBatch"
     >();
@@ -45,11 +47,11 @@ describe("the per-event policy table", () => {
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
       "Notification",
       "SessionEnd",
-      "PreCompact",
       "InstructionsLoaded",
       "PermissionDenied",
       "StopFailure",
       "FileChanged",
+      "PostCompact",
     ]);
   });
 
@@ -63,7 +65,8 @@ describe("the per-event policy table", () => {
     ["SessionStart", null],
     ["Notification", null],
     ["SessionEnd", null],
-    ["PreCompact", null],
+    ["PreCompact", "blocks-compaction"],
+    ["PostCompact", null],
     ["PostToolBatch", null],
     ["StopFailure", null],
     ["FileChanged", null],
