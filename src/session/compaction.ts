@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { compactRequest, summaryMessage } from "../model/compact-prompt.js";
 import { runStep } from "../model/step.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
@@ -60,6 +60,9 @@ export function matchCompact(text: string): { instructions: string | undefined }
 export interface CompactEnv {
   readonly model: LanguageModel;
   readonly system: () => string | undefined;
+  /** The tools the turn offers: sent with the summary request too (as Claude Code does, so
+   * the request shares the conversation's prompt cache); the model is asked to call none. */
+  readonly catalog: { toolSet(): ToolSet };
   readonly history: readonly ModelMessage[];
   /** Replaces what the model sees from now on (the session alone changes its history). */
   readonly replaceHistory: (messages: readonly ModelMessage[]) => void;
@@ -80,7 +83,7 @@ export type Compaction =
  * Compacts the conversation: PreCompact (it may block, and what it prints joins the
  * instructions), then the session's own model writes a summary, which replaces the history the
  * model sees; the transcript keeps every line and records the boundary; the client is told with
- * an agent message; PostCompact observes the summary.
+ * an agent message; PostCompact hooks see the summary (awaited, their messages shown).
  */
 export async function compact(
   trigger: CompactTrigger,
@@ -116,7 +119,7 @@ export async function compact(
         model: env.model,
         system: env.system(),
         messages: [...env.history, { role: "user", content: compactRequest(asked) }],
-        tools: {},
+        tools: env.catalog.toolSet(),
         signal,
       },
       { onText: () => undefined, onReasoning: () => undefined },
@@ -138,7 +141,15 @@ export async function compact(
   env.replaceHistory([message]);
   await env.transcript?.recordCompaction(trigger, summarized, message);
   await say(env.client, `Conversation compacted (${trigger}): ${summarized} messages summarized.`);
-  env.hooks.emit("PostCompact", () => ({ trigger, compact_summary: summary }), trigger);
+  const after = () => ({ trigger, compact_summary: summary });
+  env.hooks.emit("PostCompact", after, trigger);
+  const post = await env.hooks.run("PostCompact", {
+    fields: after,
+    toolName: trigger,
+    toolUseId: env.turnId,
+    signal,
+  });
+  await applyDecision(post, { client: env.client, attach: (r) => env.client.carry(r) });
   return { kind: "compacted", summary };
 }
 

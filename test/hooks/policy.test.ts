@@ -31,6 +31,7 @@ describe("the per-event policy table", () => {
       "PreCompact",
       "UserPromptExpansion",
       "PostToolBatch",
+      "PostCompact",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -42,6 +43,7 @@ describe("the per-event policy table", () => {
       | "PreCompact"
       | "UserPromptExpansion"
       | "PostToolBatch"
+      | "PostCompact"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
@@ -51,7 +53,6 @@ describe("the per-event policy table", () => {
       "PermissionDenied",
       "StopFailure",
       "FileChanged",
-      "PostCompact",
     ]);
   });
 
