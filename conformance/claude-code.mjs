@@ -63,9 +63,11 @@ export function runClaudeCode({
   mcp,
   env: extraEnv,
   managed,
+  extraArgs = [],
   timeoutMs = 90_000,
 }) {
   const args = [
+    ...extraArgs,
     ...(mcp ? ["--mcp-config", JSON.stringify({ mcpServers: mcp }), "--strict-mcp-config"] : []),
     ...["-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"],
     ...["--settings", settings, "--tools", "Bash,Read,Write,Edit,Glob,Grep"],

@@ -124,7 +124,7 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   if (managed) {
     writeFileSync(managed, JSON.stringify(settingsFor(scenario.managed, hookLog, httpHooks)));
   }
-  const prompt = scenario.prompt ?? PROMPT;
+  const prompt = scenario.prompts?.[0] ?? scenario.prompt ?? PROMPT;
   // `mode: null`: no mode is chosen, so the settings' `defaultMode` decides.
   const mode = scenario.mode === null ? undefined : (scenario.mode ?? "bypassPermissions");
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
@@ -134,23 +134,28 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   try {
     if (side === "cc") {
       const mcp = scenario.mcp && { [MCP.name]: { command: MCP.command, args: MCP.args } };
-      raw = await runClaudeCode({
-        bin: cc.bin,
-        cwd,
-        home,
-        baseUrl: fake.url,
-        settings,
-        prompt,
-        mode,
-        mcp,
-        env: scenario.env,
-        managed,
-      });
+      // `prompts`: one run each, the later ones continuing the conversation (`-c`).
+      for (const [i, next] of (scenario.prompts ?? [prompt]).entries()) {
+        raw = await runClaudeCode({
+          bin: cc.bin,
+          cwd,
+          home,
+          baseUrl: fake.url,
+          settings,
+          prompt: next,
+          mode,
+          mcp,
+          env: scenario.env,
+          managed,
+          extraArgs: i > 0 ? ["-c"] : [],
+        });
+      }
       end = raw.end;
     } else {
       raw = await spawnAgent({
         cwd,
         prompt,
+        then: scenario.prompts?.slice(1) ?? [],
         mode,
         model: "anthropic:claude-sonnet-4-5",
         args: [

@@ -1,5 +1,6 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
+import { COMPACTION_SCENARIOS } from "./scenarios/compaction.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
@@ -1345,3 +1346,4 @@ ruleScenarios.push(
   },
 );
 SCENARIOS.push(...ruleScenarios);
+SCENARIOS.push(...COMPACTION_SCENARIOS);

@@ -63,6 +63,16 @@ export interface Asked {
  * What a reply means depends on the event (its policy, in `events/`); whether an outcome blocks is
  * `blocks` (policy.ts).
  */
+/**
+ * Events whose plain stdout (exit 0, not JSON) is context, as in Claude Code: beside the prompt
+ * on UserPromptSubmit and SessionStart, the summary's instructions on PreCompact.
+ */
+const PLAIN_CONTEXT: ReadonlySet<string> = new Set([
+  "UserPromptSubmit",
+  "SessionStart",
+  "PreCompact",
+]);
+
 export function classify(answer: Answer, asked: Asked): Outcome {
   switch (answer.kind) {
     case "reply":
@@ -199,7 +209,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
       return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
     }
     const text = run.stdout.trim();
-    if (text !== "" && (asked.event === "UserPromptSubmit" || asked.event === "SessionStart")) {
+    if (text !== "" && PLAIN_CONTEXT.has(asked.event)) {
       const result = { decision: "continue", additionalContext: text, plainOutput: true } as const;
       return fromResult(asked, result, truncated);
     }

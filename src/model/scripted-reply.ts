@@ -4,6 +4,8 @@ import type {
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
 import { appendAll } from "../shared/values.js";
+import { COMPACT_REQUEST_HEAD, isSummaryMark } from "./compact-prompt.js";
+import { scriptedSummary } from "./scripted-summary.js";
 
 /** A tool call written in a prompt as `/tool <Name> <json>`; `input` is the raw text after the name. */
 export interface ScriptedToolCall {
@@ -66,6 +68,7 @@ export function planReply(prompt: LanguageModelV3Prompt): ScriptedReply {
   const last = prompt.at(-1);
   if (last?.role === "user") {
     const { own, hookText } = userTurnText(prompt);
+    if (own.startsWith(COMPACT_REQUEST_HEAD)) return { text: scriptedSummary(prompt), calls: [] };
     const answers = answerLines(own);
     if (answers !== undefined) return { text: answers, calls: [] };
     const { calls, plain } = parseToolLines(own);
@@ -112,7 +115,8 @@ function userTurnText(prompt: LanguageModelV3Prompt): { own: string; hookText: s
   const own: string[] = [];
   const hooks: string[] = [];
   for (const message of prompt.slice(trailingStart(prompt, "user"))) {
-    if (message.role !== "user") continue;
+    // A compaction's summary opens the conversation: it is no part of the prompt.
+    if (message.role !== "user" || isSummaryMark(message.providerOptions)) continue;
     const { own: mine, hooks: theirs } = splitUserMessage(message);
     appendAll(own, mine);
     appendAll(hooks, theirs);

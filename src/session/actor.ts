@@ -31,6 +31,7 @@ import type { hookPromptMetaSchema, hookWarningsMetaSchema } from "../wire/meta.
 import type { CustomCommand } from "../instructions/commands.js";
 import type { InstructionFile } from "../instructions/load.js";
 import { announceInstructions, instructionMessages } from "./instructions.js";
+import { COMPACT_COMMAND, ContextMeter } from "./compaction.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -116,6 +117,7 @@ export class SessionActor {
   /** The model's conversation: the actor alone appends; others get a read-only view. */
   private readonly history: ModelMessage[];
   private readonly permissions = new PermissionMemory();
+  private readonly context = new ContextMeter();
   private readonly rules: RuleBook;
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
@@ -207,12 +209,12 @@ export class SessionActor {
    * prompt's updates.
    */
   advertiseCommands(notices: readonly string[] = []): void {
-    const custom = (this.settings.customCommands ?? []).map((c) => ({
+    const custom = this.customCommands().map((c) => ({
       name: c.name,
       description: c.description,
       ...(c.hint !== undefined && { input: { hint: c.hint } }),
     }));
-    const commands = availableCommandsUpdate(this.settings.commands, custom);
+    const commands = availableCommandsUpdate(this.settings.commands, [COMPACT_COMMAND, ...custom]);
     const updates: SessionUpdate[] = notices.map((text) => ({
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `${text}\n` },
@@ -320,6 +322,11 @@ export class SessionActor {
         system: () => settings.system(this),
         history: this.history,
         remember: (messages) => appendAll(this.history, messages),
+        replaceHistory: (messages) => {
+          this.history.length = 0;
+          appendAll(this.history, messages);
+        },
+        context: this.context,
         maxRounds: settings.maxRounds,
         describeError: settings.describeError,
         transcript: settings.transcript,
@@ -354,9 +361,12 @@ export class SessionActor {
     await this.client.update({ sessionUpdate: "session_info_update", title });
   }
 
-  /** Custom commands, but none a configured slash command (which answers first) shadows. */
+  /**
+   * Custom commands, but none a configured slash command or a built-in (which answer first)
+   * shadows.
+   */
   private customCommands(): readonly CustomCommand[] {
-    const taken = new Set(this.settings.commands.map((c) => c.name));
+    const taken = new Set([...this.settings.commands.map((c) => c.name), COMPACT_COMMAND.name]);
     return (this.settings.customCommands ?? []).filter((c) => !taken.has(c.name.toLowerCase()));
   }
 
@@ -396,6 +406,7 @@ export class SessionActor {
    * as Claude Code 2.1.332 does.
    */
   private turnEnded(end: TurnEnd): void {
+    if (end.local) return;
     if (end.failed) {
       const failed = end.failed;
       const kind = failureKind(failed.cause);

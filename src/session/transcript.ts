@@ -5,7 +5,7 @@ import type { ModelMessage } from "ai";
 import type { Logger } from "../shared/log.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { makeDirectory, retryTransient } from "../store/files.js";
-import { VIEW_LINE_TYPE } from "../store/transcript-lines.js";
+import { COMPACT_BOUNDARY, VIEW_LINE_TYPE } from "../store/transcript-lines.js";
 import { NO_CALLS, tallyCalls, type CallTally } from "../store/call-tally.js";
 import { hookContextOf, isInstructionsMessage } from "./hook-context.js";
 
@@ -92,6 +92,28 @@ export class Transcript {
       ? `<local-command-stderr>${reply}</local-command-stderr>`
       : `<local-command-stdout>${reply}</local-command-stdout>`;
     return this.append([this.systemLine(command), this.systemLine(output, failed)]);
+  }
+
+  /**
+   * Records a compaction as Claude Code does: a `system` line of subtype `compact_boundary`
+   * that starts a new chain (`parentUuid: null`, `logicalParentUuid` the line before), then
+   * the summary as a `user` line marked `isCompactSummary`. Every line before stays; a load
+   * gives the model only what follows the last boundary.
+   */
+  recordCompaction(trigger: string, messages: number, summary: ModelMessage): Promise<void> {
+    const uuid = randomUUID();
+    const boundary = {
+      ...this.envelope("system", uuid),
+      parentUuid: null,
+      logicalParentUuid: this.parent,
+      subtype: COMPACT_BOUNDARY,
+      content: "Conversation compacted",
+      level: "info",
+      compactMetadata: { trigger, messagesSummarized: messages },
+    };
+    this.parent = uuid;
+    const line = this.line(summary);
+    return this.append(line ? [boundary, { ...line, isCompactSummary: true }] : [boundary]);
   }
 
   /** Called once, on the first write that failed for good. */

@@ -30,6 +30,7 @@ import {
 } from "./turn-hooks.js";
 import type { CustomCommand } from "../instructions/commands.js";
 import { matchCustomCommand } from "../instructions/expand.js";
+import { compact, matchCompact, type ContextMeter } from "./compaction.js";
 
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
@@ -39,6 +40,10 @@ export interface TurnEnv extends ToolCallEnv {
   readonly history: readonly ModelMessage[];
   /** Appends messages to the session's conversation (the session alone changes it). */
   readonly remember: (messages: readonly ModelMessage[]) => void;
+  /** Replaces the conversation the model reads (a compaction's summary). */
+  readonly replaceHistory: (messages: readonly ModelMessage[]) => void;
+  /** How full the context was after the last step: past its threshold, the next step compacts. */
+  readonly context: ContextMeter;
   readonly maxRounds: number;
   /** Turns a model failure into one line telling the user what to fix. */
   readonly describeError: (error: unknown) => string;
@@ -78,7 +83,11 @@ export interface TurnEnv extends ToolCallEnv {
 export type TurnEnd = (
   | { readonly stopReason: StopReason; readonly failed?: never }
   | { readonly failed: ModelTurnError; readonly stopReason?: never }
-) & { readonly stopHookActive: boolean };
+) & {
+  readonly stopHookActive: boolean;
+  /** A built-in command (`/compact`) answered it, no model turn: Stop does not fire. */
+  readonly local?: true;
+};
 
 /**
  * The model could not run the turn (no API key, a refused or failed request): no stop reason
@@ -117,6 +126,14 @@ export async function runTurn(
   const facts = { sessionId: env.sessionId, turnId: env.turnId, prompt: () => promptText(prompt) };
   return telemetry().span("turn", facts, async (span) => {
     try {
+      // `/compact` is Claude Code's own command: no UserPromptSubmit, no model turn, no Stop.
+      const manual = matchCompact(promptText(prompt));
+      if (manual) {
+        await env.admit();
+        const done = await compact("manual", manual.instructions, compactEnv(env), signal);
+        const stopReason = done.kind === "cancelled" ? "cancelled" : "end_turn";
+        return { stopReason, stopHookActive: false, local: true };
+      }
       const end = await steps(prompt, env, state, signal);
       const stopHookActive = state.stopBlocks > 0;
       if (end instanceof ModelTurnError) {
@@ -161,6 +178,10 @@ async function steps(
     if (expansion.kind === "halted") return "end_turn";
     asked = expansion.messages;
   }
+  // A context past its threshold is compacted before the prompt joins it, so the model reads
+  // the new prompt whole after the summary.
+  if (env.context.full) await compact("auto", undefined, compactEnv(env), signal);
+  if (signal.aborted) return "cancelled";
   detach(
     remember(env, [...opening.start, ...opening.submit, ...env.instructions, ...asked]),
     env.log,
@@ -169,6 +190,10 @@ async function steps(
   await env.admit();
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
+    if (round > 0 && env.context.full) {
+      await compact("auto", undefined, compactEnv(env), signal);
+      if (signal.aborted) return "cancelled";
+    }
     const late = await lateContext(env);
     if (late.length > 0) detach(remember(env, late), env.log, RECORDING);
     let step;
@@ -205,6 +230,7 @@ async function steps(
     // Written before any tool call, so a PreToolUse hook reading the transcript sees it.
     await remember(env, step.messages);
     const usage = contextUsage(env.model, step.usage);
+    env.context.note(usage);
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) {
       const stopReason = stopReasonFor(step.finish);
@@ -281,6 +307,17 @@ export function assistantText(messages: readonly ModelMessage[]): string {
   if (!last) return "";
   if (typeof last.content === "string") return last.content;
   return last.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+}
+
+/** What a compaction in this turn needs; it forgets the context's last reading once done. */
+function compactEnv(env: TurnEnv & { client: ReportingClient }) {
+  return {
+    ...env,
+    replaceHistory: (messages: readonly ModelMessage[]) => {
+      env.replaceHistory(messages);
+      env.context.reset();
+    },
+  };
 }
 
 /** Adds messages to the model's history and to the transcript, in order. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Names hookgate keeps for itself: `/tool` lines drive the scripted model. */
-export const RESERVED_COMMAND_NAMES: readonly string[] = Object.freeze(["tool"]);
+export const RESERVED_COMMAND_NAMES: readonly string[] = Object.freeze(["tool", "compact"]);
 
 /** A slash command's timeout when the config gives none. */
 export const DEFAULT_COMMAND_TIMEOUT_S = 15;

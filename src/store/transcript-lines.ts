@@ -87,8 +87,15 @@ export const viewEntrySchema = z.discriminatedUnion("sessionUpdate", [
 /** One replayable item of what the client saw. */
 export type ViewEntry = z.infer<typeof viewEntrySchema>;
 
+/**
+ * The `system` line subtype that marks a compaction (Claude Code's name): on load the model's
+ * history starts again after it, while the replay still shows everything.
+ */
+export const COMPACT_BOUNDARY = "compact_boundary";
+
 /** The lines read back on load; anything else in the file is skipped. */
 export const transcriptLineSchema = z.union([
+  z.object({ type: z.literal("system"), subtype: z.literal(COMPACT_BOUNDARY) }),
   z.object({
     type: z.enum(["user", "assistant"]),
     uuid: z.string(),

@@ -91,6 +91,8 @@ export async function readTranscript(
       }
       if (parsed === "other") return;
       if (parsed.type === VIEW_LINE_TYPE) appendAll(replay, replayOf(parsed.update));
+      // The model's history starts again at a compaction: its summary line comes next.
+      else if (parsed.type === "system") history.length = 0;
       else {
         history.push(parsed.modelMessage);
         lastUuid = parsed.uuid;
@@ -125,7 +127,8 @@ function parseLine(line: string) {
   if (parsed.success) {
     const line = parsed.data;
     // A line's type says whose words it holds: never let it smuggle in another role.
-    if (line.type === VIEW_LINE_TYPE || roleFits(line.type, line.modelMessage.role)) return line;
+    if (line.type === VIEW_LINE_TYPE || line.type === "system") return line;
+    if (roleFits(line.type, line.modelMessage.role)) return line;
     return undefined;
   }
   // A line of a type hookgate does not write (e.g. added by another tool) is not an error.

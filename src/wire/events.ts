@@ -16,6 +16,7 @@ export const HOOK_EVENTS = [
   "PostToolBatch",
   "StopFailure",
   "FileChanged",
+  "PostCompact",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -32,7 +33,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
 /**
  * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
- * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
+ * PreCompact's and PostCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
  * names files). On the other events without a tool the matcher is
  * ignored.
@@ -46,6 +47,7 @@ export const MATCHER_FIELDS = {
   InstructionsLoaded: "load_reason",
   StopFailure: "error",
   FileChanged: "file_path",
+  PostCompact: "trigger",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -64,7 +66,6 @@ export function isHookEventName(name: string): name is HookEventName {
 export const NOT_RUN: Readonly<Record<string, string>> = {
   SubagentStart: "hookgate has no subagents",
   SubagentStop: "hookgate has no subagents",
-  PostCompact: "hookgate does not compact a conversation yet",
   PreModelSwitch: "hookgate cannot switch a session's model yet",
   PostModelSwitch: "hookgate cannot switch a session's model yet",
   Setup: "hookgate has no setup step (Claude Code's --init)",

@@ -133,6 +133,10 @@ export const LOAD_REASONS = [
   "compact",
 ] as const;
 export type LoadReason = (typeof LOAD_REASONS)[number];
+/** What started a compaction: `/compact` (manual) or a context past its threshold (auto). */
+export const COMPACT_TRIGGERS = ["manual", "auto"] as const;
+export type CompactTrigger = (typeof COMPACT_TRIGGERS)[number];
+
 /** Claude Code's kinds of model error that end a turn (StopFailure's `error`). */
 export const STOP_FAILURE_ERRORS = [
   "authentication_failed",
@@ -186,7 +190,10 @@ const eventFields = {
   },
   SessionStart: { source: z.enum(["startup", "resume"]) },
   SessionEnd: { reason: z.enum(SESSION_END_REASONS) },
-  PreCompact: { trigger: z.enum(["manual", "auto"]), custom_instructions: z.string() },
+  /** Before a compaction; `custom_instructions`: what `/compact <instructions>` gave, else null. */
+  PreCompact: { trigger: z.enum(COMPACT_TRIGGERS), custom_instructions: z.string().nullable() },
+  /** After a compaction: the summary that now stands for the conversation before it. */
+  PostCompact: { trigger: z.enum(COMPACT_TRIGGERS), compact_summary: z.string() },
   UserPromptExpansion: {
     /** `slash_command` for a custom command (Claude Code's `mcp_prompt`: not in hookgate). */
     expansion_type: z.enum(["slash_command", "mcp_prompt"]),
@@ -281,6 +288,7 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PostToolBatch: inputSchema("PostToolBatch"),
   StopFailure: inputSchema("StopFailure"),
   FileChanged: inputSchema("FileChanged"),
+  PostCompact: inputSchema("PostCompact"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

@@ -109,7 +109,7 @@ const advertised = (updates: SessionUpdate[]) =>
 describe("custom commands", () => {
   const REVIEW = "---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $0 now.\n";
 
-  it("are advertised after the config's commands, one a config command shadows left out", async () => {
+  it("are advertised after the config's commands and the built-in /compact, one a config command shadows left out", async () => {
     const { s, cwd } = await start(
       { "work/.claude/commands/review.md": REVIEW, "home/.claude/commands/report.md": "Report" },
       {},
@@ -122,6 +122,7 @@ describe("custom commands", () => {
     );
     expect(advertised(s.h.sessionUpdates(sessionId))[0]?.availableCommands).toEqual([
       { name: "report", description: "./report.sh" },
+      expect.objectContaining({ name: "compact" }),
       { name: "review", description: "Review a file", input: { hint: "<file>" } },
     ]);
   });

@@ -52,6 +52,7 @@ describe("slash commands through the agent", () => {
     expect(advertised(s.h.sessionUpdates(sessionId))[0]?.availableCommands).toEqual([
       { name: "report", description: "Agent report", input: { hint: "agents | jobs" } },
       { name: "deploy-status", description: "./deploy-status.sh" },
+      expect.objectContaining({ name: "compact" }),
     ]);
     const agentFrames = s.h.framesFrom("agent").map((f) => f.message);
     const response = agentFrames.findIndex(
@@ -89,11 +90,19 @@ describe("slash commands through the agent", () => {
     expect(said(updates().slice(before))).toBe("/report failed: exit code 64");
   });
 
-  it("a session without configured commands advertises nothing", async () => {
+  it("a session without configured commands advertises only the built-in /compact", async () => {
     s = await startInProcess();
     const { sessionId } = await s.newSession();
     await s.prompt(sessionId, "hello");
-    expect(advertised(s.h.sessionUpdates(sessionId))).toEqual([]);
+    expect(advertised(s.h.sessionUpdates(sessionId)).map((u) => u.availableCommands)).toEqual([
+      [
+        {
+          name: "compact",
+          description: "Summarize the conversation so far, to free the model's context",
+          input: { hint: "[instructions for the summary]" },
+        },
+      ],
+    ]);
   });
 
   it("passes each word as one argument: `/report a b;touch pwned` runs nothing but the command", async () => {

@@ -33,6 +33,7 @@ describe("slash commands in the real hookgate binary", () => {
       availableCommands: [
         { name: "report", description: "Echo the arguments", input: { hint: "words" } },
         { name: "hang", description: hangingWithChild(pidFile) },
+        expect.objectContaining({ name: "compact" }),
       ],
     });
 

@@ -28,8 +28,10 @@ describe("the per-event policy table", () => {
       "PermissionRequest",
       "Stop",
       "SessionStart",
+      "PreCompact",
       "UserPromptExpansion",
       "PostToolBatch",
+      "PostCompact",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -38,14 +40,15 @@ describe("the per-event policy table", () => {
       | "PermissionRequest"
       | "Stop"
       | "SessionStart"
+      | "PreCompact"
       | "UserPromptExpansion"
       | "PostToolBatch"
+      | "PostCompact"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
       "Notification",
       "SessionEnd",
-      "PreCompact",
       "InstructionsLoaded",
       "PermissionDenied",
       "StopFailure",
@@ -63,7 +66,8 @@ describe("the per-event policy table", () => {
     ["SessionStart", null],
     ["Notification", null],
     ["SessionEnd", null],
-    ["PreCompact", null],
+    ["PreCompact", "blocks-compaction"],
+    ["PostCompact", null],
     ["PostToolBatch", null],
     ["StopFailure", null],
     ["FileChanged", null],

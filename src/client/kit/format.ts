@@ -188,6 +188,7 @@ function eventDetail(input: HookInput): string {
     case "Notification":
       return ` ${oneLine(input.message, 60)}`;
     case "PreCompact":
+    case "PostCompact":
       return ` (${input.trigger})`;
     case "UserPromptExpansion":
       return ` /${input.command_name}`;

@@ -26,6 +26,8 @@ export interface SessionRunOptions {
   readonly hooks?: HooksConfig;
   readonly mcpServers?: McpServer[];
   readonly prompt: string | readonly string[];
+  /** Prompts sent after the first, one turn each; the run's stop reason is the last one's. */
+  readonly then?: readonly string[];
   readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk";
   readonly failOnWarnings?: boolean;
   /** Told the session's id as soon as `session/new` answers, before anything else is sent. */
@@ -96,11 +98,14 @@ export async function runSession(
     }
     if (options.mode)
       await agent.request(methods.agent.session.setMode, { sessionId, modeId: options.mode });
-    const text = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
-    const { stopReason } = await agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
+    const first = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
+    let stopReason: StopReason = "end_turn";
+    for (const text of [first, ...(options.then ?? [])]) {
+      ({ stopReason } = await agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      }));
+    }
     // Closing the session flushes what the turn sent (SessionEnd goes out before the reply).
     await agent.request(methods.agent.session.close, { sessionId });
     await router.idle();

@@ -25,6 +25,8 @@ export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage
   readonly mcpServers?: McpServer[];
   /** The prompt; with the default scripted model each `/tool <Name> <json>` line is a tool call. */
   readonly prompt: string | readonly string[];
+  /** Prompts sent after the first, one turn each, in the same session (e.g. `/compact`). */
+  readonly then?: readonly string[];
   /**
    * The session's working directory (the agent process runs there too); default: a fresh
    * temporary directory, removed when the run ends.

@@ -7,6 +7,7 @@ import { permissionRequest } from "./permission-request.js";
 import { postToolBatch } from "./post-tool-batch.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
+import { postCompact } from "./post-compact.js";
 import { preCompact } from "./pre-compact.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { sessionEnd } from "./session-end.js";
@@ -38,6 +39,7 @@ export const EVENTS = {
   PostToolBatch: postToolBatch,
   StopFailure: stopFailure,
   FileChanged: fileChanged,
+  PostCompact: postCompact,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -3,8 +3,8 @@ import { EVENTS } from "../../../src/hooks/events/index.js";
 import { NOT_RUN } from "../../../src/wire/events.js";
 import { fold, read } from "./fold-helpers.js";
 
-describe("observe-only events: Notification, SessionEnd, PreCompact, FileChanged", () => {
-  it.each(["Notification", "SessionEnd", "PreCompact", "FileChanged"] as const)(
+describe("observe-only events: Notification, SessionEnd, FileChanged", () => {
+  it.each(["Notification", "SessionEnd", "FileChanged"] as const)(
     "%s: nothing its hooks answer decides anything; they only report",
     (event) => {
       expect(EVENTS[event].policy.awaited).toBe("none");
