@@ -16,6 +16,13 @@ import { errorMessage } from "../shared/values.js";
  */
 const LENIENT = { lenient: true } as const;
 
+/** Events whose command hooks' plain (non-JSON) stdout on exit 0 is context, as Claude Code's. */
+const PLAIN_CONTEXT: ReadonlySet<HookEventName> = new Set([
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostModelSwitch",
+]);
+
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
 
@@ -189,7 +196,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
       return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT), truncated);
     }
     const text = run.stdout.trim();
-    if (text !== "" && (asked.event === "UserPromptSubmit" || asked.event === "SessionStart")) {
+    if (text !== "" && PLAIN_CONTEXT.has(asked.event)) {
       const result = { decision: "continue", additionalContext: text, plainOutput: true } as const;
       return fromResult(asked, result, truncated);
     }

@@ -16,6 +16,9 @@ export const HOOK_EVENTS = [
   "PostToolBatch",
   "StopFailure",
   "FileChanged",
+  "PreModelSwitch",
+  "PostModelSwitch",
+  "ConfigChange",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -34,8 +37,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files). On the other events without a tool the matcher is
- * ignored.
+ * names files), Pre/PostModelSwitch's `to_model`, ConfigChange's `source`. On the other events
+ * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
   SessionStart: "source",
@@ -46,6 +49,9 @@ export const MATCHER_FIELDS = {
   InstructionsLoaded: "load_reason",
   StopFailure: "error",
   FileChanged: "file_path",
+  PreModelSwitch: "to_model",
+  PostModelSwitch: "to_model",
+  ConfigChange: "source",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -65,15 +71,12 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   SubagentStart: "hookgate has no subagents",
   SubagentStop: "hookgate has no subagents",
   PostCompact: "hookgate does not compact a conversation yet",
-  PreModelSwitch: "hookgate cannot switch a session's model yet",
-  PostModelSwitch: "hookgate cannot switch a session's model yet",
   Setup: "hookgate has no setup step (Claude Code's --init)",
   TeammateIdle: "hookgate has no agent teams",
   TaskCreated: "hookgate has no task list",
   TaskCompleted: "hookgate has no task list",
   Elicitation: "hookgate does not forward MCP elicitation yet",
   ElicitationResult: "hookgate does not forward MCP elicitation yet",
-  ConfigChange: "hookgate does not watch its settings files during a session yet",
   WorktreeCreate: "hookgate has no git worktree feature",
   WorktreeRemove: "hookgate has no git worktree feature",
   CwdChanged:

@@ -30,6 +30,9 @@ describe("the per-event policy table", () => {
       "SessionStart",
       "UserPromptExpansion",
       "PostToolBatch",
+      "PreModelSwitch",
+      "PostModelSwitch",
+      "ConfigChange",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -40,6 +43,9 @@ describe("the per-event policy table", () => {
       | "SessionStart"
       | "UserPromptExpansion"
       | "PostToolBatch"
+      | "PreModelSwitch"
+      | "PostModelSwitch"
+      | "ConfigChange"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
@@ -67,6 +73,9 @@ describe("the per-event policy table", () => {
     ["PostToolBatch", null],
     ["StopFailure", null],
     ["FileChanged", null],
+    ["PreModelSwitch", "refuses-switch"],
+    ["PostModelSwitch", null],
+    ["ConfigChange", "keeps-settings"],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

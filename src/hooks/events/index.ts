@@ -1,13 +1,16 @@
 import type { HookEventName } from "../../wire/events.js";
+import { configChange } from "./config-change.js";
 import { fileChanged } from "./file-changed.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
 import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
+import { postModelSwitch } from "./post-model-switch.js";
 import { postToolBatch } from "./post-tool-batch.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
 import { preCompact } from "./pre-compact.js";
+import { preModelSwitch } from "./pre-model-switch.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
@@ -38,6 +41,9 @@ export const EVENTS = {
   PostToolBatch: postToolBatch,
   StopFailure: stopFailure,
   FileChanged: fileChanged,
+  PreModelSwitch: preModelSwitch,
+  PostModelSwitch: postModelSwitch,
+  ConfigChange: configChange,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

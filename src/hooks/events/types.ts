@@ -16,7 +16,14 @@ export interface EventPolicy {
    * block, so a block reads as `proceeded`.
    */
   readonly block:
-    "denies-call" | "blocks-prompt" | "tells-model" | "continues-turn" | "denies-permission" | null;
+    | "denies-call"
+    | "blocks-prompt"
+    | "tells-model"
+    | "continues-turn"
+    | "denies-permission"
+    | "refuses-switch"
+    | "keeps-settings"
+    | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
   /** `continue: false` ends the turn (labelled `denied`); false: it reads as `proceeded`. */
@@ -31,6 +38,8 @@ export interface EventPolicy {
     | "withholds-output"
     | "continues-turn"
     | "denies-permission"
+    | "refuses-switch"
+    | "keeps-settings"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;
