@@ -18,7 +18,6 @@ export const HOOK_EVENTS = [
   "FileChanged",
   "PreModelSwitch",
   "PostModelSwitch",
-  "ConfigChange",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -37,7 +36,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files), Pre/PostModelSwitch's `to_model`, ConfigChange's `source`. On the other events
+ * names files), Pre/PostModelSwitch's `to_model`. On the other events
  * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
@@ -51,7 +50,6 @@ export const MATCHER_FIELDS = {
   FileChanged: "file_path",
   PreModelSwitch: "to_model",
   PostModelSwitch: "to_model",
-  ConfigChange: "source",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -77,6 +75,7 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   TaskCompleted: "hookgate has no task list",
   Elicitation: "hookgate does not forward MCP elicitation yet",
   ElicitationResult: "hookgate does not forward MCP elicitation yet",
+  ConfigChange: "hookgate does not watch its settings files during a session yet",
   WorktreeCreate: "hookgate has no git worktree feature",
   WorktreeRemove: "hookgate has no git worktree feature",
   CwdChanged:

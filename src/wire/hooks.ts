@@ -156,16 +156,6 @@ export const PRE_MODEL_SWITCH_SOURCES = ["command", "picker", "sdk"] as const;
 /** PostModelSwitch hears of any change: a request, or an automatic one. */
 export const MODEL_SWITCH_SOURCES = [...PRE_MODEL_SWITCH_SOURCES, "auto", "resume"] as const;
 
-/** Claude Code's ConfigChange sources (hookgate fires the three settings files and managed). */
-export const CONFIG_CHANGE_SOURCES = [
-  "user_settings",
-  "project_settings",
-  "local_settings",
-  "policy_settings",
-  "skills",
-] as const;
-export type ConfigChangeSource = (typeof CONFIG_CHANGE_SOURCES)[number];
-
 /** Claude Code's Pre/PostModelSwitch fields: the models, the cause, and the re-cache estimate. */
 function modelSwitchFields<S extends readonly [string, ...string[]]>(sources: S) {
   return {
@@ -264,8 +254,6 @@ const eventFields = {
   PreModelSwitch: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
   /** The session's model changed; context goes to the model with its next request. */
   PostModelSwitch: modelSwitchFields(MODEL_SWITCH_SOURCES),
-  /** A settings file the session read changed on disk; a block keeps the session's hooks. */
-  ConfigChange: { source: z.enum(CONFIG_CHANGE_SOURCES), file_path: z.string().optional() },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -321,7 +309,6 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   FileChanged: inputSchema("FileChanged"),
   PreModelSwitch: inputSchema("PreModelSwitch"),
   PostModelSwitch: inputSchema("PostModelSwitch"),
-  ConfigChange: inputSchema("ConfigChange"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

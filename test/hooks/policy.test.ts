@@ -32,7 +32,6 @@ describe("the per-event policy table", () => {
       "PostToolBatch",
       "PreModelSwitch",
       "PostModelSwitch",
-      "ConfigChange",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -45,7 +44,6 @@ describe("the per-event policy table", () => {
       | "PostToolBatch"
       | "PreModelSwitch"
       | "PostModelSwitch"
-      | "ConfigChange"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
@@ -75,7 +73,6 @@ describe("the per-event policy table", () => {
     ["FileChanged", null],
     ["PreModelSwitch", "refuses-switch"],
     ["PostModelSwitch", null],
-    ["ConfigChange", "keeps-settings"],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

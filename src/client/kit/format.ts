@@ -202,8 +202,6 @@ function eventDetail(input: HookInput): string {
     case "PreModelSwitch":
     case "PostModelSwitch":
       return ` ${input.from_model} → ${input.to_model}`;
-    case "ConfigChange":
-      return ` (${input.source})`;
   }
 }
 

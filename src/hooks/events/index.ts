@@ -1,5 +1,4 @@
 import type { HookEventName } from "../../wire/events.js";
-import { configChange } from "./config-change.js";
 import { fileChanged } from "./file-changed.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
@@ -43,7 +42,6 @@ export const EVENTS = {
   FileChanged: fileChanged,
   PreModelSwitch: preModelSwitch,
   PostModelSwitch: postModelSwitch,
-  ConfigChange: configChange,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

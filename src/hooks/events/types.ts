@@ -22,7 +22,6 @@ export interface EventPolicy {
     | "continues-turn"
     | "denies-permission"
     | "refuses-switch"
-    | "keeps-settings"
     | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
@@ -39,7 +38,6 @@ export interface EventPolicy {
     | "continues-turn"
     | "denies-permission"
     | "refuses-switch"
-    | "keeps-settings"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;

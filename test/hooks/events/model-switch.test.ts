@@ -72,20 +72,3 @@ describe("PostModelSwitch: after the model changed", () => {
     expect(EVENTS.PostModelSwitch.policy.awaited).toBe("command-and-blocking");
   });
 });
-
-describe("ConfigChange: a settings file changed", () => {
-  it("a block keeps the session's settings, with its reason", () => {
-    const d = fold("ConfigChange", [
-      read("ConfigChange", "guard", { decision: "block", reason: "not mid-session" }),
-    ]);
-    expect(d.block).toEqual(
-      expect.objectContaining({ hookCallbackId: "guard", text: "not mid-session" }),
-    );
-  });
-
-  it("no block: the change applies", () => {
-    const d = fold("ConfigChange", [read("ConfigChange", "ok", { systemMessage: "reloading" })]);
-    expect(d.block).toBeUndefined();
-    expect(d.systemMessages.map((m) => m.text)).toEqual(["reloading"]);
-  });
-});
