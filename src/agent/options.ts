@@ -5,6 +5,7 @@ import type { SlashCommand } from "../slash/slash-config.js";
 import type { Logger } from "../shared/log.js";
 import type { SessionActor } from "../session/actor.js";
 import type { ModeId } from "../session/modes.js";
+import type { ModelChoice } from "../session/model-switch.js";
 import type { AgentRuntime } from "./runtime.js";
 
 /** How the agent behaves; the CLI builds this from flags and config. */
@@ -12,6 +13,13 @@ export interface AgentOptions {
   readonly log: Logger;
   /** The model behind every session: a provider's model (the AI SDK's `LanguageModelV3`). */
   readonly model: LanguageModelV3;
+  /** `model`'s id as a client picks it (`--model`'s spec); default from the model. */
+  readonly modelId?: string;
+  /**
+   * Other models a client may switch a session to (`session/set_config_option`, config
+   * `models`); `scripted` is always among them.
+   */
+  readonly models?: readonly ModelChoice[];
   /** The system prompt for a session, if the model takes one. */
   readonly system?: (session: SessionActor) => string | undefined;
   /** Turns a model failure into one line telling the user what to fix. */

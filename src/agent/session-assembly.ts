@@ -43,6 +43,7 @@ import { hookConfigFiles } from "../session/hook-config-files.js";
 import { Transcript } from "../session/transcript.js";
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "../session/limits.js";
 import { metaOf } from "./session-handle.js";
+import { modelChoices } from "./model-choices.js";
 import type { SessionStore, StoredSession } from "../store/session-store.js";
 import { builtinTools } from "../tools/index.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
@@ -69,6 +70,8 @@ export type Assembled = Awaited<ReturnType<SessionAssembly["assemble"]>>;
 export class SessionAssembly {
   /** Names a hook matcher can meet; checked against exact-name matchers at registration. */
   readonly toolNames = builtinTools.map((tool) => tool.name);
+  /** The models a session can switch to, `scripted` among them (one set for the agent). */
+  private readonly models;
 
   constructor(
     private readonly options: AgentOptions,
@@ -76,7 +79,9 @@ export class SessionAssembly {
     private readonly store: SessionStore | undefined,
     /** True once the connection has gone: a session still opening is given up. */
     private readonly closed: () => boolean,
-  ) {}
+  ) {
+    this.models = modelChoices(options.models ?? []);
+  }
 
   /**
    * Puts a session together: its MCP servers, hooks, transcript, actor. New, loaded and
@@ -162,6 +167,8 @@ export class SessionAssembly {
       roots: request.roots,
       client,
       model: options.model,
+      ...(options.modelId !== undefined && { modelId: options.modelId }),
+      models: this.models,
       catalog: new ToolCatalog(builtinTools, () => mcp.tools(), rules),
       release: async () => {
         envFiles.dispose();

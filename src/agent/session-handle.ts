@@ -1,6 +1,7 @@
 import type { SessionHandle, SessionSummary } from "../protocol/host.js";
 import { SessionBusyError, SessionClosedError, type SessionActor } from "../session/actor.js";
 import { isModeId } from "../session/modes.js";
+import { MODEL_CONFIG_ID } from "../session/model-switch.js";
 import { ModelTurnError } from "../session/turn.js";
 import type { SessionMeta } from "../store/metadata.js";
 
@@ -25,6 +26,23 @@ export function handleOf(actor: SessionActor): SessionHandle {
       return true;
     },
     modes: () => actor.modes(),
+    configOptions: () => actor.configOptions(),
+    async setConfigOption(configId, value) {
+      const options = actor.configOptions();
+      if (configId !== MODEL_CONFIG_ID)
+        return { unknown: "configId", known: options.map((o) => o.id) };
+      const outcome = await actor.setModel(value);
+      if ("unknown" in outcome) {
+        const model = options.find((o) => o.id === MODEL_CONFIG_ID);
+        const known =
+          model?.type === "select"
+            ? model.options.flatMap((o) => ("value" in o ? [o.value] : []))
+            : [];
+        return { unknown: "value", known };
+      }
+      if ("refused" in outcome) return outcome;
+      return { set: true, reports: outcome.reports };
+    },
   };
 }
 

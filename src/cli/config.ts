@@ -21,6 +21,8 @@ export class ConfigError extends Error {}
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   model: z.string().min(1).optional(),
+  /** More models a client may switch a session to (`scripted` or `provider:model-id`). */
+  models: z.array(z.string().min(1)).optional(),
   baseUrl: z
     .url({
       protocol: /^https?$/,
@@ -69,6 +71,8 @@ export type ConfigLayer = z.infer<typeof configFileSchema>;
 
 /** Everything the CLI needs to start the agent. */
 export interface Settings extends ModelSettings {
+  /** More models a client may switch a session to (config `models`). */
+  readonly models: readonly string[];
   readonly maxRounds: number;
   readonly maxStopBlocks: number;
   /** Unset: the settings files' `permissions.defaultMode`, else `default`. */
@@ -212,6 +216,7 @@ export function mergeSettings(
   const pick = <K extends keyof ConfigLayer>(key: K) => flags[key] ?? file[key];
   return {
     model: pick("model") ?? "scripted",
+    models: file.models ?? [],
     baseUrl: pick("baseUrl"),
     apiKeyEnv: pick("apiKeyEnv"),
     apiKeyHelper: file.apiKeyHelper,

@@ -8,6 +8,7 @@ import { routeConsoleErrors, routeSdkWarnings } from "./global-logging.js";
 import { endRuntimeWithProcess } from "./process-exit.js";
 import { AgentRuntime } from "../agent/runtime.js";
 import { ModelConfigError, resolveModel } from "../model/index.js";
+import type { ModelChoice } from "../session/model-switch.js";
 import { serveStdio } from "../agent/serve.js";
 import { DataDirError, prepareDataDir } from "../store/data-dir.js";
 import { pruneSessions } from "../store/cleanup.js";
@@ -146,6 +147,7 @@ export async function main(argv: string[]): Promise<void> {
   let settings;
   let log;
   let model;
+  const others: ModelChoice[] = [];
   let runtime;
   try {
     const file = values.config === undefined ? {} : loadConfigFile(values.config);
@@ -193,6 +195,13 @@ export async function main(argv: string[]): Promise<void> {
       withhold: settings.apiKeyEnv === undefined ? [] : [settings.apiKeyEnv],
     });
     model = resolveModel(settings, { log, runtime });
+    // Each is reached with the same settings as `model` (base URL, key variable, helper).
+    for (const spec of settings.models) {
+      if (spec === settings.model) continue;
+      const other = resolveModel({ ...settings, model: spec }, { log, runtime });
+      const { describeError, system } = other;
+      others.push({ id: spec, model: other.model, describeError, system });
+    }
   } catch (error) {
     if (
       error instanceof ConfigError ||
@@ -222,6 +231,8 @@ export async function main(argv: string[]): Promise<void> {
     log,
     runtime,
     model: model.model,
+    modelId: settings.model,
+    models: others,
     describeError: model.describeError,
     ...(model.system && { system: model.system }),
     maxRounds: settings.maxRounds,

@@ -18,6 +18,18 @@ import { errorMessage } from "../shared/values.js";
  */
 const LENIENT = { lenient: true } as const;
 
+/**
+ * Events whose command hooks' plain (non-JSON) stdout on exit 0 is context, as in Claude Code:
+ * beside the prompt on UserPromptSubmit and SessionStart, the next request on PostModelSwitch,
+ * the summary's instructions on PreCompact.
+ */
+const PLAIN_CONTEXT: ReadonlySet<HookEventName> = new Set([
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostModelSwitch",
+  "PreCompact",
+]);
+
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
 
@@ -63,16 +75,6 @@ export interface Asked {
  * What a reply means depends on the event (its policy, in `events/`); whether an outcome blocks is
  * `blocks` (policy.ts).
  */
-/**
- * Events whose plain stdout (exit 0, not JSON) is context, as in Claude Code: beside the prompt
- * on UserPromptSubmit and SessionStart, the summary's instructions on PreCompact.
- */
-const PLAIN_CONTEXT: ReadonlySet<string> = new Set([
-  "UserPromptSubmit",
-  "SessionStart",
-  "PreCompact",
-]);
-
 export function classify(answer: Answer, asked: Asked): Outcome {
   switch (answer.kind) {
     case "reply":

@@ -157,6 +157,14 @@ export class SessionHooks {
     return late;
   }
 
+  /**
+   * Runs a steering event's hooks without holding anyone (PostModelSwitch's, after the
+   * switch): `takeLate` hands their answer to the model's next step, as an `async` hook's.
+   */
+  later<E extends SteerEvent>(event: E, request: RunRequest<E>): void {
+    this.observers.track(this.run(event, request).then((s) => this.late.push(s)));
+  }
+
   /** Runs `async` command hooks without holding the turn; `takeLate` hands over their answer. */
   private inBackground(ctx: SteerContext, handlers: readonly Handler[], input: AnyHookInput): void {
     const run = steerConcurrently(ctx, handlers, input, this.asyncLifetime).then((s) => {

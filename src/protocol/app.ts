@@ -114,7 +114,11 @@ export function createAgentApp(host: AgentHost, direct?: DirectLine): AgentApp {
     const { request, ignoredEvents } = sessionRequest(params, client);
     const restored = await host.restore({ ...request, sessionId: params.sessionId }, replay);
     if ("refused" in restored) throw refusalError(restored, params.sessionId);
-    return { modes: restored.session.modes(), _meta: openedMeta(restored, ignoredEvents) };
+    return {
+      modes: restored.session.modes(),
+      configOptions: restored.session.configOptions(),
+      _meta: openedMeta(restored, ignoredEvents),
+    };
   };
 
   return agent({ name: "hookgate" })
@@ -158,6 +162,7 @@ export function createAgentApp(host: AgentHost, direct?: DirectLine): AgentApp {
       return {
         sessionId: opened.session.id,
         modes: opened.session.modes(),
+        configOptions: opened.session.configOptions(),
         _meta: openedMeta(opened, ignoredEvents),
       };
     })
@@ -196,6 +201,34 @@ export function createAgentApp(host: AgentHost, direct?: DirectLine): AgentApp {
         );
       }
       return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
+      const handle = session(params.sessionId);
+      if (typeof params.value !== "string") {
+        throw invalidField(
+          "value",
+          `must be a value id (a string), got ${JSON.stringify(params.value)}`,
+        );
+      }
+      const outcome = await handle.setConfigOption(params.configId, params.value);
+      if ("unknown" in outcome) {
+        const what = outcome.unknown === "configId" ? "config option" : "model";
+        const given = outcome.unknown === "configId" ? params.configId : params.value;
+        throw invalidField(
+          outcome.unknown,
+          `unknown ${what} ${JSON.stringify(given)}; one of ${outcome.known.join(", ")}`,
+        );
+      }
+      if ("refused" in outcome) {
+        throw new RequestError(JSON_RPC.HOOK_REFUSED, outcome.refused, {
+          sessionId: params.sessionId,
+          hooks: [...outcome.reports],
+        });
+      }
+      return {
+        configOptions: handle.configOptions(),
+        ...(outcome.reports.length > 0 && { _meta: { hooks: [...outcome.reports] } }),
+      };
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {
       if (!(await host.close(params.sessionId, "other"))) {

@@ -2,13 +2,14 @@ import type { SessionEndReason } from "../wire/hooks.js";
 import type {
   ContentBlock,
   McpServer,
+  SessionConfigOption,
   SessionModeState,
   StopReason,
 } from "@agentclientprotocol/sdk";
 import type { HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
-import type { HookRegistration, SettingsReport } from "../wire/hooks.js";
+import type { HookRegistration, OutcomeReport, SettingsReport } from "../wire/hooks.js";
 import type { McpServerReport } from "../wire/mcp.js";
 
 /**
@@ -85,7 +86,20 @@ export interface SessionHandle {
   /** Switches mode; false when `modeId` is not one of `modes().availableModes`. */
   setMode(modeId: string): Promise<boolean>;
   modes(): SessionModeState;
+  /** The session's config options (the model, with the models it can switch to). */
+  configOptions(): SessionConfigOption[];
+  /**
+   * Sets a config option: for `model`, switches the model the next step goes to unless a
+   * PreModelSwitch hook refuses (`refused`: the line the user reads).
+   */
+  setConfigOption(configId: string, value: string): Promise<ConfigOutcome>;
 }
+
+/** What setting a config option came to; `reports` are the hooks asked (`_meta.hooks`). */
+export type ConfigOutcome =
+  | { readonly set: true; readonly reports: readonly OutcomeReport[] }
+  | { readonly refused: string; readonly reports: readonly OutcomeReport[] }
+  | { readonly unknown: "configId" | "value"; readonly known: readonly string[] };
 
 export type PromptOutcome =
   | { readonly stopReason: StopReason }

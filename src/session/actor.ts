@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type {
+  ContentBlock,
+  SessionConfigOption,
+  SessionUpdate,
+  StopReason,
+} from "@agentclientprotocol/sdk";
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import type { LanguageModel, ModelMessage } from "ai";
@@ -8,6 +13,15 @@ import type { ProcessGroups } from "../process/process-group.js";
 import { availableCommandsUpdate } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
+import {
+  announceSwitch,
+  askToSwitch,
+  modelConfigOptions,
+  switchFields,
+  type LastResponse,
+  type ModelChoice,
+  type SwitchOutcome,
+} from "./model-switch.js";
 import type { HookText, Steering } from "../hooks/steering.js";
 import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
@@ -45,6 +59,10 @@ export interface SessionSettings {
   readonly roots: readonly string[];
   readonly client: ClientPort;
   readonly model: LanguageModel;
+  /** `model`'s id as a client picks it (`scripted`, `provider:model-id`); default from the model. */
+  readonly modelId?: string;
+  /** Other models a client may switch the session to (`session/set_config_option`). */
+  readonly models?: readonly ModelChoice[];
   /** The session's tools: built-ins and its MCP servers' tools. */
   readonly catalog: ToolCatalog;
   readonly system: (session: SessionActor) => string | undefined;
@@ -132,6 +150,11 @@ export class SessionActor {
   /** Ends the watch on `watched` (set once SessionStart named paths); called on close. */
   private unwatch: (() => void) | undefined;
   readonly hooks: SessionHooks;
+  /** The model the next step goes to, and every model the session can switch to. */
+  private modelNow: ModelChoice;
+  private readonly modelChoices: readonly ModelChoice[];
+  /** The model's last answer: the switch hooks' `context_tokens` and `prompt_cache_warm`. */
+  private lastResponse: LastResponse | undefined;
 
   constructor(readonly settings: SessionSettings) {
     const { restored } = settings;
@@ -144,6 +167,14 @@ export class SessionActor {
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;
     this.hooks = settings.hooks(this);
+    this.modelNow = {
+      id: settings.modelId ?? modelIdOf(settings.model),
+      model: settings.model,
+      // Its system prompt is the session's own (`settings.system`).
+      describeError: settings.describeError,
+    };
+    const others = (settings.models ?? []).filter((c) => c.id !== this.modelNow.id);
+    this.modelChoices = [this.modelNow, ...others];
     // Told to the user once (not recorded: the transcript is what failed).
     settings.transcript?.onFailure((error) => {
       const text = `\nThis session's transcript could not be written (${errorMessage(error)}); the conversation goes on, but a later session/load may miss part of it.\n`;
@@ -317,9 +348,10 @@ export class SessionActor {
         mode: () => this.currentMode,
         toolContext,
         log: settings.log,
-        model: settings.model,
+        // Read at each step: a switch made during the turn applies from the next step.
+        model: () => this.modelNow.model,
         catalog: settings.catalog,
-        system: () => settings.system(this),
+        system: () => (this.modelNow.system ?? settings.system)(this),
         history: this.history,
         remember: (messages) => appendAll(this.history, messages),
         replaceHistory: (messages) => {
@@ -328,7 +360,8 @@ export class SessionActor {
         },
         context: this.context,
         maxRounds: settings.maxRounds,
-        describeError: settings.describeError,
+        describeError: (error) => this.modelNow.describeError(error),
+        responded: (usage) => (this.lastResponse = { usage, at: Date.now() }),
         transcript: settings.transcript,
         turnId: `turn_${this.currentPromptId}`,
         maxStopBlocks: settings.maxStopBlocks,
@@ -465,6 +498,35 @@ export class SessionActor {
     return modeState(this.currentMode);
   }
 
+  /** The session's config options: the model, and the models it can switch to. */
+  configOptions(): SessionConfigOption[] {
+    return modelConfigOptions(this.modelChoices, this.modelNow);
+  }
+
+  /**
+   * Switches the model the next step goes to, unless a PreModelSwitch hook refuses; then
+   * tells the client (`config_option_update`) and fires PostModelSwitch.
+   */
+  async setModel(id: string): Promise<SwitchOutcome> {
+    const to = this.modelChoices.find((c) => c.id === id);
+    if (!to) return { unknown: true };
+    const from = this.modelNow;
+    if (to === from) return { switched: true, reports: [] };
+    const fields = switchFields(from, to, this.lastResponse);
+    const toolUseId = `model_switch_${randomUUID()}`;
+    const signal = new AbortController().signal;
+    const asked = await askToSwitch(this.hooks, this.client, fields, toolUseId, signal);
+    if (asked.refused !== undefined) return { refused: asked.refused, reports: asked.reports };
+    this.modelNow = to;
+    this.settings.log.info({ from: from.id, to: to.id }, "model switched");
+    await this.client.update({
+      sessionUpdate: "config_option_update",
+      configOptions: this.configOptions(),
+    });
+    announceSwitch(this.hooks, fields, toolUseId, signal);
+    return { switched: true, reports: asked.reports };
+  }
+
   /** FileChanged for each settled change of a watched path; the matcher names the file. */
   private startWatching(): void {
     this.unwatch = watchFiles(
@@ -519,4 +581,10 @@ function hookPromptChunk(from: HookText): Chunk {
       hookPrompt: { event: "SessionStart", hookCallbackId: from.hookCallbackId },
     } satisfies z.input<typeof hookPromptMetaSchema>,
   };
+}
+
+/** A model's id as a client picks it: `scripted`, or `provider:model-id`. */
+function modelIdOf(model: LanguageModel): string {
+  if (typeof model === "string") return model;
+  return model.provider === "hookgate" ? model.modelId : `${model.provider}:${model.modelId}`;
 }

@@ -58,7 +58,8 @@ export function matchCompact(text: string): { instructions: string | undefined }
 
 /** What a compaction needs from its session. */
 export interface CompactEnv {
-  readonly model: LanguageModel;
+  /** The session's model now (a client may switch it between steps). */
+  readonly model: () => LanguageModel;
   readonly system: () => string | undefined;
   /** The tools the turn offers: sent with the summary request too (as Claude Code does, so
    * the request shares the conversation's prompt cache); the model is asked to call none. */
@@ -116,7 +117,7 @@ export async function compact(
   try {
     const step = await runStep(
       {
-        model: env.model,
+        model: env.model(),
         system: env.system(),
         messages: [...env.history, { role: "user", content: compactRequest(asked) }],
         tools: env.catalog.toolSet(),

@@ -1,6 +1,6 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
-import { contextUsage } from "../model/context-window.js";
+import { contextUsage, type StepUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../shared/port.js";
@@ -34,7 +34,10 @@ import { compact, matchCompact, type ContextMeter } from "./compaction.js";
 
 /** What one prompt turn needs from its session. */
 export interface TurnEnv extends ToolCallEnv {
-  readonly model: LanguageModel;
+  /** The model the next step goes to (read at each step: a switch applies from the next). */
+  readonly model: () => LanguageModel;
+  /** Told of each answer the model gave, with its usage. */
+  readonly responded?: (usage: StepUsage) => void;
   readonly system: () => string | undefined;
   /** The conversation so far, read-only: the turn adds to it through `remember`. */
   readonly history: readonly ModelMessage[];
@@ -197,11 +200,12 @@ async function steps(
     const late = await lateContext(env);
     if (late.length > 0) detach(remember(env, late), env.log, RECORDING);
     let step;
+    const model = env.model();
     try {
-      step = await telemetry().span("model", modelFacts(env.model), async (span) => {
+      step = await telemetry().span("model", modelFacts(model), async (span) => {
         const done = await runStep(
           {
-            model: env.model,
+            model,
             system: env.system(),
             messages: env.history,
             tools: env.catalog.toolSet(),
@@ -229,7 +233,8 @@ async function steps(
     // The SDK's own assistant message keeps reasoning signatures a provider needs back.
     // Written before any tool call, so a PreToolUse hook reading the transcript sees it.
     await remember(env, step.messages);
-    const usage = contextUsage(env.model, step.usage);
+    env.responded?.(step.usage);
+    const usage = contextUsage(model, step.usage);
     env.context.note(usage);
     if (usage) await env.client.update({ sessionUpdate: "usage_update", ...usage });
     if (step.toolCalls.length === 0) {

@@ -17,6 +17,8 @@ export const HOOK_EVENTS = [
   "StopFailure",
   "FileChanged",
   "PostCompact",
+  "PreModelSwitch",
+  "PostModelSwitch",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -35,8 +37,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's and PostCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files). On the other events without a tool the matcher is
- * ignored.
+ * names files), Pre/PostModelSwitch's `to_model`. On the other events
+ * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
   SessionStart: "source",
@@ -48,6 +50,8 @@ export const MATCHER_FIELDS = {
   StopFailure: "error",
   FileChanged: "file_path",
   PostCompact: "trigger",
+  PreModelSwitch: "to_model",
+  PostModelSwitch: "to_model",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -66,8 +70,6 @@ export function isHookEventName(name: string): name is HookEventName {
 export const NOT_RUN: Readonly<Record<string, string>> = {
   SubagentStart: "hookgate has no subagents",
   SubagentStop: "hookgate has no subagents",
-  PreModelSwitch: "hookgate cannot switch a session's model yet",
-  PostModelSwitch: "hookgate cannot switch a session's model yet",
   Setup: "hookgate has no setup step (Claude Code's --init)",
   TeammateIdle: "hookgate has no agent teams",
   TaskCreated: "hookgate has no task list",

@@ -155,6 +155,28 @@ export const STOP_FAILURE_ERRORS = [
 ] as const;
 export type StopFailureError = (typeof STOP_FAILURE_ERRORS)[number];
 
+/** Claude Code's causes of a requested model switch (hookgate's: `sdk`, a client's request). */
+export const PRE_MODEL_SWITCH_SOURCES = ["command", "picker", "sdk"] as const;
+/** PostModelSwitch hears of any change: a request, or an automatic one. */
+export const MODEL_SWITCH_SOURCES = [...PRE_MODEL_SWITCH_SOURCES, "auto", "resume"] as const;
+
+/** Claude Code's Pre/PostModelSwitch fields: the models, the cause, and the re-cache estimate. */
+function modelSwitchFields<S extends readonly [string, ...string[]]>(sources: S) {
+  return {
+    from_model: z.string(),
+    to_model: z.string(),
+    /** What was asked for (the config option's value); `null` for the default. */
+    requested_model: z.string().nullable(),
+    source: z.enum(sources),
+    /** Tokens the next request re-sends: the last response's input + output tokens (0 before one). */
+    context_tokens: z.number(),
+    prompt_cache_warm: z.boolean(),
+    cache_ttl: z.enum(["5m", "1h"]),
+    estimated_cache_write_usd: z.number(),
+    pricing: z.enum(["configured", "catalog", "default"]),
+  };
+}
+
 const eventFields = {
   PreToolUse: toolFields,
   PostToolUse: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
@@ -235,6 +257,10 @@ const eventFields = {
   },
   /** A path SessionStart's `watchPaths` named (or a file inside it) changed. */
   FileChanged: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
+  /** A client asked for another model (`session/set_config_option`); hooks may refuse it. */
+  PreModelSwitch: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
+  /** The session's model changed; context goes to the model with its next request. */
+  PostModelSwitch: modelSwitchFields(MODEL_SWITCH_SOURCES),
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -289,6 +315,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   StopFailure: inputSchema("StopFailure"),
   FileChanged: inputSchema("FileChanged"),
   PostCompact: inputSchema("PostCompact"),
+  PreModelSwitch: inputSchema("PreModelSwitch"),
+  PostModelSwitch: inputSchema("PostModelSwitch"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

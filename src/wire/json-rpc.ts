@@ -19,6 +19,8 @@ export const JSON_RPC = {
   SESSION_LOCKED: -32003,
   /** hookgate: the model could not run a `session/prompt`'s turn; the message names the cause. */
   MODEL_FAILED: -32004,
+  /** hookgate: a hook refused the request (a PreModelSwitch hook, a model switch). */
+  HOOK_REFUSED: -32005,
 } as const;
 
 /** The notification that cancels a request in flight (LSP's, which ACP uses). */

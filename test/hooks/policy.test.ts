@@ -32,6 +32,8 @@ describe("the per-event policy table", () => {
       "UserPromptExpansion",
       "PostToolBatch",
       "PostCompact",
+      "PreModelSwitch",
+      "PostModelSwitch",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -44,6 +46,8 @@ describe("the per-event policy table", () => {
       | "UserPromptExpansion"
       | "PostToolBatch"
       | "PostCompact"
+      | "PreModelSwitch"
+      | "PostModelSwitch"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([
@@ -71,6 +75,8 @@ describe("the per-event policy table", () => {
     ["PostToolBatch", null],
     ["StopFailure", null],
     ["FileChanged", null],
+    ["PreModelSwitch", "refuses-switch"],
+    ["PostModelSwitch", null],
   ])("failing closed on %s: %s", (event, failClosed) => {
     expect(policyOf(event).failClosed).toBe(failClosed);
   });

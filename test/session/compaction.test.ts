@@ -26,7 +26,7 @@ function env(history: ModelMessage[], pre: Partial<Decision> = {}) {
   const hooks = { emit: vi.fn(), run } as unknown as SessionHooks;
   const model = createScriptedModel();
   const e: CompactEnv = {
-    model,
+    model: () => model,
     system: () => undefined,
     catalog: { toolSet: () => ({}) },
     history,

@@ -200,6 +200,9 @@ function eventDetail(input: HookInput): string {
       return ` (${input.error})`;
     case "FileChanged":
       return ` ${input.file_path} (${input.event})`;
+    case "PreModelSwitch":
+    case "PostModelSwitch":
+      return ` ${input.from_model} → ${input.to_model}`;
   }
 }
 

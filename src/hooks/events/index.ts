@@ -4,11 +4,13 @@ import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
 import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
+import { postModelSwitch } from "./post-model-switch.js";
 import { postToolBatch } from "./post-tool-batch.js";
 import { postToolUse } from "./post-tool-use.js";
 import { postToolUseFailure } from "./post-tool-use-failure.js";
 import { postCompact } from "./post-compact.js";
 import { preCompact } from "./pre-compact.js";
+import { preModelSwitch } from "./pre-model-switch.js";
 import { preToolUse } from "./pre-tool-use.js";
 import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
@@ -40,6 +42,8 @@ export const EVENTS = {
   StopFailure: stopFailure,
   FileChanged: fileChanged,
   PostCompact: postCompact,
+  PreModelSwitch: preModelSwitch,
+  PostModelSwitch: postModelSwitch,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

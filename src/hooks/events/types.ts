@@ -22,6 +22,7 @@ export interface EventPolicy {
     | "continues-turn"
     | "denies-permission"
     | "blocks-compaction"
+    | "refuses-switch"
     | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
@@ -38,6 +39,7 @@ export interface EventPolicy {
     | "continues-turn"
     | "denies-permission"
     | "blocks-compaction"
+    | "refuses-switch"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;
