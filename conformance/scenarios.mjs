@@ -1,5 +1,6 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
+import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
 
@@ -891,6 +892,7 @@ export const SCENARIOS = [
   },
   ...INSTRUCTION_SCENARIOS,
   ...TOOL_SHAPE_SCENARIOS,
+  ...ELICITATION_SCENARIOS,
 ];
 
 // Permission rules (`permissions.allow/ask/deny` in the settings file), modes and managed

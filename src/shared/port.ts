@@ -9,12 +9,15 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
+import type { ElicitationAnswer } from "../wire/elicitation.js";
 
 /** What the client said it can do in `initialize`, reduced to what the tools use. */
 export interface ClientAbilities {
   readTextFile: boolean;
   writeTextFile: boolean;
   terminal: boolean;
+  /** ACP `elicitation/create` in form mode (`clientCapabilities.elicitation.form`). */
+  elicitation?: boolean;
 }
 
 /** A terminal running on the client (`terminal/*`). */
@@ -51,4 +54,13 @@ export interface ClientPort {
     params: Omit<CreateTerminalRequest, "sessionId">,
     signal: AbortSignal,
   ): Promise<ClientTerminal>;
+  /** Asks the user through the client's form (ACP `elicitation/create`), scoped to this session. */
+  createElicitation(params: ElicitationForm, signal: AbortSignal): Promise<ElicitationAnswer>;
+}
+
+/** A form an MCP server asks the user to fill in, optionally tied to the tool call that asked. */
+export interface ElicitationForm {
+  readonly message: string;
+  readonly requestedSchema: Record<string, unknown>;
+  readonly toolCallId?: string;
 }

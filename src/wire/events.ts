@@ -16,6 +16,8 @@ export const HOOK_EVENTS = [
   "PostToolBatch",
   "StopFailure",
   "FileChanged",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -34,8 +36,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files). On the other events without a tool the matcher is
- * ignored.
+ * names files), Elicitation's and ElicitationResult's `mcp_server_name`. On the other events
+ * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
   SessionStart: "source",
@@ -46,6 +48,8 @@ export const MATCHER_FIELDS = {
   InstructionsLoaded: "load_reason",
   StopFailure: "error",
   FileChanged: "file_path",
+  Elicitation: "mcp_server_name",
+  ElicitationResult: "mcp_server_name",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -71,8 +75,6 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   TeammateIdle: "hookgate has no agent teams",
   TaskCreated: "hookgate has no task list",
   TaskCompleted: "hookgate has no task list",
-  Elicitation: "hookgate does not forward MCP elicitation yet",
-  ElicitationResult: "hookgate does not forward MCP elicitation yet",
   ConfigChange: "hookgate does not watch its settings files during a session yet",
   WorktreeCreate: "hookgate has no git worktree feature",
   WorktreeRemove: "hookgate has no git worktree feature",

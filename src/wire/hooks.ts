@@ -6,6 +6,7 @@
  * the reports are in meta.ts.
  */
 import { z } from "zod";
+import { ELICITATION_ACTIONS, elicitationContentSchema } from "./elicitation.js";
 import { HOOK_EVENTS, type HookEventName } from "./events.js";
 import { isValidMatcher } from "./matcher.js";
 
@@ -172,7 +173,10 @@ const eventFields = {
   Notification: {
     message: z.string(),
     title: z.string().optional(),
-    /** What the notice is about (a Notification matcher selects on it): `permission_prompt`. */
+    /**
+     * What the notice is about (a Notification matcher selects on it): `permission_prompt`,
+     * `elicitation_dialog`, `elicitation_response`.
+     */
     notification_type: z.string(),
   },
   Stop: {
@@ -228,6 +232,25 @@ const eventFields = {
   },
   /** A path SessionStart's `watchPaths` named (or a file inside it) changed. */
   FileChanged: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
+  /** An MCP server asks the user for input; a hook may answer instead (Claude Code's fields). */
+  Elicitation: {
+    mcp_server_name: z.string(),
+    message: z.string(),
+    mode: z.enum(["form", "url"]),
+    /** `url` mode: the page to open, and the id the server gave the question. */
+    url: z.string().optional(),
+    elicitation_id: z.string().optional(),
+    /** `form` mode: the JSON Schema of the fields asked for. */
+    requested_schema: z.record(z.string(), z.unknown()).optional(),
+  },
+  /** The answer to an elicitation, before it goes back to the server; a hook may change it. */
+  ElicitationResult: {
+    mcp_server_name: z.string(),
+    elicitation_id: z.string().optional(),
+    mode: z.enum(["form", "url"]),
+    action: z.enum(ELICITATION_ACTIONS),
+    content: elicitationContentSchema.optional(),
+  },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -281,6 +304,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PostToolBatch: inputSchema("PostToolBatch"),
   StopFailure: inputSchema("StopFailure"),
   FileChanged: inputSchema("FileChanged"),
+  Elicitation: inputSchema("Elicitation"),
+  ElicitationResult: inputSchema("ElicitationResult"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).
@@ -352,6 +377,7 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
   behavior: z.ZodType<string> = z.string(),
+  action: z.ZodType<string> = z.string(),
   // Loose by default: a newer client or Claude Code may send fields this version ignores.
   object: <S extends z.ZodRawShape>(shape: S) => z.ZodObject<S> = z.looseObject,
 ) {
@@ -391,6 +417,10 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
       suppressOriginalPrompt: z.boolean().optional(),
       /** PostToolUse: context for Claude Code's auto-mode classifier (hookgate has none: ignored). */
       classifierContext: z.string().optional(),
+      /** Elicitation: answers the MCP server instead of the user; ElicitationResult: changes the answer. */
+      action: action.optional(),
+      /** With `action: "accept"`: the fields filled in. */
+      content: elicitationContentSchema.optional(),
       /** PermissionRequest: answers the permission prompt instead of the user. */
       decision: object({
         behavior,
@@ -438,6 +468,7 @@ export const knownHookReplySchema = replySchema(
   z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
   z.enum(PERMISSION_DECISIONS),
   z.enum(PERMISSION_BEHAVIORS),
+  z.enum(ELICITATION_ACTIONS),
 );
 
 export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
@@ -450,6 +481,7 @@ export const strictHookReplySchema = replySchema(
   z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
   z.enum(PERMISSION_DECISIONS),
   z.enum(PERMISSION_BEHAVIORS),
+  z.enum(ELICITATION_ACTIONS),
   z.strictObject,
 );
 

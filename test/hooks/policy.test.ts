@@ -30,6 +30,8 @@ describe("the per-event policy table", () => {
       "SessionStart",
       "UserPromptExpansion",
       "PostToolBatch",
+      "Elicitation",
+      "ElicitationResult",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -40,6 +42,8 @@ describe("the per-event policy table", () => {
       | "SessionStart"
       | "UserPromptExpansion"
       | "PostToolBatch"
+      | "Elicitation"
+      | "ElicitationResult"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([

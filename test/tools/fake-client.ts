@@ -1,3 +1,4 @@
+import type { ElicitationAnswer } from "../../src/wire/elicitation.js";
 import type {
   CreateTerminalRequest,
   ReadTextFileRequest,
@@ -130,5 +131,9 @@ export class FakeClient implements ClientPort {
     const terminal = new FakeTerminal(`term-${this.terminals.length + 1}`, this.terminalScript);
     this.terminals.push(terminal);
     return terminal;
+  }
+
+  createElicitation(): Promise<ElicitationAnswer> {
+    return Promise.reject(new Error("the fake client has no elicitation"));
   }
 }

@@ -199,6 +199,10 @@ function eventDetail(input: HookInput): string {
       return ` (${input.error})`;
     case "FileChanged":
       return ` ${input.file_path} (${input.event})`;
+    case "Elicitation":
+      return ` ${input.mcp_server_name}: ${oneLine(input.message, 60)}`;
+    case "ElicitationResult":
+      return ` ${input.mcp_server_name}: ${input.action}`;
   }
 }
 

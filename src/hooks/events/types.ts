@@ -1,4 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
+import type { ElicitationAnswer } from "../../wire/elicitation.js";
 import type { OutcomeReport, PermissionUpdate } from "../../wire/hooks.js";
 import type { HookText, Outcome } from "../outcome.js";
 import type { Handler } from "../registry.js";
@@ -16,7 +17,13 @@ export interface EventPolicy {
    * block, so a block reads as `proceeded`.
    */
   readonly block:
-    "denies-call" | "blocks-prompt" | "tells-model" | "continues-turn" | "denies-permission" | null;
+    | "denies-call"
+    | "blocks-prompt"
+    | "tells-model"
+    | "continues-turn"
+    | "denies-permission"
+    | "declines-elicitation"
+    | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
   /** `continue: false` ends the turn (labelled `denied`); false: it reads as `proceeded`. */
@@ -31,6 +38,7 @@ export interface EventPolicy {
     | "withholds-output"
     | "continues-turn"
     | "denies-permission"
+    | "declines-elicitation"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;
@@ -102,6 +110,11 @@ export interface Decision {
   readonly initialUserMessage?: HookText;
   /** SessionStart: paths whose changes fire FileChanged, from every hook. */
   readonly watchPaths?: readonly string[];
+  /**
+   * Elicitation: the hooks' answer to the MCP server (the user is not asked); ElicitationResult:
+   * the answer that replaces the one given. Absent: no hook answered.
+   */
+  readonly elicitation?: ElicitationAnswer & { readonly hookCallbackId: string };
 }
 
 /**
