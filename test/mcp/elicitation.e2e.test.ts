@@ -111,17 +111,20 @@ describe("an MCP server's elicitation", () => {
     });
   });
 
-  it.each(["decline", "cancel"] as const)("is answered %s by an Elicitation hook", async (action) => {
-    const { s, asked } = await start(
-      { hooks: { ask: answer("Elicitation", { action }) } },
-      () => ({ action: "accept", content: { target: "client" } }),
-    );
-    const text = await runAsk(s, {
-      Elicitation: [{ hookCallbackIds: ["ask"], blocking: true }],
-    });
-    expect(text.split(" ")[0]).toBe(action);
-    expect(asked).toEqual([]);
-  });
+  it.each(["decline", "cancel"] as const)(
+    "is answered %s by an Elicitation hook",
+    async (action) => {
+      const { s, asked } = await start(
+        { hooks: { ask: answer("Elicitation", { action }) } },
+        () => ({ action: "accept", content: { target: "client" } }),
+      );
+      const text = await runAsk(s, {
+        Elicitation: [{ hookCallbackIds: ["ask"], blocking: true }],
+      });
+      expect(text.split(" ")[0]).toBe(action);
+      expect(asked).toEqual([]);
+    },
+  );
 
   it("goes to a client that declared form elicitation, and its answer goes back", async () => {
     const { s, asked } = await start({}, () => ({
