@@ -9,7 +9,6 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import type { ElicitationAnswer } from "../wire/elicitation.js";
 
 /** What the client said it can do in `initialize`, reduced to what the tools use. */
 export interface ClientAbilities {
@@ -55,7 +54,13 @@ export interface ClientPort {
     signal: AbortSignal,
   ): Promise<ClientTerminal>;
   /** Asks the user through the client's form (ACP `elicitation/create`), scoped to this session. */
-  createElicitation(params: ElicitationForm, signal: AbortSignal): Promise<ElicitationAnswer>;
+  createElicitation(params: ElicitationForm, signal: AbortSignal): Promise<FormAnswer>;
+}
+
+/** The user's answer to a form (`protocol/` parses it with wire/elicitation.ts' schema). */
+export interface FormAnswer {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Readonly<Record<string, string | number | boolean | string[]>>;
 }
 
 /** A form an MCP server asks the user to fill in, optionally tied to the tool call that asked. */

@@ -1,4 +1,3 @@
-import type { ElicitationAnswer } from "../../src/wire/elicitation.js";
 import type {
   CreateTerminalRequest,
   ReadTextFileRequest,
@@ -8,7 +7,12 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/shared/port.js";
+import type {
+  ClientAbilities,
+  ClientPort,
+  ClientTerminal,
+  FormAnswer,
+} from "../../src/shared/port.js";
 
 /** One recorded call to the fake client. */
 export type FakeCall =
@@ -133,7 +137,7 @@ export class FakeClient implements ClientPort {
     return terminal;
   }
 
-  createElicitation(): Promise<ElicitationAnswer> {
+  createElicitation(): Promise<FormAnswer> {
     return Promise.reject(new Error("the fake client has no elicitation"));
   }
 }
