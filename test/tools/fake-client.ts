@@ -11,6 +11,7 @@ import type {
   ClientAbilities,
   ClientPort,
   ClientTerminal,
+  ElicitationForm,
   FormAnswer,
 } from "../../src/shared/port.js";
 
@@ -137,7 +138,7 @@ export class FakeClient implements ClientPort {
     return terminal;
   }
 
-  createElicitation(): Promise<FormAnswer> {
+  createElicitation(_params: ElicitationForm): Promise<FormAnswer> {
     return Promise.reject(new Error("the fake client has no elicitation"));
   }
 }
