@@ -33,8 +33,14 @@ const { values } = parseArgs({
      * batches of 50, heap after a forced collection every 2,000.
      */
     only: { type: "string" },
+    /**
+     * Caps the agent's V8 old space (MiB): a run that finishes under a cap close to its
+     * no-hook size retained nothing per call, whatever its RSS did.
+     */
+    "agent-heap": { type: "string" },
   },
 });
+const agentHeap = values["agent-heap"];
 const sessions = Number(values.sessions);
 const calls = Number(values.calls);
 const commandCalls = Number(values["command-calls"]);
@@ -118,6 +124,7 @@ async function run(settings, perSession, during = async () => {}) {
   };
   const conn = connectAgent(CLI, {
     args: ["--log-level", "error", "--settings", settings],
+    nodeArgs: agentHeap ? [`--max-old-space-size=${agentHeap}`] : [],
     onUpdate,
   });
   const samples = [];
@@ -201,6 +208,7 @@ async function baseline() {
   return {
     sessions,
     calls_each: calls,
+    ...(agentHeap && { agent_old_space_mib: Number(agentHeap) }),
     loadavg1: loadavg()[0],
     http: memory(steady),
     no_hook: memory(bare),

@@ -40,6 +40,8 @@ export function observe(scenario, run) {
   if (asked.length > 0) facets["hook system"] = asked.map((r) => systemText(r.system)).join(" | ");
   const requests = logged.filter((l) => l.request);
   if (requests.length > 0) facets.http = requests.map((l) => JSON.stringify(l.request)).join(" ");
+  const calls = logged.filter((l) => l.mcpArgs);
+  if (calls.length > 0) facets["mcp args"] = calls.map((l) => JSON.stringify(l.mcpArgs)).join(" ");
   const probes = logged.filter((l) => l.probe);
   if (probes.length > 0) facets["hook env"] = probes.map((l) => JSON.stringify(l.probe)).join(" ");
   for (const marker of scenario.markers ?? []) {

@@ -16,7 +16,7 @@ import { SCENARIOS } from "./scenarios.mjs";
 
 const HOOK = new URL("./hook.mjs", import.meta.url).pathname;
 const MCP_SERVER = new URL("./mcp-server.mjs", import.meta.url).pathname;
-/** The MCP scenarios' one server: its tools are `mcp__conf__secret`, `mcp__conf__broken`, `mcp__conf__ask`. */
+/** The MCP scenarios' one server: its tools are `mcp__conf__secret`, `mcp__conf__broken`, `mcp__conf__ask`, `mcp__conf__policy`. */
 const MCP = { name: "conf", command: process.execPath, args: [MCP_SERVER] };
 const PROMPT = "Run the conformance scenario.";
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -34,24 +34,26 @@ function settingsFor(scenario, log, httpHooks) {
   for (const [event, groups] of Object.entries(scenario.hooks ?? {})) {
     hooks[event] = groups.map(({ matcher, hooks: handlers }) => ({
       ...(matcher !== undefined && { matcher }),
-      hooks: handlers.map(({ async, timeout, if: rule, http, prompt, ...action }) =>
+      hooks: handlers.map(({ async, timeout, if: rule, http, prompt, mcpTool, ...action }) =>
         prompt
           ? { type: "prompt", prompt, ...(timeout && { timeout }), ...(rule && { if: rule }) }
-          : http
-            ? {
-                type: "http",
-                url: http.url ?? httpHooks.urlFor(action),
-                ...http.handler,
-                ...(timeout && { timeout }),
-                ...(rule && { if: rule }),
-              }
-            : {
-                type: "command",
-                command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
-                ...(async && { async }),
-                ...(timeout && { timeout }),
-                ...(rule && { if: rule }),
-              },
+          : mcpTool
+            ? mcpToolHandler(mcpTool, action, log, { timeout, rule })
+            : http
+              ? {
+                  type: "http",
+                  url: http.url ?? httpHooks.urlFor(action),
+                  ...http.handler,
+                  ...(timeout && { timeout }),
+                  ...(rule && { if: rule }),
+                }
+              : {
+                  type: "command",
+                  command: `node ${HOOK} ${log} ${Buffer.from(JSON.stringify(action)).toString("base64")}`,
+                  ...(async && { async }),
+                  ...(timeout && { timeout }),
+                  ...(rule && { if: rule }),
+                },
       ),
     }));
   }
@@ -59,6 +61,29 @@ function settingsFor(scenario, log, httpHooks) {
     hooks,
     ...(scenario.permissions && { permissions: scenario.permissions }),
     ...scenario.settings,
+  };
+}
+
+/**
+ * An `mcp_tool` handler calling the MCP server's `policy` tool (or `mcpTool.server`/`tool`):
+ * its arguments carry the log, the action and the event, then `mcpTool.input` (default: the
+ * Bash command), then `mcpTool.handler`'s fields go on the handler.
+ */
+function mcpToolHandler(mcpTool, action, log, { timeout, rule }) {
+  const encoded = Buffer.from(JSON.stringify(action)).toString("base64");
+  return {
+    type: "mcp_tool",
+    server: mcpTool.server ?? MCP.name,
+    tool: mcpTool.tool ?? "policy",
+    input: {
+      log,
+      action: encoded,
+      event: "${hook_event_name}",
+      ...(mcpTool.input ?? { command: "${tool_input.command}" }),
+    },
+    ...mcpTool.handler,
+    ...(timeout && { timeout }),
+    ...(rule && { if: rule }),
   };
 }
 

@@ -2,6 +2,7 @@
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
 import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
+import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
 
 const bash = (command) => ({ tool: "Bash", input: { command, description: "conformance step" } });
@@ -893,6 +894,7 @@ export const SCENARIOS = [
   ...INSTRUCTION_SCENARIOS,
   ...TOOL_SHAPE_SCENARIOS,
   ...ELICITATION_SCENARIOS,
+  ...MCP_TOOL_SCENARIOS,
 ];
 
 // Permission rules (`permissions.allow/ask/deny` in the settings file), modes and managed
@@ -1033,6 +1035,30 @@ const ruleScenarios = [
     name: "rules: Edit path deny covers Write",
     ...rule("deny", "Edit(w.txt)"),
     turns: [write("$CWD/w.txt", "w"), done],
+  },
+  {
+    name: "rules: Read path deny covers Grep on that file",
+    files: { "secret.txt": "s\n" },
+    ...rule("deny", "Read(./secret.txt)"),
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/secret.txt" } }, done],
+  },
+  {
+    name: "rules: Read directory deny covers Glob in it",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    turns: [{ tool: "Glob", input: { pattern: "*", path: "$CWD/priv" } }, done],
+  },
+  {
+    name: "rules: Read file deny, Grep on its directory",
+    files: { "priv/secret.txt": "s\n", "priv/open.txt": "s\n" },
+    ...rule("deny", "Read(./priv/secret.txt)"),
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/priv" } }, done],
+  },
+  {
+    name: "rules: Read directory deny, Glob pattern reaching into it",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    turns: [{ tool: "Glob", input: { pattern: "priv/*" } }, done],
   },
   {
     name: "rules: Read deny leaves Glob alone",
@@ -1204,6 +1230,21 @@ ruleScenarios.push(
       ],
     },
     turns: [TOUCH, done],
+  },
+  {
+    name: "rules: if Read path rule on Grep",
+    files: { "secret.txt": "s\n" },
+    hooks: {
+      PreToolUse: [
+        {
+          hooks: [
+            { tag: "path", if: "Read(./secret.txt)" },
+            { tag: "any", if: "Read" },
+          ],
+        },
+      ],
+    },
+    turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/secret.txt" } }, done],
   },
   {
     name: "rules: if Edit path rule on Write",

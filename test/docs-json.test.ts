@@ -168,7 +168,7 @@ function schemaFor(value: unknown): { name: string; check: Check } | undefined {
   }
   if (has(value, "hooks") !== undefined || has(value, "permissions") !== undefined)
     return { name: "Claude Code settings file", check: zodCheck(claudeSettingsSchema) };
-  const handlerField = has(value, "url") ?? has(value, "prompt");
+  const handlerField = has(value, "url") ?? has(value, "prompt") ?? has(value, "server");
   if (typeof has(value, "type") === "string" && handlerField !== undefined) {
     return {
       name: "settings file handler",

@@ -111,6 +111,7 @@ export class SessionAssembly {
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = this.runtime.sessionGroups();
     const envFiles = new SessionEnvFiles();
+    const mcp = await this.connectMcp(id, request, log, groups);
     const commands = new SessionCommandRunner({
       cwd: request.cwd,
       sessionId: id,
@@ -118,8 +119,8 @@ export class SessionAssembly {
       childEnv,
       envFiles,
       model: hookModelOf(options.model),
+      mcp,
     });
-    const mcp = await this.connectMcp(id, request, log, groups);
     const text = {
       ...places,
       roots: request.roots,

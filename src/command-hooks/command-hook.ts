@@ -5,9 +5,11 @@ import type {
   HookModel,
   HttpExchange,
   HttpHandler,
+  McpToolHandler,
   PromptExchange,
   PromptHandler,
 } from "../hooks/command.js";
+import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
@@ -15,6 +17,7 @@ import type { SessionEnvFiles } from "./session-env.js";
 import { runCommand } from "../process/runner.js";
 import { postHook } from "./http-hook.js";
 import { askPromptHook } from "./prompt-hook.js";
+import { callMcpToolHook } from "./mcp-tool-hook.js";
 import { VERSION } from "../shared/version.js";
 
 /**
@@ -35,11 +38,14 @@ export interface CommandHookContext {
   readonly envFiles?: SessionEnvFiles;
   /** The session's model, which `prompt` hooks ask; absent: they fail as their `onFailure` says. */
   readonly model?: HookModel;
+  /** The session's MCP servers, which `mcp_tool` hooks call; absent: none is connected. */
+  readonly mcp?: HookMcpServers;
 }
 
 /**
  * Runs settings-file hooks for one session: commands each in its own process group, http
- * hooks over the process's keep-alive pool, prompt hooks through the session's model; the classifier reads what each did.
+ * hooks over the process's keep-alive pool, prompt hooks through the session's model, mcp_tool
+ * hooks on the session's MCP servers; the classifier reads what each did.
  */
 export class SessionCommandRunner implements CommandHookRunner {
   constructor(private readonly ctx: CommandHookContext) {}
@@ -66,6 +72,14 @@ export class SessionCommandRunner implements CommandHookRunner {
 
   ask(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange> {
     return askPromptHook(handler, input, signal, this.ctx.model);
+  }
+
+  callTool(
+    handler: McpToolHandler,
+    input: AnyHookInput,
+    signal: AbortSignal,
+  ): Promise<McpToolExchange> {
+    return callMcpToolHook(handler, input, signal, this.ctx.mcp);
   }
 }
 

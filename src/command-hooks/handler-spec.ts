@@ -4,7 +4,12 @@ import { MAX_TIMER_MS } from "../shared/values.js";
 import { compileIfRule } from "./if-rule.js";
 import type { HandlerBase } from "./http-handler.js";
 import { DEFAULT_PROMPT_HOOK_TIMEOUT_S } from "./prompt-hook.js";
-import type { CommandHandlerSpec, HttpHandlerSpec, PromptHandlerSpec } from "./settings-schema.js";
+import type {
+  CommandHandlerSpec,
+  HttpHandlerSpec,
+  McpToolHandlerSpec,
+  PromptHandlerSpec,
+} from "./settings-schema.js";
 
 /** Default handler timeout, as in Claude Code; UserPromptSubmit gets a shorter one. */
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;
@@ -18,7 +23,7 @@ export const MAX_COMMAND_TIMEOUT_S = Math.floor(MAX_TIMER_MS / 1000);
 
 /** What every handler kind takes from its spec, or why it is skipped (an `if` that does not parse). */
 export function baseOf(
-  spec: CommandHandlerSpec | HttpHandlerSpec | PromptHandlerSpec,
+  spec: CommandHandlerSpec | HttpHandlerSpec | PromptHandlerSpec | McpToolHandlerSpec,
   event: HookEventName,
   id: string,
   cwd: string,

@@ -21,10 +21,14 @@ const PATH_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Path rules on one tool that judge others too, as in Claude Code: `Edit(path)` judges
- * `Write`; a tool-wide `Edit` only Edit.
+ * Path rules on one tool that judge others too, as in Claude Code 2.1.332: `Edit(path)` judges
+ * `Write`, `Read(path)` judges Glob and Grep on that path; a tool-wide `Edit` or `Read` judges
+ * only its own tool.
  */
-const ALSO_NAMES: Readonly<Record<string, readonly string[]>> = { Edit: ["Write"] };
+const ALSO_NAMES: Readonly<Record<string, readonly string[]>> = {
+  Edit: ["Write"],
+  Read: ["Glob", "Grep"],
+};
 
 const RULE = /^([A-Za-z0-9_-]+(?:\*)?)(?:\((.*)\))?$/s;
 /** The tool a rule that cannot be read still names (`Bash(` names Bash). */
@@ -48,8 +52,8 @@ export interface Rule {
   readonly names: (toolName: string) => boolean;
   /** Bash with a pattern: tests one simple command. */
   readonly command?: (command: string) => boolean;
-  /** A file tool with a pattern: tests the call's input. */
-  readonly input?: (input: unknown) => boolean;
+  /** A file tool with a pattern: tests the path the call of `toolName` names. */
+  readonly input?: (input: unknown, toolName: string) => boolean;
 }
 
 /** A handler's `if` rule, compiled; or why it cannot be read. */
@@ -137,10 +141,10 @@ function compileExact(
     };
   }
   const test = pathTest(content, places);
-  return {
-    ok: true,
-    rule: { text, tool, names, input: (input) => test(stringField(input, field) ?? ".") },
-  };
+  // The path is read from the called tool's own field (Grep's `path` under a Read rule).
+  const input = (input: unknown, called: string) =>
+    test(stringField(input, PATH_FIELDS[called] ?? field) ?? ".");
+  return { ok: true, rule: { text, tool, names, input } };
 }
 
 function toolNames(tool: string, withContent: boolean): (name: string) => boolean {
@@ -160,7 +164,7 @@ function toolNames(tool: string, withContent: boolean): (name: string) => boolea
  */
 export function touches(rule: Rule, toolName: string, input: unknown): "yes" | "no" | "unsure" {
   if (!rule.names(toolName)) return "no";
-  if (rule.input) return rule.input(input) ? "yes" : "no";
+  if (rule.input) return rule.input(input, toolName) ? "yes" : "no";
   const test = rule.command;
   if (!test) return "yes";
   const line = stringField(input, "command") ?? "";
@@ -179,7 +183,7 @@ export function covers(rules: readonly Rule[], toolName: string, input: unknown)
   const about = rules.filter((r) => r.names(toolName));
   const whole = about.find((r) => !r.command && !r.input);
   if (whole) return whole;
-  const byInput = about.find((r) => r.input?.(input));
+  const byInput = about.find((r) => r.input?.(input, toolName));
   if (byInput) return byInput;
   const commands = about.filter((r) => r.command);
   if (commands.length === 0) return undefined;

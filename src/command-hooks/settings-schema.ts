@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isValidMatcher } from "../wire/matcher.js";
 
 /** Handler types hookgate does not run; a file may list them, they are skipped and reported. */
-export const SKIPPED_HANDLER_TYPES = ["agent", "mcp_tool"] as const;
+export const SKIPPED_HANDLER_TYPES = ["agent"] as const;
 
 const seconds = z.number().gt(0, "must be greater than 0 seconds");
 
@@ -39,6 +39,19 @@ const promptSchema = claudeCommandSchema
     continueOnBlock: z.boolean().optional(),
   });
 
+/**
+ * A `type: "mcp_tool"` handler: a tool of one of the session's MCP servers judges, called
+ * with `input` (string values' `${path}`s filled from the hook input), Claude Code's fields.
+ */
+const mcpToolSchema = claudeCommandSchema
+  .omit({ command: true, args: true, shell: true, async: true })
+  .extend({
+    type: z.literal("mcp_tool"),
+    server: z.string().min(1, "must not be empty"),
+    tool: z.string().min(1, "must not be empty"),
+    input: z.record(z.string(), z.unknown()).optional(),
+  });
+
 /** Codex's `hooks.json` handler: the same fields, plus `timeoutSec`. */
 const codexCommandSchema = claudeCommandSchema.extend({ timeoutSec: seconds.optional() });
 
@@ -72,15 +85,28 @@ function fileSchema<H extends z.ZodType>(handler: H) {
 
 /** Claude Code's `settings.json` / `settings.local.json`, the parts hookgate reads. */
 export const claudeSettingsSchema = fileSchema(
-  z.discriminatedUnion("type", [claudeCommandSchema, httpSchema, promptSchema, skippedSchema]),
+  z.discriminatedUnion("type", [
+    claudeCommandSchema,
+    httpSchema,
+    promptSchema,
+    mcpToolSchema,
+    skippedSchema,
+  ]),
 );
 
 /** Codex's `hooks.json`. */
 export const codexHooksSchema = fileSchema(
-  z.discriminatedUnion("type", [codexCommandSchema, httpSchema, promptSchema, skippedSchema]),
+  z.discriminatedUnion("type", [
+    codexCommandSchema,
+    httpSchema,
+    promptSchema,
+    mcpToolSchema,
+    skippedSchema,
+  ]),
 );
 
 export type SettingsFile = z.infer<typeof codexHooksSchema>;
 export type CommandHandlerSpec = z.infer<typeof codexCommandSchema>;
 export type HttpHandlerSpec = z.infer<typeof httpSchema>;
 export type PromptHandlerSpec = z.infer<typeof promptSchema>;
+export type McpToolHandlerSpec = z.infer<typeof mcpToolSchema>;

@@ -35,6 +35,10 @@ export function handlerKey(handler: FileHandler): string {
   if (handler.kind === "prompt") {
     return JSON.stringify([handler.event, "prompt", handler.prompt, handler.model ?? null]);
   }
+  if (handler.kind === "mcp_tool") {
+    const { server, tool, input } = handler;
+    return JSON.stringify([handler.event, "mcp_tool", server, tool, input ?? {}]);
+  }
   const { exec } = handler;
   return JSON.stringify(
     exec.form === "exec"

@@ -9,6 +9,7 @@ import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
 import { toPromptHandler } from "./prompt-hook.js";
+import { toMcpToolHandler } from "./mcp-tool-hook.js";
 import { badUrlPatterns, type HeaderEnv } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
 
@@ -195,7 +196,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
         }
         group.hooks.forEach((spec, j) => {
           const where = `${event}[${i}].hooks[${j}]`;
-          if (spec.type !== "command" && spec.type !== "http" && spec.type !== "prompt") {
+          if (spec.type === "agent") {
             skipped.push(`${where}: type ${spec.type} is not run by hookgate`);
             return;
           }
@@ -211,6 +212,7 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
             appendAll(warnings, http.warnings);
             handler = http.handler;
           } else if (spec.type === "prompt") handler = toPromptHandler(spec, base);
+          else if (spec.type === "mcp_tool") handler = toMcpToolHandler(spec, base);
           else handler = toCommand(spec, base, file.dialect, req.cwd);
           handlers++;
           copies.push({ handler, trust: TRUST[file.source], group, matcher: group.matcher });

@@ -67,6 +67,14 @@ function reach(
       exchange,
     }));
   }
+  if (handler.kind === "mcp_tool") {
+    const call = opts.commands?.callTool?.bind(opts.commands);
+    if (!call) return Promise.resolve({ kind: "unrunnable", why: "no runner for mcp_tool hooks" });
+    return call(handler, input, cancel.signal).then((exchange): Answer => ({
+      kind: "mcp_tool",
+      exchange,
+    }));
+  }
   if (handler.kind === "command") {
     if (!opts.commands) {
       return Promise.resolve({ kind: "unrunnable", why: "no command runner for command hooks" });

@@ -5,6 +5,7 @@ import type { Outcome, ProcessEnd } from "./outcome.js";
 export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
 import { readVerdict } from "./prompt-verdict.js";
+import { holdsNoVerdict, NO_VERDICT, type McpToolExchange } from "./mcp-tool.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
 import { HookAbort } from "./transport.js";
@@ -39,6 +40,8 @@ export type Answer =
   | { readonly kind: "http"; readonly exchange: HttpExchange }
   /** A `prompt` hook's model answer, as the runner reports it. */
   | { readonly kind: "prompt"; readonly exchange: PromptExchange }
+  /** An `mcp_tool` hook's call, as the runner reports it. */
+  | { readonly kind: "mcp_tool"; readonly exchange: McpToolExchange }
   /** Nothing can run this handler (no command runner was configured): a configuration error. */
   | { readonly kind: "unrunnable"; readonly why: string };
 
@@ -71,6 +74,8 @@ export function classify(answer: Answer, asked: Asked): Outcome {
       return fromHttp(asked, answer.exchange);
     case "prompt":
       return fromPromptExchange(asked, answer.exchange);
+    case "mcp_tool":
+      return fromMcpTool(asked, answer.exchange);
     case "unrunnable":
       return failed(asked, "hook_error", answer.why);
   }
@@ -261,6 +266,26 @@ function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
       return read.ok ? fromResult(asked, read.result, false) : failed(asked, "malformed", read.why);
     }
   }
+}
+
+/**
+ * Claude Code's rules for an `mcp_tool` hook: no such server is a `hook_error`, a failed call
+ * a `transport_error`, `isError` a `hook_error`; a JSON object in the tool's text is read
+ * as a command's stdout. A fail-closed hook must answer with a verdict, `{}` or nothing.
+ */
+function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
+  if (exchange.status === "aborted") return fromAbort(asked);
+  if (exchange.status === "failed") return failed(asked, "transport_error", exchange.error);
+  if (exchange.status === "unavailable") return failed(asked, "hook_error", exchange.error);
+  const { text } = exchange;
+  if (exchange.isError) return failed(asked, "hook_error", text || "MCP tool returned an error");
+  const { failClosed } = asked.handler.kind === "mcp_tool" ? asked.handler : { failClosed: false };
+  const decides = policyOf(asked.event).block !== null && asked.event !== "Stop";
+  if (failClosed && decides && holdsNoVerdict(text)) return failed(asked, "hook_error", NO_VERDICT);
+  // Other text is no verdict and, unlike a command's plain stdout, never context.
+  const reply = jsonReply(text);
+  if (reply === undefined) return fromResult(asked, { decision: "continue" }, false);
+  return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
 }
 
 /** The process's end as its report shows it: an exit code only when it exited. */

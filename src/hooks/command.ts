@@ -1,5 +1,6 @@
 import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
+import type { McpToolExchange } from "./mcp-tool.js";
 
 /** How a command hook's program is started. */
 export type CommandExec =
@@ -62,12 +63,24 @@ export interface PromptHandler extends FileHandlerFields {
   readonly continueOnBlock?: boolean;
 }
 
-/** Any handler a settings file declares. */
-export type FileHandler = CommandHandler | HttpHandler | PromptHandler;
+/** An `mcp_tool` hook from a settings file: a tool of one of the session's MCP servers judges. */
+export interface McpToolHandler extends FileHandlerFields {
+  readonly kind: "mcp_tool";
+  /** The MCP server's name, as `session/new` `mcpServers` gave it. */
+  readonly server: string;
+  /** The tool's name, as the server lists it. */
+  readonly tool: string;
+  /** The tool's arguments; string values' `${path}`s are filled from the hook input. */
+  readonly input?: Readonly<Record<string, unknown>>;
+}
 
-/** True for handlers from settings files (command, http, prompt), false for client callbacks. */
+/** Any handler a settings file declares. */
+export type FileHandler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler;
+
+/** True for handlers from settings files (command, http, prompt...), false for client callbacks. */
 export function isFileHandler(handler: { readonly kind?: string }): handler is FileHandler {
-  return handler.kind === "command" || handler.kind === "http" || handler.kind === "prompt";
+  const { kind } = handler;
+  return kind === "command" || kind === "http" || kind === "prompt" || kind === "mcp_tool";
 }
 
 /** One question to a model, as a `prompt` hook asks it: no tools, text back. */
@@ -140,4 +153,10 @@ export interface CommandHookRunner {
   post?(handler: HttpHandler, input: AnyHookInput, signal: AbortSignal): Promise<HttpExchange>;
   /** Asks a `prompt` hook's model; never rejects, `signal` as for `run`. */
   ask?(handler: PromptHandler, input: AnyHookInput, signal: AbortSignal): Promise<PromptExchange>;
+  /** Calls an `mcp_tool` hook's tool; never rejects, `signal` as for `run`. */
+  callTool?(
+    handler: McpToolHandler,
+    input: AnyHookInput,
+    signal: AbortSignal,
+  ): Promise<McpToolExchange>;
 }

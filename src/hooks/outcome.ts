@@ -107,7 +107,10 @@ export function textOf(outcome: Outcome, text: string, plain = false): HookText 
         : h.kind === "prompt"
           ? // ...and a prompt hook by its prompt.
             { kind: "command" as const, name: h.prompt }
-          : { kind: "callback" as const, name: h.id };
+          : h.kind === "mcp_tool"
+            ? // ...and an mcp_tool hook as `server/tool`.
+              { kind: "command" as const, name: `${h.server}/${h.tool}` }
+            : { kind: "callback" as const, name: h.id };
   return {
     hookCallbackId: h.id,
     text,

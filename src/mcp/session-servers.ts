@@ -12,6 +12,11 @@ import { mcpTool } from "./tool.js";
 
 export type { McpServerReport };
 
+/** What a hook's tool call gave (hooks/ reads it as an `McpToolExchange`). */
+export type HookToolAnswer =
+  | { readonly status: "answered"; readonly text: string; readonly isError: boolean }
+  | { readonly status: "unavailable"; readonly error: string };
+
 /** How long a server gets to start, shake hands and list its tools. */
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -90,6 +95,25 @@ export class SessionMcp {
   /** Who answers the servers' questions (`elicitation/create`): the session, once it exists. */
   answerElicitations(answerer: Elicit): void {
     for (const c of this.connections) c.elicitation.answerer = answerer;
+  }
+
+  /**
+   * Calls a tool for an `mcp_tool` hook: `tools/call` straight to the server, not through the
+   * session's tools, so no hook gates it (a hook's call never asks hooks again). Its text is
+   * what Claude Code reads: text blocks as they are, any other block as `[type]`, one per line.
+   */
+  async callForHook(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<HookToolAnswer> {
+    const connection = this.connections.find((c) => c.server === server);
+    if (!connection)
+      return { status: "unavailable", error: `MCP server '${server}' not connected` };
+    const result = await connection.call(tool, args, signal);
+    const text = result.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`));
+    return { status: "answered", text: text.join("\n"), isError: result.isError === true };
   }
 
   /** Closes every client; each stdio server's transport ends its process group. */

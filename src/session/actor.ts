@@ -8,7 +8,7 @@ import type { ProcessGroups } from "../process/process-group.js";
 import { availableCommandsUpdate } from "../slash/slash.js";
 import type { SlashCommand } from "../slash/slash-config.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
-import type { Steering } from "../hooks/steering.js";
+import type { HookText, Steering } from "../hooks/steering.js";
 import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
 import type { ToolCatalog } from "./catalog.js";
@@ -24,10 +24,10 @@ import type { ClientPort } from "../shared/port.js";
 import { assistantText, runTurn, type TurnEnd } from "./turn.js";
 import { STOP_FAILURE_ERRORS, type SessionEndReason } from "../wire/hooks.js";
 import { failureKind } from "../model/describe-error.js";
-import { ViewRecorder } from "./view-recorder.js";
+import { ViewRecorder, type Chunk } from "./view-recorder.js";
 import { appendAll, detach, errorMessage } from "../shared/values.js";
 import type { z } from "zod";
-import type { hookWarningsMetaSchema } from "../wire/meta.js";
+import type { hookPromptMetaSchema, hookWarningsMetaSchema } from "../wire/meta.js";
 import type { CustomCommand } from "../instructions/commands.js";
 import type { InstructionFile } from "../instructions/load.js";
 import { announceInstructions, instructionMessages } from "./instructions.js";
@@ -264,7 +264,7 @@ export class SessionActor {
       const opening = start?.initialUserMessage;
       if (opening && !controller.signal.aborted) {
         const first = await this.finish(
-          this.turn([{ type: "text", text: opening.text }], controller, start),
+          this.turn([{ type: "text", text: opening.text }], controller, start, opening),
         );
         if (first === "cancelled") return first;
         return await this.finish(this.turn(prompt, controller, undefined));
@@ -275,10 +275,12 @@ export class SessionActor {
     }
   }
 
+  /** One turn; `from` is the hook that wrote its prompt (SessionStart's `initialUserMessage`). */
   private turn(
     prompt: readonly ContentBlock[],
     controller: AbortController,
     start: Steering | undefined,
+    from?: HookText,
   ): Promise<TurnEnd> {
     const { settings } = this;
     const toolContext: ToolContext = {
@@ -292,7 +294,10 @@ export class SessionActor {
       ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.currentPromptId = randomUUID();
-    this.recorder?.user(prompt);
+    // A prompt a hook wrote is shown to the client (which did not send it) as that hook's.
+    const written = from && hookPromptChunk(from);
+    if (written) this.recorder?.hookPrompt(written);
+    else this.recorder?.user(prompt);
     // The instructions open the conversation: sent with its first prompt, kept in its history.
     const opening = this.history.length === 0;
     if (opening && !this.instructionsAnnounced) {
@@ -324,7 +329,8 @@ export class SessionActor {
         commands: settings.commands,
         customCommands: this.customCommands(),
         instructions: opening ? instructionMessages(settings.instructions ?? []) : [],
-        admit: () => this.admit(prompt),
+        admit: () => this.admit(prompt, written),
+        promptFrom: from && { event: "SessionStart", hookCallbackIds: [from.hookCallbackId] },
         hookConfigFiles: settings.hookConfigFiles,
         rules: this.rules,
         updatePermissions:
@@ -358,9 +364,10 @@ export class SessionActor {
    * A prompt that passed its hooks is kept: it titles the session, goes to the transcript, and
    * the record is saved now, so a crash in this turn still leaves the session listed.
    */
-  private async admit(prompt: readonly ContentBlock[]): Promise<void> {
+  private async admit(prompt: readonly ContentBlock[], written?: Chunk): Promise<void> {
     this.title ??= firstLine(prompt);
     this.recorder?.admit();
+    if (written) await this.client.update(written);
     this.updatedAt = new Date();
     await this.settings.persist?.(this);
   }
@@ -490,4 +497,15 @@ function firstLine(prompt: readonly ContentBlock[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The `user_message_chunk` of a prompt a SessionStart hook wrote, naming that hook. */
+function hookPromptChunk(from: HookText): Chunk {
+  return {
+    sessionUpdate: "user_message_chunk",
+    content: { type: "text", text: from.text },
+    _meta: {
+      hookPrompt: { event: "SessionStart", hookCallbackId: from.hookCallbackId },
+    } satisfies z.input<typeof hookPromptMetaSchema>,
+  };
 }

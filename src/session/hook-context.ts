@@ -149,6 +149,22 @@ export function hookMessages(reminders: readonly HookReminder[]): ModelMessage[]
 }
 
 /**
+ * The user-role message a turn's prompt becomes: the user's own, or, for a prompt a hook
+ * wrote (SessionStart's `initialUserMessage`), marked as that hook's, so the transcript and
+ * a replay never show it as typed by the user.
+ */
+export function promptMessage(text: string, from?: HookContextMark): ModelMessage {
+  if (!from) return { role: "user", content: text };
+  return {
+    role: "user",
+    content: text,
+    providerOptions: {
+      [MARK]: { hookContext: { event: from.event, hookCallbackIds: from.hookCallbackIds } },
+    },
+  };
+}
+
+/**
  * The session's instructions (CLAUDE.md files...) as the model reads them: one user-role
  * `<system-reminder>` block, as Claude Code sends its `claudeMd` context; marked so the
  * transcript does not take it for the user's words.

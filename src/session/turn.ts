@@ -10,7 +10,12 @@ import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
 import { runToolCall, type ToolCallEnv } from "./tool-call.js";
-import { hookMessages, placeReminders } from "./hook-context.js";
+import {
+  hookMessages,
+  placeReminders,
+  promptMessage,
+  type HookContextMark,
+} from "./hook-context.js";
 import { CANCELLED_BEFORE_RUN, type ToolCallResult } from "./call-report.js";
 import type { Transcript } from "./transcript.js";
 import { detach } from "../shared/values.js";
@@ -60,6 +65,8 @@ export interface TurnEnv extends ToolCallEnv {
   readonly admit: () => Promise<void>;
   /** SessionStart's answer, on the session's first turn. */
   readonly start?: Steering | undefined;
+  /** The hook that wrote this turn's prompt (SessionStart's `initialUserMessage`), if one did. */
+  readonly promptFrom?: HookContextMark | undefined;
   /** A hook's `sessionTitle`: retitles the session and tells the client. */
   readonly retitle: (title: string) => Promise<void>;
 }
@@ -145,7 +152,7 @@ async function steps(
     const { cwd, processGroups: groups, childEnv } = env.toolContext;
     return runSlashTurn(command, { ...env, cwd, groups, childEnv }, signal);
   }
-  let asked: ModelMessage[] = [{ role: "user", content: text }];
+  let asked: ModelMessage[] = [promptMessage(text, env.promptFrom)];
   const use = matchCustomCommand(text, env.customCommands);
   if (use) {
     const expansion = await expandCommand(use, env, signal);

@@ -4,11 +4,11 @@ import { ClientProxy } from "./client-proxy.js";
 import type { Transcript } from "./transcript.js";
 
 type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
-type Chunk = Extract<
+export type Chunk = Extract<
   SessionUpdate,
   { sessionUpdate: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" }
 >;
-/** `held`: the user's prompt, kept back until the turn admits it (a hook may block it). */
+/** `held`: the prompt, kept back until the turn admits it (a hook may block it). */
 type Item = { entry: ToolCall | Chunk; settled: boolean; held?: boolean };
 
 const FINAL = new Set(["completed", "failed"]);
@@ -43,6 +43,11 @@ export class ViewRecorder extends ClientProxy {
       const content = viewContent(block);
       if (content) this.push({ sessionUpdate: "user_message_chunk", content }, true, true);
     }
+  }
+
+  /** Holds a prompt a hook wrote, as {@link user} holds the user's, with its `_meta`. */
+  hookPrompt(chunk: Chunk): void {
+    this.push(chunk, true, true);
   }
 
   /** The prompt passed its hooks: it is written, before anything shown after it. */

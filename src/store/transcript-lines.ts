@@ -48,6 +48,8 @@ const metaSchema = z.record(z.string(), z.unknown()).nullish();
 export const viewMessageSchema = z.object({
   sessionUpdate: z.enum(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk"]),
   content: viewContentSchema,
+  // A message a hook wrote says so (`_meta.hookPrompt`), on replay too.
+  _meta: metaSchema,
 });
 
 /** A tool call as it ended: every field its updates set, merged, with the final status. */

@@ -560,7 +560,7 @@ export const outcomeReportSchema = z.strictObject({
    */
   event: z.enum(HOOK_EVENTS).optional(),
   hookCallbackId: z.string(),
-  kind: z.enum(["callback", "command", "http", "prompt"]),
+  kind: z.enum(["callback", "command", "http", "prompt", "mcp_tool"]),
   /** The matcher of the group the hook was selected through, as registered (absent: every tool). */
   matcher: z.string().optional(),
   outcome: z.enum(OUTCOME_LABELS),

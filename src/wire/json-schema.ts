@@ -28,6 +28,7 @@ import { mcpReportSchema, mcpServerReportSchema } from "./mcp.js";
 import {
   capabilityMetaSchema,
   hookWarningsMetaSchema,
+  hookPromptMetaSchema,
   hookCapabilitySchema,
   promptMetaSchema,
   sessionListEntryMetaSchema,
@@ -103,6 +104,12 @@ const DEFINITIONS: readonly (readonly [string, z.ZodType, string])[] = [
     hookWarningsMetaSchema,
     "`session/update` `_meta` of the `agent_message_chunk` that says some hooks are not " +
       `running (a client that answers ${JSON_RPC.METHOD_NOT_FOUND} to \`_hooks/run\`).`,
+  ],
+  [
+    "HookPromptMeta",
+    hookPromptMetaSchema,
+    "`session/update` `_meta` of a `user_message_chunk` a SessionStart hook wrote " +
+      "(`initialUserMessage`), not the user.",
   ],
   [
     "HookRunParams",

@@ -123,6 +123,19 @@ export const hookWarningsMetaSchema = z.looseObject({
 
 export type HookWarningsMeta = z.infer<typeof hookWarningsMetaSchema>;
 
+/**
+ * `session/update` `_meta` of a `user_message_chunk` the user did not type: a SessionStart
+ * hook's `initialUserMessage`, which opens the session as a turn of its own. Kept on replay.
+ */
+export const hookPromptMetaSchema = z.looseObject({
+  hookPrompt: z.object({
+    event: z.literal("SessionStart"),
+    hookCallbackId: z.string(),
+  }),
+});
+
+export type HookPromptMeta = z.infer<typeof hookPromptMetaSchema>;
+
 /** A W3C Trace Context `traceparent` (version 00): trace id and parent span id, not all zero. */
 export const traceparentSchema = z
   .string()

@@ -22,9 +22,11 @@ const commandsOf = (loaded: ReturnType<typeof loadCommandHooks>) =>
         ? h.url
         : h.kind === "prompt"
           ? h.prompt
-          : h.exec.form === "shell"
-            ? h.exec.command
-            : h.exec.file,
+          : h.kind === "mcp_tool"
+            ? `${h.server}/${h.tool}`
+            : h.exec.form === "shell"
+              ? h.exec.command
+              : h.exec.file,
     ),
   );
 

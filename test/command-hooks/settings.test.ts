@@ -46,11 +46,12 @@ describe("if rules", () => {
     expect(applies("Read(./.env)", "Read", { file_path: "/repo/.env" })).toBe(true);
   });
 
-  it("a prefix ends at a word, and an if rule names its tool exactly (Edit is not Write)", () => {
+  it("a prefix ends at a word, and an if rule names its tool exactly (Edit is not Write, Read not Grep)", () => {
     expect(applies("Bash(tou:*)", "Bash", { command: "touch x" })).toBe(false);
     expect(applies("Bash(touch:*)", "Bash", { command: "touch x" })).toBe(true);
     expect(applies("Edit(w.txt)", "Write", { file_path: "/repo/w.txt" })).toBe(false);
     expect(applies("Edit(w.txt)", "Edit", { file_path: "/repo/w.txt" })).toBe(true);
+    expect(applies("Read(./s.txt)", "Grep", { pattern: "s", path: "/repo/s.txt" })).toBe(false);
   });
 
   it("a bare tool name matches that tool only; events without a tool never match", () => {

@@ -93,6 +93,18 @@ describe("permission rules: Claude Code's syntax", () => {
     expect(book({ deny: ["Edit"] }).hides("Write")).toBe(false);
   });
 
+  it("a Read path rule judges Glob and Grep on that path; a tool-wide Read rule only Read", () => {
+    const grep = (path: string) => ["Grep", { pattern: "s", path }] as const;
+    const glob = (path: string) => ["Glob", { pattern: "*", path }] as const;
+    expect(behavior(book({ deny: ["Read(./secret.txt)"] }), grep("/repo/secret.txt"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(./priv/**)"] }), glob("/repo/priv"))).toBe("deny");
+    expect(behavior(book({ deny: ["Read(./priv/**)"] }), glob("/repo/pub"))).toBeUndefined();
+    // A file rule does not reach the directory a search starts from.
+    expect(behavior(book({ deny: ["Read(./priv/a.txt)"] }), grep("/repo/priv"))).toBeUndefined();
+    expect(behavior(book({ deny: ["Read"] }), grep("/repo/secret.txt"))).toBeUndefined();
+    expect(book({ deny: ["Read"] }).hides("Grep")).toBe(false);
+  });
+
   it("mcp__server names every tool of the server; mcp__server__tool one", () => {
     const call = ["mcp__github__create_issue", {}] as const;
     expect(behavior(book({ deny: ["mcp__github"] }), call)).toBe("deny");

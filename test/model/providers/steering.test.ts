@@ -297,6 +297,7 @@ describe("SessionStart hooks that steer", () => {
 
   it("sessionTitle retitles the session with session_info_update; initialUserMessage is a turn of its own before the first prompt, as in Claude Code", async () => {
     replay.server.queue(stream(c, "text"), stream(c, "text"));
+    const dataDir = temp();
     const { s, sessionId } = await start(
       {
         hooks: {
@@ -314,6 +315,7 @@ describe("SessionStart hooks that steer", () => {
         SessionStart: [{ hookCallbackIds: ["boot"], blocking: true }],
         UserPromptSubmit: [{ hookCallbackIds: ["ups"], blocking: true }],
       },
+      { dataDir },
     );
     expect(await s.prompt(sessionId, "Say hello")).toBe("end_turn");
     expect(replay.server.requests).toHaveLength(2);
@@ -335,6 +337,44 @@ describe("SessionStart hooks that steer", () => {
       .sessionUpdates(sessionId)
       .filter((u) => u.sessionUpdate === "session_info_update" && "title" in u);
     expect(titles).toEqual([expect.objectContaining({ title: "Release checklist" })]);
+    // The client did not send the opening: it is shown, as the hook's, never as the user's.
+    const shown = s.h
+      .sessionUpdates(sessionId)
+      .filter((u) => u.sessionUpdate === "user_message_chunk");
+    expect(shown).toEqual([
+      expect.objectContaining({
+        content: { type: "text", text: "OPENING: read the release notes" },
+        _meta: { hookPrompt: { event: "SessionStart", hookCallbackId: "boot" } },
+      }),
+    ]);
+    // The transcript marks it as the hook's, and a load replays it as the hook's.
+    const transcript = runsOf(s.seen.hookRuns, "ups")[0]?.input.transcript_path ?? "";
+    const lines = readFileSync(transcript, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const opening = lines.find((l) => JSON.stringify(l.message ?? "").includes("OPENING"));
+    expect(opening).toMatchObject({
+      isMeta: true,
+      hookContext: { event: "SessionStart", hookCallbackIds: ["boot"] },
+    });
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    const b = await startOther({ hooks: {} }, { dataDir });
+    await b.h.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: s.cwd,
+      mcpServers: [],
+    });
+    const replayed = b.h
+      .sessionUpdates(sessionId)
+      .filter((u) => u.sessionUpdate === "user_message_chunk");
+    expect(replayed).toEqual([
+      expect.objectContaining({
+        content: { type: "text", text: "OPENING: read the release notes" },
+        _meta: { hookPrompt: { event: "SessionStart", hookCallbackId: "boot" } },
+      }),
+      expect.objectContaining({ content: { type: "text", text: "Say hello" } }),
+    ]);
   });
 
   it("a hook that hangs holds the first prompt only until its timeout, and is reported timed_out", async () => {

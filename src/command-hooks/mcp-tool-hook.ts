@@ -1,0 +1,79 @@
+import type { McpToolHandler } from "../hooks/command.js";
+import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
+import { errorMessage } from "../shared/values.js";
+import type { AnyHookInput } from "../wire/hooks.js";
+import type { HandlerBase } from "./http-handler.js";
+import type { McpToolHandlerSpec } from "./settings-schema.js";
+
+/** An `mcp_tool` handler ready to race. */
+export function toMcpToolHandler(spec: McpToolHandlerSpec, base: HandlerBase): McpToolHandler {
+  return {
+    ...base,
+    kind: "mcp_tool",
+    server: spec.server,
+    tool: spec.tool,
+    ...(spec.input !== undefined && { input: spec.input }),
+  };
+}
+
+const PLACEHOLDER = /\$\{([a-zA-Z_][a-zA-Z0-9_.]*)\}/g;
+
+/**
+ * The tool's arguments as Claude Code builds them: `input` with every `${a.b}` in its strings
+ * (at any depth) replaced by that path of the hook input: a string as it is, an object or
+ * array as JSON, a missing or null value as the empty string. No `input`: no arguments (the
+ * hook input itself is never sent).
+ */
+export function toolArguments(
+  input: Readonly<Record<string, unknown>> | undefined,
+  hookInput: unknown,
+): Record<string, unknown> {
+  const at = (path: string): unknown => {
+    let value = hookInput;
+    for (const key of path.split(".")) {
+      if (value === null || typeof value !== "object" || !Object.hasOwn(value, key)) {
+        return undefined;
+      }
+      value = Reflect.get(value, key);
+    }
+    return value;
+  };
+  const fill = (value: unknown): unknown => {
+    if (typeof value === "string") {
+      return value.replace(PLACEHOLDER, (_, path: string) => {
+        const found = at(path);
+        if (found === undefined || found === null) return "";
+        return typeof found === "object" ? JSON.stringify(found) : String(found);
+      });
+    }
+    if (Array.isArray(value)) return value.map(fill);
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    }
+    return value;
+  };
+  return Object.fromEntries(Object.entries(input ?? {}).map(([k, v]) => [k, fill(v)]));
+}
+
+/**
+ * Calls the hook's tool on the session's server; never rejects. `signal` (the race's
+ * timeout or cancel, the turn's cancel among them) cancels the call.
+ */
+export async function callMcpToolHook(
+  handler: McpToolHandler,
+  input: AnyHookInput,
+  signal: AbortSignal,
+  servers: HookMcpServers | undefined,
+): Promise<McpToolExchange> {
+  const notConnected = `MCP server '${handler.server}' not connected`;
+  if (!servers) return { status: "unavailable", error: notConnected };
+  if (signal.aborted) return { status: "aborted" };
+  try {
+    const args = toolArguments(handler.input, input);
+    return await servers.callForHook(handler.server, handler.tool, args, signal);
+  } catch (error) {
+    if (signal.aborted) return { status: "aborted" };
+    const where = `${handler.server}/${handler.tool}`;
+    return { status: "failed", error: `mcp_tool hook ${where}: ${errorMessage(error)}` };
+  }
+}
