@@ -1,5 +1,6 @@
 // The MCP scenarios' server over stdio: `secret` returns a token a hook should redact, `broken`
-// reports a tool error, and `policy` is what `mcp_tool` hooks call. `policy`'s arguments carry
+// reports a tool error, `ask` asks the user for a deploy target (MCP elicitation) and returns
+// the answer it got, and `policy` is what `mcp_tool` hooks call. `policy`'s arguments carry
 // `log` (the scenario's hook log), `action` (base64 JSON: { tag?, out?, isError?, image?,
 // sleep?, onlyIf? }, `onlyIf`: argument values that must contain the given text) and whatever
 // else the handler's `input` filled in; it logs those, then answers as the action says.
@@ -19,11 +20,31 @@ server.setRequestHandler("tools/list", () => ({
     { name: "secret", description: "Returns the deploy token.", inputSchema: noInput },
     { name: "broken", description: "Always fails.", inputSchema: noInput },
     { name: "policy", description: "Judges a hook's event.", inputSchema: noInput },
+    { name: "ask", description: "Asks which target to deploy to.", inputSchema: noInput },
   ],
 }));
-server.setRequestHandler("tools/call", async (request) => {
+const text = (t, isError = false) => ({ content: [{ type: "text", text: t }], isError });
+/** `ask`: elicits a deploy target, answers with what it got. */
+async function ask(ctx) {
+  try {
+    const answer = await ctx.mcpReq.elicitInput({
+      mode: "form",
+      message: "Which target should I deploy to?",
+      requestedSchema: {
+        type: "object",
+        properties: { target: { type: "string", description: "Deploy target" } },
+        required: ["target"],
+      },
+    });
+    return text(`ELICIT=${answer.action} ${JSON.stringify(answer.content ?? null)}`);
+  } catch (error) {
+    return text(`ELICIT-ERROR ${error.message}`, true);
+  }
+}
+server.setRequestHandler("tools/call", async (request, ctx) => {
   const { name } = request.params;
   if (name === "secret") return { content: [{ type: "text", text: "TOKEN=MCP-SECRET-123" }] };
+  if (name === "ask") return ask(ctx);
   if (name !== "policy") return { content: [{ type: "text", text: "MCP-BROKEN" }], isError: true };
   const { log, action: encoded, event, ...args } = request.params.arguments ?? {};
   const action = JSON.parse(Buffer.from(encoded ?? "", "base64").toString("utf8") || "{}");

@@ -16,7 +16,7 @@ import { SCENARIOS } from "./scenarios.mjs";
 
 const HOOK = new URL("./hook.mjs", import.meta.url).pathname;
 const MCP_SERVER = new URL("./mcp-server.mjs", import.meta.url).pathname;
-/** The MCP scenarios' one server: its tools are `mcp__conf__secret` and `mcp__conf__broken`. */
+/** The MCP scenarios' one server: its tools are `mcp__conf__secret`, `mcp__conf__broken`, `mcp__conf__ask`, `mcp__conf__policy`. */
 const MCP = { name: "conf", command: process.execPath, args: [MCP_SERVER] };
 const PROMPT = "Run the conformance scenario.";
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));

@@ -1,6 +1,7 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
 import { COMPACTION_SCENARIOS } from "./scenarios/compaction.mjs";
+import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
@@ -978,6 +979,7 @@ export const SCENARIOS = [
   },
   ...INSTRUCTION_SCENARIOS,
   ...TOOL_SHAPE_SCENARIOS,
+  ...ELICITATION_SCENARIOS,
   ...MCP_TOOL_SCENARIOS,
 ];
 

@@ -1,3 +1,4 @@
+import { answerElicitation } from "../session/elicitation.js";
 import { tallyCalls } from "../store/call-tally.js";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -217,6 +218,8 @@ export class SessionAssembly {
           warn: (warning) => self.warnHooks(warning),
         }),
     });
+    // The servers' questions go through the session's hooks and client from now on.
+    mcp.answerElicitations((ask) => answerElicitation(ask, { hooks: actor.hooks, client, log }));
     log.debug({ cwd: request.cwd, hooks: registry.counts() }, "session created");
     telemetry().sessionOpened(stored ? "restored" : "new");
     // A settings file's dead matcher warns exactly as a callback's, naming the file.

@@ -9,6 +9,7 @@ import {
   type HookReply,
   type PermissionUpdate,
 } from "../wire/hooks.js";
+import { ELICITATION_ACTIONS, type ElicitationAnswer } from "../wire/elicitation.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { unknownFields } from "./reply-fields.js";
 
@@ -84,6 +85,11 @@ export interface HookResult {
   readonly initialUserMessage?: string;
   /** SessionStart: paths to watch for FileChanged. */
   readonly watchPaths?: readonly string[];
+  /**
+   * Elicitation, ElicitationResult: `hookSpecificOutput.action` (and `content`), the answer the
+   * MCP server gets instead of the user's (or instead of the one given).
+   */
+  readonly elicitation?: ElicitationAnswer;
 }
 
 /** A PermissionRequest hook's answer to the permission prompt (Claude Code's shape). */
@@ -190,6 +196,12 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
   const permission = answer
     ? lookup(BEHAVIOR, answer.behavior)
     : lookup(PERMISSION, specific?.permissionDecision);
+  const action = ELICITATION_EVENTS.has(event) ? specific?.action : undefined;
+  if (action !== undefined && !isElicitationAction(action)) {
+    const deny = explicitDeny(reply);
+    if (deny) return { ok: true, result: deny };
+    return unknown("hookSpecificOutput.action", action);
+  }
   if (top === null || permission === null) {
     const deny = explicitDeny(reply);
     if (deny) return { ok: true, result: deny };
@@ -242,6 +254,12 @@ function fromReply(reply: HookReply, event: HookEventName): Interpretation {
       initialUserMessage: specific.initialUserMessage,
     }),
     ...(specific?.watchPaths !== undefined && { watchPaths: specific.watchPaths }),
+    ...(action !== undefined && {
+      elicitation: {
+        action,
+        ...(specific?.content !== undefined && { content: specific.content }),
+      },
+    }),
     ...(answer &&
       (permission === "allow" || permission === "deny") && {
         permissionRequest: {
@@ -273,6 +291,15 @@ function explicitDeny(raw: unknown): HookResult | undefined {
     ? (specific?.permissionDecisionReason ?? reason)
     : (reason ?? specific?.permissionDecisionReason);
   return { decision: "deny", ...(why !== undefined && { reason: why }) };
+}
+
+const ELICITATION_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "Elicitation",
+  "ElicitationResult",
+]);
+
+function isElicitationAction(action: string): action is ElicitationAnswer["action"] {
+  return (ELICITATION_ACTIONS as readonly string[]).includes(action);
 }
 
 /** The decision a string names; `undefined` when absent, `null` when unknown. */

@@ -15,6 +15,7 @@ import { errorMessage } from "../shared/values.js";
 import { describeIssue } from "../shared/zod-issues.js";
 import { VERSION } from "../shared/version.js";
 import { CoalescedTask } from "./coalesce.js";
+import { ServerElicitation } from "./elicitation.js";
 import { yieldingFetch } from "./http-fetch.js";
 import { InputSchemas, type McpInputSchema } from "./input-schema.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
@@ -63,6 +64,8 @@ export class McpConnection implements ToolCaller {
   skipped: readonly string[] = [];
   /** Called after the tool list changed. */
   onToolsChanged: (() => void) | undefined;
+  /** The server's questions to the user (`elicitation/create`) and the calls they belong to. */
+  readonly elicitation: ServerElicitation;
   private ended: string | undefined;
   /** Aborted on close: ends a pending re-listing and its wait. */
   private readonly closing = new AbortController();
@@ -85,7 +88,9 @@ export class McpConnection implements ToolCaller {
     private readonly client: Client,
     private readonly transport: Transport,
     private readonly opts: ConnectOptions,
-  ) {}
+  ) {
+    this.elicitation = new ServerElicitation(server, opts.log);
+  }
 
   /**
    * Starts (stdio) or reaches (http) the server, shakes hands and lists its tools, all
@@ -94,8 +99,15 @@ export class McpConnection implements ToolCaller {
   static async open(spec: McpServer, opts: ConnectOptions): Promise<McpConnection> {
     const log = opts.log.child({ mcpServer: spec.name });
     const transport = transportFor(spec, opts, log);
-    const client = new Client({ name: "hookgate", version: VERSION }, { capabilities: {} });
+    // Form elicitation, as Claude Code declares it: the session's hooks or client answer.
+    const client = new Client(
+      { name: "hookgate", version: VERSION },
+      { capabilities: { elicitation: { form: {} } } },
+    );
     const connection = new McpConnection(spec.name, client, transport, { ...opts, log });
+    client.setRequestHandler("elicitation/create", async (request, ctx) => ({
+      ...(await connection.elicitation.answer(request.params, ctx.mcpReq.signal)),
+    }));
     const controller = new AbortController();
     const ready = (async () => {
       await client.connect(transport, { signal: controller.signal, timeout: opts.timeoutMs });
@@ -133,8 +145,10 @@ export class McpConnection implements ToolCaller {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    toolCallId?: string,
   ): Promise<CallToolResult> {
     if (this.ended) throw new Error(`MCP server ${this.server} is not available: ${this.ended}`);
+    const done = this.elicitation.track(toolCallId, signal);
     try {
       return await this.client.callTool(
         { name: tool, arguments: args },
@@ -144,6 +158,8 @@ export class McpConnection implements ToolCaller {
       if (signal.aborted) throw error;
       const why = this.ended ? `${this.ended}` : errorMessage(error);
       throw new Error(`MCP server ${this.server} failed the call: ${why}`, { cause: error });
+    } finally {
+      done();
     }
   }
 

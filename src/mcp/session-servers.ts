@@ -6,6 +6,7 @@ import type { AnyTool } from "../tools/types.js";
 import { errorMessage } from "../shared/values.js";
 import type { McpServerReport } from "../wire/mcp.js";
 import type { McpConnection } from "./connection.js";
+import type { Elicit } from "./elicitation.js";
 import { assignNames } from "./names.js";
 import { mcpTool } from "./tool.js";
 
@@ -89,6 +90,11 @@ export class SessionMcp {
   /** The MCP tools as they are now; the same array until a server's tools change. */
   tools(): readonly AnyTool[] {
     return this.current;
+  }
+
+  /** Who answers the servers' questions (`elicitation/create`): the session, once it exists. */
+  answerElicitations(answerer: Elicit): void {
+    for (const c of this.connections) c.elicitation.answerer = answerer;
   }
 
   /**

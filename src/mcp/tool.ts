@@ -9,8 +9,16 @@ import type { ListedTool } from "./listed-tool.js";
 export interface ToolCaller {
   /** The server's name as the client gave it. */
   readonly server: string;
-  /** Sends `tools/call`; the signal cancels it (MCP `notifications/cancelled`). */
-  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  /**
+   * Sends `tools/call`; the signal cancels it (MCP `notifications/cancelled`). `toolCallId`: the
+   * session's call, which the server's questions meanwhile belong to.
+   */
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    toolCallId?: string,
+  ): Promise<CallToolResult>;
   /** `value` as a tool result when it is one (or its content list); else `undefined`. */
   asResult(value: unknown): CallToolResult | undefined;
 }
@@ -54,7 +62,7 @@ export function mcpTool(
     locations: () => [],
     async execute(input, ctx) {
       const args = schema.zod.parse(input);
-      const result = await caller.call(listed.name, args, ctx.signal);
+      const result = await caller.call(listed.name, args, ctx.signal, ctx.toolCallId);
       const mapped = mapResult(result);
       if (result.isError === true) throw new ToolError(mapped.output);
       return mapped;

@@ -136,6 +136,7 @@ export function createAgentApp(host: AgentHost, direct?: DirectLine): AgentApp {
         readTextFile: fs?.readTextFile === true,
         writeTextFile: fs?.writeTextFile === true,
         terminal: params.clientCapabilities?.terminal === true,
+        elicitation: params.clientCapabilities?.elicitation?.form != null,
       };
       return {
         protocolVersion: SUPPORTED_PROTOCOL_VERSION,

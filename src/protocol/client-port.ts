@@ -1,5 +1,6 @@
 import { methods, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Logger } from "../shared/log.js";
+import { elicitationAnswerSchema } from "../wire/elicitation.js";
 import type { ClientAbilities, ClientPort, ClientTerminal } from "../shared/port.js";
 import type { FrameOutput } from "./hook-frames.js";
 import {
@@ -45,6 +46,26 @@ export class AcpClientPort implements ClientPort {
       { cancellationSignal: signal, stopWaitingOnCancel: true },
     );
     return parseReply(method, permissionReplySchema, reply);
+  }
+
+  async createElicitation(
+    params: Parameters<ClientPort["createElicitation"]>[0],
+    signal: AbortSignal,
+  ) {
+    const method = methods.client.elicitation.create;
+    const { toolCallId, message, requestedSchema } = params;
+    const request = {
+      sessionId: this.sessionId,
+      ...(toolCallId !== undefined && { toolCallId }),
+      mode: "form" as const,
+      message,
+      requestedSchema,
+    };
+    const reply: unknown = await this.client.request(method, request as never, {
+      cancellationSignal: signal,
+      stopWaitingOnCancel: true,
+    });
+    return parseReply(method, elicitationAnswerSchema, reply);
   }
 
   async readTextFile(params: Parameters<ClientPort["readTextFile"]>[0], signal: AbortSignal) {

@@ -24,4 +24,6 @@ export class ClientProxy implements ClientPort {
     this.port.writeTextFile(params, signal);
   createTerminal: ClientPort["createTerminal"] = (params, signal) =>
     this.port.createTerminal(params, signal);
+  createElicitation: ClientPort["createElicitation"] = (params, signal) =>
+    this.port.createElicitation(params, signal);
 }

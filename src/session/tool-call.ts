@@ -226,6 +226,7 @@ async function execute(
   try {
     result = await executeCleared(tool, clearance, {
       ...env.toolContext,
+      toolCallId: id,
       showContent: (content) => report.update({ content }),
     });
   } catch (error) {

@@ -15,6 +15,8 @@ export interface ClientAbilities {
   readTextFile: boolean;
   writeTextFile: boolean;
   terminal: boolean;
+  /** ACP `elicitation/create` in form mode (`clientCapabilities.elicitation.form`). */
+  elicitation?: boolean;
 }
 
 /** A terminal running on the client (`terminal/*`). */
@@ -51,4 +53,19 @@ export interface ClientPort {
     params: Omit<CreateTerminalRequest, "sessionId">,
     signal: AbortSignal,
   ): Promise<ClientTerminal>;
+  /** Asks the user through the client's form (ACP `elicitation/create`), scoped to this session. */
+  createElicitation(params: ElicitationForm, signal: AbortSignal): Promise<FormAnswer>;
+}
+
+/** The user's answer to a form (`protocol/` parses it with wire/elicitation.ts' schema). */
+export interface FormAnswer {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Readonly<Record<string, string | number | boolean | string[]>>;
+}
+
+/** A form an MCP server asks the user to fill in, optionally tied to the tool call that asked. */
+export interface ElicitationForm {
+  readonly message: string;
+  readonly requestedSchema: Record<string, unknown>;
+  readonly toolCallId?: string;
 }

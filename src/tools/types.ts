@@ -13,6 +13,8 @@ export interface ToolContext {
   readonly roots: readonly string[];
   /** Fires on `session/cancel`, `session/close` or connection close. */
   readonly signal: AbortSignal;
+  /** The ACP tool call this execution is (absent outside a session's call). */
+  readonly toolCallId?: string;
   readonly client: ClientPort;
   readonly log: Logger;
   /**

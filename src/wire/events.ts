@@ -19,6 +19,8 @@ export const HOOK_EVENTS = [
   "PostCompact",
   "PreModelSwitch",
   "PostModelSwitch",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -37,7 +39,8 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
  * PreCompact's and PostCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files), Pre/PostModelSwitch's `to_model`. On the other events
+ * names files), Pre/PostModelSwitch's `to_model`, Elicitation's and ElicitationResult's
+ * `mcp_server_name`. On the other events
  * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
@@ -52,6 +55,8 @@ export const MATCHER_FIELDS = {
   PostCompact: "trigger",
   PreModelSwitch: "to_model",
   PostModelSwitch: "to_model",
+  Elicitation: "mcp_server_name",
+  ElicitationResult: "mcp_server_name",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -74,8 +79,6 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   TeammateIdle: "hookgate has no agent teams",
   TaskCreated: "hookgate has no task list",
   TaskCompleted: "hookgate has no task list",
-  Elicitation: "hookgate does not forward MCP elicitation yet",
-  ElicitationResult: "hookgate does not forward MCP elicitation yet",
   ConfigChange: "hookgate does not watch its settings files during a session yet",
   WorktreeCreate: "hookgate has no git worktree feature",
   WorktreeRemove: "hookgate has no git worktree feature",

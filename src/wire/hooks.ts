@@ -6,6 +6,7 @@
  * the reports are in meta.ts.
  */
 import { z } from "zod";
+import { ELICITATION_ACTIONS, elicitationContentSchema } from "./elicitation.js";
 import { HOOK_EVENTS, type HookEventName } from "./events.js";
 import { isValidMatcher } from "./matcher.js";
 
@@ -198,7 +199,10 @@ const eventFields = {
   Notification: {
     message: z.string(),
     title: z.string().optional(),
-    /** What the notice is about (a Notification matcher selects on it): `permission_prompt`. */
+    /**
+     * What the notice is about (a Notification matcher selects on it): `permission_prompt`,
+     * `elicitation_dialog`, `elicitation_response`.
+     */
     notification_type: z.string(),
   },
   Stop: {
@@ -261,6 +265,25 @@ const eventFields = {
   PreModelSwitch: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
   /** The session's model changed; context goes to the model with its next request. */
   PostModelSwitch: modelSwitchFields(MODEL_SWITCH_SOURCES),
+  /** An MCP server asks the user for input; a hook may answer instead (Claude Code's fields). */
+  Elicitation: {
+    mcp_server_name: z.string(),
+    message: z.string(),
+    mode: z.enum(["form", "url"]),
+    /** `url` mode: the page to open, and the id the server gave the question. */
+    url: z.string().optional(),
+    elicitation_id: z.string().optional(),
+    /** `form` mode: the JSON Schema of the fields asked for. */
+    requested_schema: z.record(z.string(), z.unknown()).optional(),
+  },
+  /** The answer to an elicitation, before it goes back to the server; a hook may change it. */
+  ElicitationResult: {
+    mcp_server_name: z.string(),
+    elicitation_id: z.string().optional(),
+    mode: z.enum(["form", "url"]),
+    action: z.enum(ELICITATION_ACTIONS),
+    content: elicitationContentSchema.optional(),
+  },
 } satisfies Record<HookEventName, z.ZodRawShape>;
 
 /** A shape's parsed type without a loose object's index signature: only the named fields. */
@@ -317,6 +340,8 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PostCompact: inputSchema("PostCompact"),
   PreModelSwitch: inputSchema("PreModelSwitch"),
   PostModelSwitch: inputSchema("PostModelSwitch"),
+  Elicitation: inputSchema("Elicitation"),
+  ElicitationResult: inputSchema("ElicitationResult"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).
@@ -388,6 +413,7 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
   behavior: z.ZodType<string> = z.string(),
+  action: z.ZodType<string> = z.string(),
   // Loose by default: a newer client or Claude Code may send fields this version ignores.
   object: <S extends z.ZodRawShape>(shape: S) => z.ZodObject<S> = z.looseObject,
 ) {
@@ -427,6 +453,10 @@ function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
       suppressOriginalPrompt: z.boolean().optional(),
       /** PostToolUse: context for Claude Code's auto-mode classifier (hookgate has none: ignored). */
       classifierContext: z.string().optional(),
+      /** Elicitation: answers the MCP server instead of the user; ElicitationResult: changes the answer. */
+      action: action.optional(),
+      /** With `action: "accept"`: the fields filled in. */
+      content: elicitationContentSchema.optional(),
       /** PermissionRequest: answers the permission prompt instead of the user. */
       decision: object({
         behavior,
@@ -474,6 +504,7 @@ export const knownHookReplySchema = replySchema(
   z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
   z.enum(PERMISSION_DECISIONS),
   z.enum(PERMISSION_BEHAVIORS),
+  z.enum(ELICITATION_ACTIONS),
 );
 
 export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
@@ -486,6 +517,7 @@ export const strictHookReplySchema = replySchema(
   z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
   z.enum(PERMISSION_DECISIONS),
   z.enum(PERMISSION_BEHAVIORS),
+  z.enum(ELICITATION_ACTIONS),
   z.strictObject,
 );
 

@@ -34,6 +34,8 @@ describe("the per-event policy table", () => {
       "PostCompact",
       "PreModelSwitch",
       "PostModelSwitch",
+      "Elicitation",
+      "ElicitationResult",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -48,6 +50,8 @@ describe("the per-event policy table", () => {
       | "PostCompact"
       | "PreModelSwitch"
       | "PostModelSwitch"
+      | "Elicitation"
+      | "ElicitationResult"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([

@@ -18,6 +18,7 @@ const client: ClientPort = {
   readTextFile: () => Promise.reject(new Error("not asked in these tests")),
   writeTextFile: () => Promise.reject(new Error("not asked in these tests")),
   createTerminal: () => Promise.reject(new Error("not asked in these tests")),
+  createElicitation: () => Promise.reject(new Error("not asked in these tests")),
 };
 
 function actor(restored?: { history: readonly ModelMessage[] }): SessionActor {

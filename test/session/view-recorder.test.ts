@@ -22,6 +22,7 @@ function setup() {
     readTextFile: () => Promise.reject(new Error("unused")),
     writeTextFile: () => Promise.reject(new Error("unused")),
     createTerminal: () => Promise.reject(new Error("unused")),
+    createElicitation: () => Promise.reject(new Error("unused")),
   };
   const transcript = new Transcript(
     join(dir, "s.jsonl"),

@@ -7,7 +7,13 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import type { ClientAbilities, ClientPort, ClientTerminal } from "../../src/shared/port.js";
+import type {
+  ClientAbilities,
+  ClientPort,
+  ClientTerminal,
+  ElicitationForm,
+  FormAnswer,
+} from "../../src/shared/port.js";
 
 /** One recorded call to the fake client. */
 export type FakeCall =
@@ -130,5 +136,9 @@ export class FakeClient implements ClientPort {
     const terminal = new FakeTerminal(`term-${this.terminals.length + 1}`, this.terminalScript);
     this.terminals.push(terminal);
     return terminal;
+  }
+
+  createElicitation(_params: ElicitationForm): Promise<FormAnswer> {
+    return Promise.reject(new Error("the fake client has no elicitation"));
   }
 }

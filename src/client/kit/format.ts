@@ -203,6 +203,10 @@ function eventDetail(input: HookInput): string {
     case "PreModelSwitch":
     case "PostModelSwitch":
       return ` ${input.from_model} → ${input.to_model}`;
+    case "Elicitation":
+      return ` ${input.mcp_server_name}: ${oneLine(input.message, 60)}`;
+    case "ElicitationResult":
+      return ` ${input.mcp_server_name}: ${input.action}`;
   }
 }
 

@@ -1,4 +1,6 @@
 import type { HookEventName } from "../../wire/events.js";
+import { elicitation } from "./elicitation.js";
+import { elicitationResult } from "./elicitation-result.js";
 import { fileChanged } from "./file-changed.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { notification } from "./notification.js";
@@ -44,6 +46,8 @@ export const EVENTS = {
   PostCompact: postCompact,
   PreModelSwitch: preModelSwitch,
   PostModelSwitch: postModelSwitch,
+  Elicitation: elicitation,
+  ElicitationResult: elicitationResult,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -1,4 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
+import type { ElicitationAnswer } from "../../wire/elicitation.js";
 import type { OutcomeReport, PermissionUpdate } from "../../wire/hooks.js";
 import type { HookText, Outcome } from "../outcome.js";
 import type { Handler } from "../registry.js";
@@ -23,6 +24,7 @@ export interface EventPolicy {
     | "denies-permission"
     | "blocks-compaction"
     | "refuses-switch"
+    | "declines-elicitation"
     | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
@@ -40,6 +42,7 @@ export interface EventPolicy {
     | "denies-permission"
     | "blocks-compaction"
     | "refuses-switch"
+    | "declines-elicitation"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;
@@ -111,6 +114,11 @@ export interface Decision {
   readonly initialUserMessage?: HookText;
   /** SessionStart: paths whose changes fire FileChanged, from every hook. */
   readonly watchPaths?: readonly string[];
+  /**
+   * Elicitation: the hooks' answer to the MCP server (the user is not asked); ElicitationResult:
+   * the answer that replaces the one given. Absent: no hook answered.
+   */
+  readonly elicitation?: ElicitationAnswer & { readonly hookCallbackId: string };
 }
 
 /**

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { noSteering } from "../../src/hooks/steering.js";
+import { answerElicitation, type ElicitationEnv } from "../../src/session/elicitation.js";
+import { silentLogger } from "../../src/shared/log.js";
+import type { ElicitationForm, FormAnswer } from "../../src/shared/port.js";
+import { FakeClient } from "../tools/fake-client.js";
+
+const ASK = {
+  server: "deploy",
+  request: {
+    mode: "form" as const,
+    message: "Which target?",
+    requestedSchema: { type: "object" as const, properties: { target: { type: "string" } } },
+  },
+  toolCallId: "call-1",
+  signal: new AbortController().signal,
+};
+
+/** Hooks that answer nothing and record what observers were told. */
+function quietHooks() {
+  const notified: { event: string; fields: unknown }[] = [];
+  const hooks: ElicitationEnv["hooks"] = {
+    emit: (event, fields) => void notified.push({ event, fields: fields() }),
+    run: (event) => Promise.resolve(noSteering(event)),
+  };
+  return { hooks, notices: () => notified.filter((n) => n.event === "Notification") };
+}
+
+/** A client with a form that answers once `answer` is called. */
+class FormClient extends FakeClient {
+  asked: unknown[] = [];
+  answer: (a: FormAnswer) => void = () => {};
+  override createElicitation(params: ElicitationForm): Promise<FormAnswer> {
+    this.asked.push(params);
+    return new Promise((resolve) => (this.answer = resolve));
+  }
+}
+
+describe("a form left open on the client", () => {
+  it("fires Notification elicitation_dialog while it waits, then elicitation_response", async () => {
+    const { hooks, notices } = quietHooks();
+    const client = new FormClient({ elicitation: true });
+    const answered = answerElicitation(ASK, {
+      hooks,
+      client,
+      log: silentLogger(),
+      noticeDelayMs: 0,
+    });
+    await expect.poll(() => notices().length).toBe(1);
+    expect(notices()[0]?.fields).toEqual({
+      message: "hookgate needs your input",
+      notification_type: "elicitation_dialog",
+    });
+    expect(client.asked).toEqual([
+      {
+        message: "Which target?",
+        requestedSchema: ASK.request.requestedSchema,
+        toolCallId: "call-1",
+      },
+    ]);
+    client.answer({ action: "accept", content: { target: "prod" } });
+    expect(await answered).toEqual({ action: "accept", content: { target: "prod" } });
+    expect(notices().map((n) => n.fields)).toEqual([
+      expect.objectContaining({ notification_type: "elicitation_dialog" }),
+      {
+        message: 'Elicitation response for server "deploy": accept',
+        notification_type: "elicitation_response",
+      },
+    ]);
+  });
+
+  it("a form answered before the delay fires no elicitation_dialog", async () => {
+    const { hooks, notices } = quietHooks();
+    const client = new FormClient({ elicitation: true });
+    const answered = answerElicitation(ASK, { hooks, client, log: silentLogger() });
+    await expect.poll(() => client.asked.length).toBe(1);
+    client.answer({ action: "decline" });
+    expect(await answered).toEqual({ action: "decline" });
+    expect(
+      notices().map((n) => (n.fields as { notification_type: string }).notification_type),
+    ).toEqual(["elicitation_response"]);
+  });
+});
