@@ -69,6 +69,22 @@ export const MCP_TOOL_SCENARIOS = [
     markers: ["MCP-BLOCK"],
     show: SHOW,
   },
+  ...[{}, { onFailure: "block" }].map((handler) => ({
+    name: `mcp_tool: ${handler.onFailure ? "onFailure block, " : ""}a BOM before a JSON deny in the answer`,
+    ...DENY_TEXT,
+    mcp: true,
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      viaMcp(
+        { out: `\uFEFF${JSON.stringify({ decision: "block", reason: "MCP-BOM-BLOCK" })}` },
+        { handler },
+      ),
+    ),
+    turns: [MAKE_A, done],
+    markers: ["MCP-BOM-BLOCK"],
+    show: SHOW,
+  })),
   {
     name: "mcp_tool: a plain text answer, tool runs",
     mcp: true,

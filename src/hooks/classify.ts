@@ -6,7 +6,7 @@ import type { Outcome, ProcessEnd } from "./outcome.js";
 export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
 import { readVerdict } from "./prompt-verdict.js";
-import { holdsNoVerdict, NO_VERDICT, type McpToolExchange } from "./mcp-tool.js";
+import { holdsNoVerdict, NO_VERDICT, readAnswer, type McpToolExchange } from "./mcp-tool.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
 import { HookAbort } from "./transport.js";
@@ -282,15 +282,18 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   if (exchange.status === "aborted") return fromAbort(asked);
   if (exchange.status === "failed") return failed(asked, "transport_error", exchange.error);
   if (exchange.status === "unavailable") return failed(asked, "hook_error", exchange.error);
-  const { text } = exchange;
-  if (exchange.isError) return failed(asked, "hook_error", text || "MCP tool returned an error");
+  if (exchange.isError) {
+    return failed(asked, "hook_error", exchange.text || "MCP tool returned an error");
+  }
+  const reading = readAnswer(exchange.text);
   const { failClosed } = asked.handler.kind === "mcp_tool" ? asked.handler : { failClosed: false };
   const decides = policyOf(asked.event).block !== null && asked.event !== "Stop";
-  if (failClosed && decides && holdsNoVerdict(text)) return failed(asked, "hook_error", NO_VERDICT);
+  if (failClosed && decides && holdsNoVerdict(reading)) {
+    return failed(asked, "hook_error", NO_VERDICT);
+  }
   // Other text is no verdict and, unlike a command's plain stdout, never context.
-  const reply = jsonReply(text);
-  if (reply === undefined) return fromResult(asked, { decision: "continue" }, false);
-  return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
+  if (reading.kind !== "object") return fromResult(asked, { decision: "continue" }, false);
+  return fromInterpretation(asked, interpretReply(reading.value, asked.event, LENIENT));
 }
 
 /**
@@ -343,11 +346,15 @@ function abortOf(signal: Pick<AbortSignal, "aborted" | "reason">): HookAbort | u
   return signal.aborted && signal.reason instanceof HookAbort ? signal.reason : undefined;
 }
 
-/** The parsed stdout when it is a JSON value starting with `{`; undefined otherwise. */
+/**
+ * The parsed stdout when, trimmed, it is a JSON value starting with `{`; undefined otherwise.
+ * Trimmed as Claude Code trims it: a BOM or no-break space before a deny still denies.
+ */
 function jsonReply(stdout: string): unknown {
-  if (!stdout.trimStart().startsWith("{")) return undefined;
+  const text = stdout.trim();
+  if (!text.startsWith("{")) return undefined;
   try {
-    const value: unknown = JSON.parse(stdout);
+    const value: unknown = JSON.parse(text);
     return value;
   } catch {
     return undefined;
