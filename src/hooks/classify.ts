@@ -21,6 +21,9 @@ const LENIENT = { lenient: true } as const;
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
 
+/** Longest failure text kept from a command's stderr or an mcp_tool error. */
+const MAX_FAILURE_CHARS = 500;
+
 /** What asking one handler gave, before it is judged. */
 export type Answer =
   /** A client callback's `_hooks/run` result, as it came. */
@@ -282,10 +285,20 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   if (exchange.status === "aborted") return fromAbort(asked);
   if (exchange.status === "failed") return failed(asked, "transport_error", exchange.error);
   if (exchange.status === "unavailable") return failed(asked, "hook_error", exchange.error);
+  const { text, truncated } = exchange;
   if (exchange.isError) {
-    return failed(asked, "hook_error", exchange.text || "MCP tool returned an error");
+    const why = text.trim().slice(0, MAX_FAILURE_CHARS) || "MCP tool returned an error";
+    return failed(asked, "hook_error", why, truncated !== undefined);
   }
-  const reading = readAnswer(exchange.text);
+  if (truncated) {
+    // As for an http body: the cap never decides, a deny in the skeleton still denies.
+    const denied = denyFromSkeleton(asked, truncated.skeleton);
+    if (denied) return denied;
+    const why =
+      "MCP tool's answer passed the size cap; only a deny is read from an answer that size";
+    return failed(asked, "transport_error", why, true);
+  }
+  const reading = readAnswer(text);
   const { failClosed } = asked.handler.kind === "mcp_tool" ? asked.handler : { failClosed: false };
   const decides = policyOf(asked.event).block !== null && asked.event !== "Stop";
   if (failClosed && decides && holdsNoVerdict(reading)) {
@@ -362,7 +375,7 @@ function jsonReply(stdout: string): unknown {
 }
 
 function processFailure(run: CommandRun): string {
-  const stderr = run.stderr.trim().slice(0, 500);
+  const stderr = run.stderr.trim().slice(0, MAX_FAILURE_CHARS);
   const why =
     run.status === "exited"
       ? run.exitCode === null

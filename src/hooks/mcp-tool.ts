@@ -1,7 +1,15 @@
 /** What calling an `mcp_tool` hook's tool gave, as the classifier reads it. */
 export type McpToolExchange =
-  /** The tool answered: its content as text (Claude Code's reading), and its `isError`. */
-  | { readonly status: "answered"; readonly text: string; readonly isError: boolean }
+  /**
+   * The tool answered: its content as text (Claude Code's reading), and its `isError`. Text
+   * past the cap is cut there, and `truncated` holds the skeleton of the whole (deny fields).
+   */
+  | {
+      readonly status: "answered";
+      readonly text: string;
+      readonly isError: boolean;
+      readonly truncated?: { readonly skeleton: unknown };
+    }
   /** Nothing to call: the session has no connected server of that name. */
   | { readonly status: "unavailable"; readonly error: string }
   /** The call failed: the server went away, a JSON-RPC error, an unreadable result. */
@@ -10,7 +18,9 @@ export type McpToolExchange =
   | { readonly status: "aborted" };
 
 /** What a tool answered, as the session's MCP servers report it to a hook. */
-export type McpToolAnswer = Extract<McpToolExchange, { status: "answered" | "unavailable" }>;
+export type McpToolAnswer =
+  | { readonly status: "answered"; readonly text: string; readonly isError: boolean }
+  | Extract<McpToolExchange, { status: "unavailable" }>;
 
 /**
  * The session's MCP servers as `mcp_tool` hooks reach them: `tools/call` straight to the

@@ -132,6 +132,23 @@ describe("calling the tool", () => {
     expect(exchange).toEqual({ status: "answered", text: "{}", isError: false });
   });
 
+  it("an answer past 64 KiB keeps its head and the skeleton of the whole, a deny in it", async () => {
+    const padded = `\uFEFF{"pad":"${"x".repeat(100_000)}","decision":"block","reason":"no"}`;
+    const exchange = await callMcpToolHook(
+      handler,
+      input,
+      new AbortController().signal,
+      servers(() => Promise.resolve(padded)),
+    );
+    expect(exchange).toMatchObject({
+      status: "answered",
+      truncated: { skeleton: { decision: "block", reason: "no" } },
+    });
+    const text = exchange.status === "answered" ? exchange.text : "";
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
+    expect(text.startsWith('{"pad":"xxx')).toBe(true);
+  });
+
   it("without the session's MCP servers it is not connected, never thrown", async () => {
     const exchange = await callMcpToolHook(handler, input, new AbortController().signal, undefined);
     expect(exchange).toEqual({

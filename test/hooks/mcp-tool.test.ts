@@ -111,6 +111,40 @@ describe("an mcp_tool hook's answer, read as Claude Code reads it", () => {
   });
 });
 
+describe("an mcp_tool answer past the size cap, read as an http body that size", () => {
+  const oversized = (skeleton: unknown, isError = false): McpToolExchange => ({
+    status: "answered",
+    text: '{"pad":"xxxx',
+    isError,
+    truncated: { skeleton },
+  });
+
+  it("a deny its skeleton states still denies, marked truncated", () => {
+    expect(judged(oversized({ decision: "block", reason: "no" }))).toMatchObject({
+      label: "denied",
+      result: { decision: "deny", reason: "no" },
+      truncated: true,
+    });
+  });
+
+  it.each([false, true])(
+    "anything else is a transport_error, never a pass (fail-closed: %s)",
+    (failClosed) => {
+      expect(judged(oversized({ continue: true }), { failClosed })).toMatchObject({
+        label: "transport_error",
+        failure: expect.stringContaining("size cap"),
+        truncated: true,
+      });
+    },
+  );
+
+  it("an isError's text is cut to 500 characters in the failure", () => {
+    const outcome = judged(answered("e".repeat(70_000), true));
+    expect(outcome).toMatchObject({ label: "hook_error" });
+    expect(outcome.failure).toHaveLength(500);
+  });
+});
+
 describe("a fail-closed mcp_tool hook must answer with a verdict, {} or nothing", () => {
   it.each(["looks fine", '{"reason":"fine"}', "[image]", "[1,2]"])("%s is a hook_error", (text) => {
     expect(judged(answered(text), { failClosed: true })).toMatchObject({
