@@ -158,6 +158,13 @@ export const MCP_TOOL_SCENARIOS = [
     show: ["hooks", "files", "where MCP-UPS-CONTEXT", "line MCP-UPS-CONTEXT"],
   },
   {
+    name: "mcp_tool: a SessionEnd hook never reaches the server",
+    mcp: true,
+    hooks: on("SessionEnd", undefined, viaMcp({ tag: "END" }, { input: {} })),
+    turns: [done],
+    show: ["hooks", "mcp args"],
+  },
+  {
     name: "mcp_tool: the timeout ends a slow tool, tool runs",
     mcp: true,
     hooks: on("PreToolUse", "Bash", {

@@ -3,9 +3,20 @@ import type { HookMcpServers, McpToolAnswer, McpToolExchange } from "../hooks/mc
 import { DEFAULT_MAX_OUTPUT_BYTES, utf8Head } from "../process/capped-output.js";
 import { FrameSkeleton } from "../shared/json-skeleton.js";
 import { errorMessage } from "../shared/values.js";
+import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { HandlerBase } from "./http-handler.js";
 import type { McpToolHandlerSpec } from "./settings-schema.js";
+
+/**
+ * Why an `mcp_tool` handler on `event` is skipped when it loads, if it is: on SessionEnd the
+ * session's MCP servers are closed before its hooks call anything (Claude Code's too).
+ */
+export function mcpToolSkipped(event: HookEventName): string | undefined {
+  return event === "SessionEnd"
+    ? "an mcp_tool hook cannot run on SessionEnd: the session's MCP servers are closed by then"
+    : undefined;
+}
 
 /** An `mcp_tool` handler ready to race. */
 export function toMcpToolHandler(spec: McpToolHandlerSpec, base: HandlerBase): McpToolHandler {
