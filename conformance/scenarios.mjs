@@ -81,6 +81,19 @@ export const SCENARIOS = [
     hooks: on("PreToolUse", "Bash", { out: "{not json" }),
     turns: [MAKE_A, done],
   },
+  // Whitespace JSON does not allow (a BOM, a no-break space) before a JSON deny.
+  ...[
+    ["a BOM", "\uFEFF", "BOM-DENY"],
+    ["a no-break space", "\u00A0", "NBSP-DENY"],
+  ].map(([what, lead, marker]) => ({
+    name: `pre: ${what} before a JSON deny on stdout`,
+    ...DENY_TEXT,
+    hooks: on("PreToolUse", "Bash", {
+      out: `${lead}${JSON.stringify(pre({ permissionDecision: "deny", permissionDecisionReason: marker }).out)}`,
+    }),
+    turns: [MAKE_A, done],
+    markers: [marker],
+  })),
   // Fields Claude Code does not know: hookgate keeps its verdict and only warns.
   {
     name: "pre: unknown field permissionDecision one level too high",

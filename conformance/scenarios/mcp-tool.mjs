@@ -69,6 +69,22 @@ export const MCP_TOOL_SCENARIOS = [
     markers: ["MCP-BLOCK"],
     show: SHOW,
   },
+  ...[{}, { onFailure: "block" }].map((handler) => ({
+    name: `mcp_tool: ${handler.onFailure ? "onFailure block, " : ""}a BOM before a JSON deny in the answer`,
+    ...DENY_TEXT,
+    mcp: true,
+    hooks: on(
+      "PreToolUse",
+      "Bash",
+      viaMcp(
+        { out: `\uFEFF${JSON.stringify({ decision: "block", reason: "MCP-BOM-BLOCK" })}` },
+        { handler },
+      ),
+    ),
+    turns: [MAKE_A, done],
+    markers: ["MCP-BOM-BLOCK"],
+    show: SHOW,
+  })),
   {
     name: "mcp_tool: a plain text answer, tool runs",
     mcp: true,
@@ -140,6 +156,13 @@ export const MCP_TOOL_SCENARIOS = [
     turns: [MAKE_A, done],
     markers: ["MCP-UPS-CONTEXT"],
     show: ["hooks", "files", "where MCP-UPS-CONTEXT", "line MCP-UPS-CONTEXT"],
+  },
+  {
+    name: "mcp_tool: a SessionEnd hook never reaches the server",
+    mcp: true,
+    hooks: on("SessionEnd", undefined, viaMcp({ tag: "END" }, { input: {} })),
+    turns: [done],
+    show: ["hooks", "mcp args"],
   },
   {
     name: "mcp_tool: the timeout ends a slow tool, tool runs",

@@ -1,9 +1,22 @@
 import type { McpToolHandler } from "../hooks/command.js";
-import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
+import type { HookMcpServers, McpToolAnswer, McpToolExchange } from "../hooks/mcp-tool.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, utf8Head } from "../process/capped-output.js";
+import { FrameSkeleton } from "../shared/json-skeleton.js";
 import { errorMessage } from "../shared/values.js";
+import type { HookEventName } from "../wire/events.js";
 import type { AnyHookInput } from "../wire/hooks.js";
 import type { HandlerBase } from "./http-handler.js";
 import type { McpToolHandlerSpec } from "./settings-schema.js";
+
+/**
+ * Why an `mcp_tool` handler on `event` is skipped when it loads, if it is: on SessionEnd the
+ * session's MCP servers are closed before its hooks call anything (Claude Code's too).
+ */
+export function mcpToolSkipped(event: HookEventName): string | undefined {
+  return event === "SessionEnd"
+    ? "an mcp_tool hook cannot run on SessionEnd: the session's MCP servers are closed by then"
+    : undefined;
+}
 
 /** An `mcp_tool` handler ready to race. */
 export function toMcpToolHandler(spec: McpToolHandlerSpec, base: HandlerBase): McpToolHandler {
@@ -70,10 +83,28 @@ export async function callMcpToolHook(
   if (signal.aborted) return { status: "aborted" };
   try {
     const args = toolArguments(handler.input, input);
-    return await servers.callForHook(handler.server, handler.tool, args, signal);
+    return capAnswer(await servers.callForHook(handler.server, handler.tool, args, signal));
   } catch (error) {
     if (signal.aborted) return { status: "aborted" };
     const where = `${handler.server}/${handler.tool}`;
     return { status: "failed", error: `mcp_tool hook ${where}: ${errorMessage(error)}` };
   }
+}
+
+/**
+ * The answer kept as a command's stdout is: its text, trimmed as it will be read, up to
+ * `maxBytes`; past that the head, and the skeleton of the whole, so a deny in an answer of
+ * any size still counts and nothing else in it is trusted.
+ */
+export function capAnswer(
+  answer: McpToolAnswer,
+  maxBytes = DEFAULT_MAX_OUTPUT_BYTES,
+): McpToolExchange {
+  if (answer.status !== "answered" || Buffer.byteLength(answer.text) <= maxBytes) return answer;
+  const bytes = Buffer.from(answer.text.trim());
+  if (bytes.length <= maxBytes) return { ...answer, text: bytes.toString("utf8") };
+  const skeleton = new FrameSkeleton();
+  skeleton.feed(bytes);
+  const text = utf8Head(bytes, maxBytes);
+  return { ...answer, text, truncated: { skeleton: skeleton.value() } };
 }

@@ -9,7 +9,7 @@ import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";
 import { toPromptHandler } from "./prompt-hook.js";
-import { toMcpToolHandler } from "./mcp-tool-hook.js";
+import { mcpToolSkipped, toMcpToolHandler } from "./mcp-tool-hook.js";
 import { toAgentHandler } from "./agent-hook.js";
 import { badUrlPatterns, type HeaderEnv } from "./http-policy.js";
 import type { SettingSource } from "./sources.js";
@@ -199,8 +199,14 @@ export function loadCommandHooks(req: SettingsRequest): LoadedSettings {
           const where = `${event}[${i}].hooks[${j}]`;
           const id = `${file.source}:${file.display}#${where}`;
           const base = baseOf(spec, event, id, req.cwd);
-          if (typeof base === "string") {
-            skipped.push(`${where}: ${base}`);
+          const skip =
+            typeof base === "string"
+              ? base
+              : spec.type === "mcp_tool"
+                ? mcpToolSkipped(event)
+                : undefined;
+          if (typeof base === "string" || skip !== undefined) {
+            skipped.push(`${where}: ${skip}`);
             return;
           }
           let handler: FileHandler;

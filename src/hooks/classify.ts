@@ -6,7 +6,7 @@ import type { Outcome, ProcessEnd } from "./outcome.js";
 export { malformed, unanswered } from "./outcome.js";
 import { policyOf } from "./policy.js";
 import { readVerdict } from "./prompt-verdict.js";
-import { holdsNoVerdict, NO_VERDICT, type McpToolExchange } from "./mcp-tool.js";
+import { holdsNoVerdict, NO_VERDICT, readAnswer, type McpToolExchange } from "./mcp-tool.js";
 import type { Handler } from "./registry.js";
 import { interpretReply, type HookResult, type Interpretation } from "./result.js";
 import { HookAbort } from "./transport.js";
@@ -32,6 +32,9 @@ const PLAIN_CONTEXT: ReadonlySet<HookEventName> = new Set([
 
 /** Longest exit-2 reason kept; stderr past it is cut. */
 const MAX_REASON_CHARS = 4096;
+
+/** Longest failure text kept from a command's stderr or an mcp_tool error. */
+const MAX_FAILURE_CHARS = 500;
 
 /** What asking one handler gave, before it is judged. */
 export type Answer =
@@ -294,15 +297,28 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
   if (exchange.status === "aborted") return fromAbort(asked);
   if (exchange.status === "failed") return failed(asked, "transport_error", exchange.error);
   if (exchange.status === "unavailable") return failed(asked, "hook_error", exchange.error);
-  const { text } = exchange;
-  if (exchange.isError) return failed(asked, "hook_error", text || "MCP tool returned an error");
+  const { text, truncated } = exchange;
+  if (exchange.isError) {
+    const why = text.trim().slice(0, MAX_FAILURE_CHARS) || "MCP tool returned an error";
+    return failed(asked, "hook_error", why, truncated !== undefined);
+  }
+  if (truncated) {
+    // As for an http body: the cap never decides, a deny in the skeleton still denies.
+    const denied = denyFromSkeleton(asked, truncated.skeleton);
+    if (denied) return denied;
+    const why =
+      "MCP tool's answer passed the size cap; only a deny is read from an answer that size";
+    return failed(asked, "transport_error", why, true);
+  }
+  const reading = readAnswer(text);
   const { failClosed } = asked.handler.kind === "mcp_tool" ? asked.handler : { failClosed: false };
   const decides = policyOf(asked.event).block !== null && asked.event !== "Stop";
-  if (failClosed && decides && holdsNoVerdict(text)) return failed(asked, "hook_error", NO_VERDICT);
+  if (failClosed && decides && holdsNoVerdict(reading)) {
+    return failed(asked, "hook_error", NO_VERDICT);
+  }
   // Other text is no verdict and, unlike a command's plain stdout, never context.
-  const reply = jsonReply(text);
-  if (reply === undefined) return fromResult(asked, { decision: "continue" }, false);
-  return fromInterpretation(asked, interpretReply(reply, asked.event, LENIENT));
+  if (reading.kind !== "object") return fromResult(asked, { decision: "continue" }, false);
+  return fromInterpretation(asked, interpretReply(reading.value, asked.event, LENIENT));
 }
 
 /**
@@ -355,11 +371,15 @@ function abortOf(signal: Pick<AbortSignal, "aborted" | "reason">): HookAbort | u
   return signal.aborted && signal.reason instanceof HookAbort ? signal.reason : undefined;
 }
 
-/** The parsed stdout when it is a JSON value starting with `{`; undefined otherwise. */
+/**
+ * The parsed stdout when, trimmed, it is a JSON value starting with `{`; undefined otherwise.
+ * Trimmed as Claude Code trims it: a BOM or no-break space before a deny still denies.
+ */
 function jsonReply(stdout: string): unknown {
-  if (!stdout.trimStart().startsWith("{")) return undefined;
+  const text = stdout.trim();
+  if (!text.startsWith("{")) return undefined;
   try {
-    const value: unknown = JSON.parse(stdout);
+    const value: unknown = JSON.parse(text);
     return value;
   } catch {
     return undefined;
@@ -367,7 +387,7 @@ function jsonReply(stdout: string): unknown {
 }
 
 function processFailure(run: CommandRun): string {
-  const stderr = run.stderr.trim().slice(0, 500);
+  const stderr = run.stderr.trim().slice(0, MAX_FAILURE_CHARS);
   const why =
     run.status === "exited"
       ? run.exitCode === null

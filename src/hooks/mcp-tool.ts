@@ -1,7 +1,15 @@
 /** What calling an `mcp_tool` hook's tool gave, as the classifier reads it. */
 export type McpToolExchange =
-  /** The tool answered: its content as text (Claude Code's reading), and its `isError`. */
-  | { readonly status: "answered"; readonly text: string; readonly isError: boolean }
+  /**
+   * The tool answered: its content as text (Claude Code's reading), and its `isError`. Text
+   * past the cap is cut there, and `truncated` holds the skeleton of the whole (deny fields).
+   */
+  | {
+      readonly status: "answered";
+      readonly text: string;
+      readonly isError: boolean;
+      readonly truncated?: { readonly skeleton: unknown };
+    }
   /** Nothing to call: the session has no connected server of that name. */
   | { readonly status: "unavailable"; readonly error: string }
   /** The call failed: the server went away, a JSON-RPC error, an unreadable result. */
@@ -10,7 +18,9 @@ export type McpToolExchange =
   | { readonly status: "aborted" };
 
 /** What a tool answered, as the session's MCP servers report it to a hook. */
-export type McpToolAnswer = Extract<McpToolExchange, { status: "answered" | "unavailable" }>;
+export type McpToolAnswer =
+  | { readonly status: "answered"; readonly text: string; readonly isError: boolean }
+  | Extract<McpToolExchange, { status: "unavailable" }>;
 
 /**
  * The session's MCP servers as `mcp_tool` hooks reach them: `tools/call` straight to the
@@ -30,19 +40,42 @@ export interface HookMcpServers {
 export const NO_VERDICT = "The MCP tool's answer is not a hook's JSON output, {} or empty.";
 
 /**
- * True when a fail-closed hook's answer holds no verdict, as Claude Code judges it: text that
- * is neither empty, nor `{}`, nor a JSON object with a field besides `reason` (plain text, an
- * image, `{"reason": …}`). Such an answer then fails, and a fail-closed hook blocks.
+ * An answer's text read once, as Claude Code reads it: trimmed as `String.prototype.trim`
+ * does (a BOM, a no-break space and U+2028 go too, none of which JSON.parse allows), then
+ * `{`-prefixed text parsed as JSON. The fail-closed check and the reply both use this one
+ * reading, so what passes the check is what is read.
  */
-export function holdsNoVerdict(text: string): boolean {
+export type AnswerReading =
+  | { readonly kind: "empty" }
+  /** A JSON object: read as a command's stdout would be. */
+  | { readonly kind: "object"; readonly value: object }
+  /** Plain text, an image's placeholder, JSON that is no object or does not parse. */
+  | { readonly kind: "other" };
+
+export function readAnswer(text: string): AnswerReading {
   const trimmed = text.trim();
-  if (trimmed === "" || /^\{\s*\}$/.test(trimmed)) return false;
-  let value: unknown;
+  if (trimmed === "") return { kind: "empty" };
+  if (!trimmed.startsWith("{")) return { kind: "other" };
   try {
-    value = JSON.parse(trimmed);
+    const value: unknown = JSON.parse(trimmed);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      return { kind: "object", value };
+    }
   } catch {
-    return true;
+    // Not JSON: plain text to Claude Code.
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return true;
-  return Object.keys(value).every((key) => key === "reason");
+  return { kind: "other" };
+}
+
+/**
+ * True when a fail-closed hook's answer holds no verdict, as Claude Code judges it: neither
+ * empty, nor `{}`, nor a JSON object with a field besides `reason` (plain text, an image,
+ * `{"reason": …}`, text that does not parse). Such an answer fails, and a fail-closed hook
+ * blocks.
+ */
+export function holdsNoVerdict(reading: AnswerReading): boolean {
+  if (reading.kind === "empty") return false;
+  if (reading.kind === "other") return true;
+  const keys = Object.keys(reading.value);
+  return keys.length > 0 && keys.every((key) => key === "reason");
 }

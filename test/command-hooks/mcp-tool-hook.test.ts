@@ -13,11 +13,11 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function load(handlers: unknown[]) {
+function load(handlers: unknown[], event = "PreToolUse") {
   const dir = mkdtempSync(join(tmpdir(), "mcp-tool-hook-"));
   temps.push(dir);
   const path = join(dir, "policy.json");
-  writeFileSync(path, JSON.stringify({ hooks: { PreToolUse: [{ hooks: handlers }] } }));
+  writeFileSync(path, JSON.stringify({ hooks: { [event]: [{ hooks: handlers }] } }));
   return loadCommandHooks({ cwd: dir, home: dir, sources: [], explicit: [path] });
 }
 
@@ -54,6 +54,25 @@ describe("mcp_tool handlers in a settings file", () => {
     [{ type: "mcp_tool", server: "policy", tool: "judge", input: "rm" }, "hooks[0].input"],
   ])("a bad handler is a schema error naming the field: %j", (handler, path) => {
     expect(load([handler]).reports[0]?.error).toContain(path);
+  });
+
+  it("on SessionEnd one is skipped when it loads: the MCP servers are closed by then", () => {
+    const loaded = load(
+      [
+        { type: "mcp_tool", server: "policy", tool: "judge" },
+        { type: "command", command: "true" },
+      ],
+      "SessionEnd",
+    );
+    expect(loaded.reports[0]).toMatchObject({
+      handlers: 1,
+      skipped: [
+        "SessionEnd[0].hooks[0]: an mcp_tool hook cannot run on SessionEnd: the session's MCP servers are closed by then",
+      ],
+    });
+    expect(loaded.commands.SessionEnd?.flatMap((g) => g.handlers)).toEqual([
+      expect.objectContaining({ kind: "command" }),
+    ]);
   });
 
   it("two copies with the same server, tool and input run once", () => {
@@ -130,6 +149,23 @@ describe("calling the tool", () => {
     );
     expect(sent).toEqual([{ cmd: "rm -rf build" }]);
     expect(exchange).toEqual({ status: "answered", text: "{}", isError: false });
+  });
+
+  it("an answer past 64 KiB keeps its head and the skeleton of the whole, a deny in it", async () => {
+    const padded = `\uFEFF{"pad":"${"x".repeat(100_000)}","decision":"block","reason":"no"}`;
+    const exchange = await callMcpToolHook(
+      handler,
+      input,
+      new AbortController().signal,
+      servers(() => Promise.resolve(padded)),
+    );
+    expect(exchange).toMatchObject({
+      status: "answered",
+      truncated: { skeleton: { decision: "block", reason: "no" } },
+    });
+    const text = exchange.status === "answered" ? exchange.text : "";
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
+    expect(text.startsWith('{"pad":"xxx')).toBe(true);
   });
 
   it("without the session's MCP servers it is not connected, never thrown", async () => {

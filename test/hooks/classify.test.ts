@@ -137,6 +137,17 @@ const CASES: readonly Case[] = [
     label: "denied",
     handler: command(),
   },
+  // Claude Code trims stdout as String.prototype.trim does before parsing it.
+  ...[
+    ["BOM", "\uFEFF"],
+    ["NBSP", "\u00A0"],
+    ["U+2028", "\u2028"],
+  ].map(([what, lead]) => ({
+    name: `exit 0, ${what} + JSON deny`,
+    answer: ran({ stdout: `${lead}{"decision":"block","reason":"no"}${lead}\n` }),
+    label: "denied" as const,
+    handler: command(),
+  })),
   {
     name: "exit 0, invalid JSON on stdout",
     answer: ran({ stdout: "{oops" }),

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { classify } from "../../src/hooks/classify.js";
 import type { CommandHookRunner, McpToolHandler } from "../../src/hooks/command.js";
 import { runGate } from "../../src/hooks/gate.js";
-import { holdsNoVerdict, NO_VERDICT, type McpToolExchange } from "../../src/hooks/mcp-tool.js";
+import {
+  holdsNoVerdict,
+  NO_VERDICT,
+  readAnswer,
+  type McpToolExchange,
+} from "../../src/hooks/mcp-tool.js";
 import type { OutcomeLabel } from "../../src/hooks/outcome.js";
 import { HookAbort, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
@@ -106,6 +111,40 @@ describe("an mcp_tool hook's answer, read as Claude Code reads it", () => {
   });
 });
 
+describe("an mcp_tool answer past the size cap, read as an http body that size", () => {
+  const oversized = (skeleton: unknown, isError = false): McpToolExchange => ({
+    status: "answered",
+    text: '{"pad":"xxxx',
+    isError,
+    truncated: { skeleton },
+  });
+
+  it("a deny its skeleton states still denies, marked truncated", () => {
+    expect(judged(oversized({ decision: "block", reason: "no" }))).toMatchObject({
+      label: "denied",
+      result: { decision: "deny", reason: "no" },
+      truncated: true,
+    });
+  });
+
+  it.each([false, true])(
+    "anything else is a transport_error, never a pass (fail-closed: %s)",
+    (failClosed) => {
+      expect(judged(oversized({ continue: true }), { failClosed })).toMatchObject({
+        label: "transport_error",
+        failure: expect.stringContaining("size cap"),
+        truncated: true,
+      });
+    },
+  );
+
+  it("an isError's text is cut to 500 characters in the failure", () => {
+    const outcome = judged(answered("e".repeat(70_000), true));
+    expect(outcome).toMatchObject({ label: "hook_error" });
+    expect(outcome.failure).toHaveLength(500);
+  });
+});
+
 describe("a fail-closed mcp_tool hook must answer with a verdict, {} or nothing", () => {
   it.each(["looks fine", '{"reason":"fine"}', "[image]", "[1,2]"])("%s is a hook_error", (text) => {
     expect(judged(answered(text), { failClosed: true })).toMatchObject({
@@ -125,8 +164,35 @@ describe("a fail-closed mcp_tool hook must answer with a verdict, {} or nothing"
   });
 
   it("holdsNoVerdict: JSON with any field besides reason holds one", () => {
-    expect(holdsNoVerdict('{"reason":"x","decision":"block"}')).toBe(false);
-    expect(holdsNoVerdict('{"reason":"x"}')).toBe(true);
+    expect(holdsNoVerdict(readAnswer('{"reason":"x","decision":"block"}'))).toBe(false);
+    expect(holdsNoVerdict(readAnswer('{"reason":"x"}'))).toBe(true);
+  });
+
+  it.each(["{", '{"decision":"block",', "{} trailing"])(
+    "%s, not a JSON object, is a hook_error",
+    (text) => {
+      expect(judged(answered(text), { failClosed: true }).label).toBe("hook_error");
+    },
+  );
+});
+
+describe("a BOM, a no-break space or U+2028 around the answer is trimmed, as Claude Code trims it", () => {
+  const block = '{"decision":"block","reason":"no"}';
+  it.each([
+    ["a BOM", `\uFEFF${block}`],
+    ["a no-break space", `\u00A0${block}\u00A0`],
+    ["a line separator", `\u2028${block}\u2028`],
+  ])("a deny after %s denies, fail-closed or not", (_, text) => {
+    for (const failClosed of [false, true]) {
+      expect(judged(answered(text), { failClosed })).toMatchObject({
+        label: "denied",
+        result: { decision: "deny", reason: "no" },
+      });
+    }
+  });
+
+  it("a fail-closed hook's BOM-led {} passes, as an empty verdict", () => {
+    expect(judged(answered("\uFEFF{}"), { failClosed: true }).label).toBe("proceeded");
   });
 });
 
