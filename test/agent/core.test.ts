@@ -114,9 +114,12 @@ describe("agent core over ACP", () => {
     expect(readFileSync(file, "utf8")).toBe("hi\n");
     expect(s.seen.permissions).toHaveLength(1);
     const updates = s.h.sessionUpdates(sessionId);
-    const kinds = updates.map((u) =>
-      u.sessionUpdate === "tool_call_update" ? `update:${u.status ?? ""}` : u.sessionUpdate,
-    );
+    // The commands advert (the built-in /compact) goes out with the session's first prompt.
+    const kinds = updates
+      .filter((u) => u.sessionUpdate !== "available_commands_update")
+      .map((u) =>
+        u.sessionUpdate === "tool_call_update" ? `update:${u.status ?? ""}` : u.sessionUpdate,
+      );
     expect(kinds.slice(0, 3)).toEqual(["tool_call", "update:in_progress", "update:completed"]);
     const done = finalUpdate(updates);
     expect(done?.status).toBe("completed");

@@ -113,6 +113,8 @@ describe("flags and precedence", () => {
       instructionSources: ["user", "project", "local"],
       settingsFiles: [],
       commands: [],
+      // No models to switch to beyond the one configured (and the scripted model).
+      models: [],
       telemetry: {},
     });
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
