@@ -127,6 +127,7 @@ export class SessionAssembly {
         log,
         processGroups: groups,
         childEnv,
+        unreadable: (file) => rules.deniesReading(file),
       }),
     });
     const text = {

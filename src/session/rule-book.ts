@@ -66,6 +66,19 @@ export class RuleBook {
     return allow && verdict(allow);
   }
 
+  /**
+   * Whether a Read deny rule with a path covers this file, as written or as it really is:
+   * searches leave it out, as Claude Code's do. A tool-wide `Read` deny and ask rules do not.
+   */
+  deniesReading(file: string): boolean {
+    return this.rules.some(
+      (r) =>
+        r.behavior === "deny" &&
+        r.rule.tool === "Read" &&
+        r.rule.input?.({ file_path: file }, "Read") === true,
+    );
+  }
+
   /** Whether a deny rule takes the whole tool away: the model is never offered it. */
   hides(toolName: string): boolean {
     return this.rules.some(

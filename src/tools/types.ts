@@ -27,6 +27,11 @@ export interface ToolContext {
    * first (Claude Code's SessionStart environment). Absent: the command as is.
    */
   readonly shellPrelude?: (command: string) => string;
+  /**
+   * Whether a search (Grep, Glob) leaves this file out of its results: a Read deny rule covers
+   * it, by the path it was reached by or its real path. Absent: every file is shown.
+   */
+  readonly unreadable?: (file: string) => boolean;
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }

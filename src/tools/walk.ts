@@ -74,6 +74,12 @@ export async function listFiles(
     .sort();
 }
 
+/** The files a search may show: those no Read deny rule covers (see `ToolContext`). */
+export function readable(files: string[], ctx: ToolContext): string[] {
+  const { unreadable } = ctx;
+  return unreadable === undefined ? files : files.filter((f) => !unreadable(f));
+}
+
 /** A file with its modification time. */
 export interface DatedFile {
   readonly path: string;
