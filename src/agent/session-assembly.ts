@@ -127,7 +127,7 @@ export class SessionAssembly {
         log,
         processGroups: groups,
         childEnv,
-        unreadable: (file) => rules.deniesReading(file),
+        readable: (files) => rules.readable(files),
       }),
     });
     const text = {

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type picomatchType from "picomatch";
@@ -59,6 +59,8 @@ export interface Rule {
    * does not dodge the rule; `every` (allow): both match, so a link does not widen it.
    */
   readonly input?: (input: unknown, toolName: string, need?: "any" | "every") => boolean;
+  /** A file tool with a pattern: tests one absolute path as it is, no link followed. */
+  readonly path?: (absolute: string) => boolean;
 }
 
 /** A handler's `if` rule, compiled; or why it cannot be read. */
@@ -154,7 +156,7 @@ function compileExact(
     if (need === "every") return test(written) && (real === written || test(real));
     return test(written) || (real !== written && test(real));
   };
-  return { ok: true, rule: { text, tool, names, input } };
+  return { ok: true, rule: { text, tool, names, input, path: test } };
 }
 
 function toolNames(tool: string, withContent: boolean): (name: string) => boolean {
@@ -260,6 +262,23 @@ export function realPath(path: string): string {
     const parent = dirname(path);
     return parent === path ? path : join(realPath(parent), basename(path));
   }
+}
+
+/**
+ * `realPath` for many paths at once (a search's results): each directory's real path is
+ * looked up once in `dirs`, each file costs one lstat. Only for the span of one search: a
+ * link made later must be seen.
+ */
+export function realPathIn(dirs: Map<string, string>, path: string): string {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return realPath(path);
+  } catch {
+    return realPath(path);
+  }
+  const dir = dirname(path);
+  let real = dirs.get(dir);
+  if (real === undefined) dirs.set(dir, (real = realPath(dir)));
+  return join(real, basename(path));
 }
 
 function stringField(input: unknown, field: string): string | undefined {

@@ -291,7 +291,7 @@ export class SessionActor {
       log: settings.log,
       processGroups: settings.groups,
       childEnv: settings.childEnv,
-      unreadable: (file) => this.rules.deniesReading(file),
+      readable: (files) => this.rules.readable(files),
       ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.currentPromptId = randomUUID();

@@ -1,6 +1,7 @@
 import {
   compilePermissionRule,
   covers,
+  realPathIn,
   touches,
   type RulePlaces,
 } from "../command-hooks/if-rule.js";
@@ -67,16 +68,20 @@ export class RuleBook {
   }
 
   /**
-   * Whether a Read deny rule with a path covers this file, as written or as it really is:
-   * searches leave it out, as Claude Code's do. A tool-wide `Read` deny and ask rules do not.
+   * The files no Read deny rule with a path covers, as reached or as they really are: what a
+   * search may show, as in Claude Code. A tool-wide `Read` deny and ask rules do not count.
    */
-  deniesReading(file: string): boolean {
-    return this.rules.some(
-      (r) =>
-        r.behavior === "deny" &&
-        r.rule.tool === "Read" &&
-        r.rule.input?.({ file_path: file }, "Read") === true,
+  readable(files: readonly string[]): string[] {
+    const tests = this.rules.flatMap((r) =>
+      r.behavior === "deny" && r.rule.tool === "Read" && r.rule.path ? [r.rule.path] : [],
     );
+    if (tests.length === 0) return [...files];
+    // A search judges thousands of files: each directory's real path is looked up once.
+    const dirs = new Map<string, string>();
+    return files.filter((file) => {
+      const real = realPathIn(dirs, file);
+      return !tests.some((test) => test(file) || (real !== file && test(real)));
+    });
   }
 
   /** Whether a deny rule takes the whole tool away: the model is never offered it. */

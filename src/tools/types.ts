@@ -28,10 +28,10 @@ export interface ToolContext {
    */
   readonly shellPrelude?: (command: string) => string;
   /**
-   * Whether a search (Grep, Glob) leaves this file out of its results: a Read deny rule covers
-   * it, by the path it was reached by or its real path. Absent: every file is shown.
+   * Of a search's (Grep, Glob) files, those it may show: no Read deny rule covers them, by the
+   * path they were reached by or their real path. Absent: every file is shown.
    */
-  readonly unreadable?: (file: string) => boolean;
+  readonly readable?: (files: readonly string[]) => string[];
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }

@@ -76,8 +76,7 @@ export async function listFiles(
 
 /** The files a search may show: those no Read deny rule covers (see `ToolContext`). */
 export function readable(files: string[], ctx: ToolContext): string[] {
-  const { unreadable } = ctx;
-  return unreadable === undefined ? files : files.filter((f) => !unreadable(f));
+  return ctx.readable === undefined ? files : ctx.readable(files);
 }
 
 /** A file with its modification time. */

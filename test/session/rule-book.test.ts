@@ -302,7 +302,10 @@ describe("permission rules on a real workspace: links and search results", () =>
   it("a Read deny with a path keeps the files it covers out of Grep and Glob results", async () => {
     const cwd = await workspace();
     const rules = inWorkspace(cwd, { deny: ["Read(./priv/**)"] });
-    const ctx = { ...toolContext(cwd), unreadable: (f: string) => rules.deniesReading(f) };
+    const ctx = {
+      ...toolContext(cwd),
+      readable: (files: readonly string[]) => rules.readable(files),
+    };
     const grep = await runTool(grepTool, { pattern: "TOPSECRET", output_mode: "content" }, ctx);
     expect(grep.output).toBe(`${join(cwd, "open.txt")}:1:TOPSECRET-NOT`);
     const glob = await runTool(globTool, { pattern: "**/*.txt" }, ctx);
@@ -311,12 +314,10 @@ describe("permission rules on a real workspace: links and search results", () =>
 
   it("ask rules and a tool-wide Read deny leave search results whole, as Claude Code's do", async () => {
     const cwd = await workspace();
-    expect(
-      inWorkspace(cwd, { ask: ["Read(./priv/**)"] }).deniesReading(join(cwd, "priv/a.txt")),
-    ).toBe(false);
-    expect(inWorkspace(cwd, { deny: ["Read"] }).deniesReading(join(cwd, "priv/a.txt"))).toBe(false);
-    expect(
-      inWorkspace(cwd, { deny: ["Read(./priv/**)"] }).deniesReading(join(cwd, "link.txt")),
-    ).toBe(true);
+    const files = ["priv/a.txt", "link.txt", "open.txt"].map((f) => join(cwd, f));
+    expect(inWorkspace(cwd, { ask: ["Read(./priv/**)"] }).readable(files)).toEqual(files);
+    expect(inWorkspace(cwd, { deny: ["Read"] }).readable(files)).toEqual(files);
+    const denied = inWorkspace(cwd, { deny: ["Read(./priv/**)"] });
+    expect(denied.readable(files)).toEqual([join(cwd, "open.txt")]);
   });
 });

@@ -182,10 +182,13 @@ describe("Grep as hooks see it", () => {
 });
 
 describe("Grep under Read deny rules", () => {
-  it("never searches a file the context calls unreadable, in any mode or with any glob", async () => {
+  it("never searches a file the context does not call readable, in any mode or with any glob", async () => {
     const secret = await put("secret.txt", "TOPSECRET-VALUE\n");
     await put("open.txt", "TOPSECRET-NOT\n");
-    const ctx = { ...toolContext(cwd), unreadable: (f: string) => f === secret };
+    const ctx = {
+      ...toolContext(cwd),
+      readable: (files: readonly string[]) => files.filter((f) => f !== secret),
+    };
     const content = await runTool(grepTool, { pattern: "TOPSECRET", output_mode: "content" }, ctx);
     expect(content.output).toBe(`${path.join(cwd, "open.txt")}:1:TOPSECRET-NOT`);
     const named = await runTool(
