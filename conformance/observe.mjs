@@ -35,7 +35,7 @@ export function observe(scenario, run) {
     files: listFiles(run.cwd).join(" "),
     requests: String(main.length),
     end: AS_ACP[run.end] ?? run.end,
-    results: toolResults(last, scenario.results === "text").join(" | "),
+    results: toolResults(last, scenario.results, run.cwd).join(" | "),
   };
   // A prompt hook's question to the model: its system prompt must be Claude Code's own (from
   // its first words: Claude Code puts its billing header and SDK identity before them).
@@ -137,18 +137,28 @@ function blocks(message) {
     : (message.content ?? []);
 }
 
-/** Every tool_result the model was sent, in order: error or ok, with the text if asked. */
-function toolResults(request, withText) {
+/**
+ * Every tool_result the model was sent, in order: error or ok, with the text when `mode` is
+ * `text`; `listing` takes the whole text with paths made relative to the run's directory and
+ * its lines sorted (search results list files in an order of their own), so what a search
+ * returns is compared, not just that it returned.
+ */
+function toolResults(request, mode, cwd) {
   if (!request) return [];
   return request.messages.flatMap((m) =>
     blocks(m)
       .filter((b) => b.type === "tool_result")
       .map((b) => {
         const state = b.is_error ? "error" : "ok";
-        if (!withText) return state;
+        if (mode !== "text" && mode !== "listing") return state;
         // CC appends its own reminders (tokens left) to results; they are not the tool's output.
-        const text = textOf(b.content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "");
-        return `${state}: ${JSON.stringify(text.trim().slice(0, 120))}`;
+        const text = textOf(b.content)
+          .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "")
+          .trim();
+        if (mode === "text") return `${state}: ${JSON.stringify(text.slice(0, 120))}`;
+        // Claude Code's Grep and Glob name files relative to the cwd, hookgate's absolute.
+        const lines = text.split(`${cwd}/`).join("").split(cwd).join("$CWD").split("\n").sort();
+        return `${state}: ${JSON.stringify(lines.join("\n"))}`;
       }),
   );
 }

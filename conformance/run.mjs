@@ -4,7 +4,15 @@
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { URL } from "node:url";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { spawnAgent } from "../dist/client/kit/index.js";
@@ -111,6 +119,10 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), content);
     }
+  }
+  // `links`: symbolic links in the workspace, name -> target, as a repository can hold them.
+  for (const [name, target] of Object.entries(scenario.links ?? {})) {
+    symlinkSync(target, join(cwd, name));
   }
   const hookLog = join(root, "hooks.jsonl");
   const settings = join(root, "settings.json");

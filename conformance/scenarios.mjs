@@ -1009,6 +1009,12 @@ const denyHook = on(
   pre({ permissionDecision: "deny", permissionDecisionReason: "HOOK-DENY" }),
 );
 const rule = (behavior, ...rules) => ({ permissions: { [behavior]: rules } });
+// docs/hooks.md, "Permission rules": the refusal of a file tool whose own path a rule denies.
+const OWN_PATH_DENIED = {
+  deviation:
+    "CC's Read/Edit/Write refuse a denied path in their input check (File is in a directory that is denied ...); hookgate says Permission to read|edit <path> has been denied.",
+  deviates: ["results"],
+};
 /** A PermissionRequest hook that allows, adding `rules` as the destination says. */
 const grant = (destination, ...rules) =>
   on("PermissionRequest", "Bash", {
@@ -1109,18 +1115,24 @@ const ruleScenarios = [
   { name: "rules: wildcard rule", ...rule("deny", "Bash(touch *.txt)"), turns: [TOUCH, done] },
   {
     name: "rules: Read deny, path from the project",
+    ...OWN_PATH_DENIED,
+    results: "listing",
     files: { "secret.txt": "s\n" },
     ...rule("deny", "Read(./secret.txt)"),
     turns: [{ tool: "Read", input: { file_path: "$CWD/secret.txt" } }, done],
   },
   {
     name: "rules: Read deny by bare name in a subdirectory",
+    ...OWN_PATH_DENIED,
+    results: "listing",
     files: { "sub/secret.txt": "s\n" },
     ...rule("deny", "Read(secret.txt)"),
     turns: [{ tool: "Read", input: { file_path: "$CWD/sub/secret.txt" } }, done],
   },
   {
     name: "rules: Read deny by absolute path",
+    ...OWN_PATH_DENIED,
+    results: "listing",
     files: { "secret.txt": "s\n" },
     ...rule("deny", "Read(//**/secret.txt)"),
     turns: [{ tool: "Read", input: { file_path: "$CWD/secret.txt" } }, done],
@@ -1132,37 +1144,139 @@ const ruleScenarios = [
   },
   {
     name: "rules: Edit path deny covers Write",
+    ...OWN_PATH_DENIED,
+    results: "listing",
     ...rule("deny", "Edit(w.txt)"),
     turns: [write("$CWD/w.txt", "w"), done],
   },
   {
     name: "rules: Read path deny covers Grep on that file",
+    results: "listing",
     files: { "secret.txt": "s\n" },
     ...rule("deny", "Read(./secret.txt)"),
     turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/secret.txt" } }, done],
   },
   {
     name: "rules: Read directory deny covers Glob in it",
+    results: "listing",
     files: { "priv/a.txt": "a\n" },
     ...rule("deny", "Read(./priv/**)"),
     turns: [{ tool: "Glob", input: { pattern: "*", path: "$CWD/priv" } }, done],
   },
   {
     name: "rules: Read file deny, Grep on its directory",
+    results: "listing",
     files: { "priv/secret.txt": "s\n", "priv/open.txt": "s\n" },
     ...rule("deny", "Read(./priv/secret.txt)"),
     turns: [{ tool: "Grep", input: { pattern: "s", path: "$CWD/priv" } }, done],
   },
   {
     name: "rules: Read directory deny, Glob pattern reaching into it",
+    results: "listing",
     files: { "priv/a.txt": "a\n" },
     ...rule("deny", "Read(./priv/**)"),
     turns: [{ tool: "Glob", input: { pattern: "priv/*" } }, done],
   },
   {
     name: "rules: Read deny leaves Glob alone",
+    results: "listing",
     ...rule("deny", "Read"),
     turns: [{ tool: "Glob", input: { pattern: "*" } }, done],
+  },
+  // What a search returns under a Read rule: the files it covers are left out of the results.
+  {
+    name: "rules: Read file deny, Grep content over the project",
+    files: { "secret.txt": "TOPSECRET-VALUE\n", "open.txt": "TOPSECRET-NOT\n" },
+    ...rule("deny", "Read(./secret.txt)"),
+    results: "listing",
+    turns: [{ tool: "Grep", input: { pattern: "TOPSECRET", output_mode: "content" } }, done],
+  },
+  {
+    name: "rules: Read file deny, Grep glob naming it",
+    files: { "secret.txt": "TOPSECRET-VALUE\n" },
+    ...rule("deny", "Read(./secret.txt)"),
+    results: "listing",
+    turns: [
+      { tool: "Grep", input: { pattern: "TOPSECRET", glob: "secret*", output_mode: "content" } },
+      done,
+    ],
+  },
+  {
+    name: "rules: Read directory deny, Glob over the project",
+    files: { "priv/a.txt": "a\n", "pub/b.txt": "b\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    results: "listing",
+    turns: [{ tool: "Glob", input: { pattern: "**/*.txt" } }, done],
+  },
+  {
+    name: "rules: Read file ask, Grep over the project",
+    files: { "secret.txt": "TOPSECRET-VALUE\n", "open.txt": "TOPSECRET-NOT\n" },
+    ...rule("ask", "Read(./secret.txt)"),
+    results: "listing",
+    turns: [{ tool: "Grep", input: { pattern: "TOPSECRET", output_mode: "content" } }, done],
+  },
+  {
+    name: "rules: Read directory ask, Glob over the project",
+    files: { "priv/a.txt": "a\n", "pub/b.txt": "b\n" },
+    ...rule("ask", "Read(./priv/**)"),
+    results: "listing",
+    turns: [{ tool: "Glob", input: { pattern: "**/*.txt" } }, done],
+  },
+  {
+    name: "rules: Read tool-wide deny, Grep over the project",
+    files: { "secret.txt": "TOPSECRET-VALUE\n" },
+    ...rule("deny", "Read"),
+    results: "listing",
+    turns: [{ tool: "Grep", input: { pattern: "TOPSECRET", output_mode: "content" } }, done],
+  },
+  // A symbolic link does not dodge a path rule: the path is judged as written and as it really is.
+  {
+    name: "rules: symlink into a Read-denied directory, Read",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    results: "listing",
+    links: { pub: "priv" },
+    turns: [{ tool: "Read", input: { file_path: "$CWD/pub/a.txt" } }, done],
+  },
+  {
+    name: "rules: symlink into a Read-denied directory, Grep on the link",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    results: "listing",
+    links: { pub: "priv" },
+    turns: [{ tool: "Grep", input: { pattern: "a", path: "$CWD/pub" } }, done],
+  },
+  {
+    name: "rules: symlink to a Read-denied file, Grep over the project",
+    files: { "priv/a.txt": "TOPSECRET-A\n" },
+    ...rule("deny", "Read(./priv/**)"),
+    results: "listing",
+    links: { "link.txt": "priv/a.txt" },
+    turns: [{ tool: "Grep", input: { pattern: "TOPSECRET", output_mode: "content" } }, done],
+  },
+  {
+    name: "rules: symlink into an Edit-denied directory, Write",
+    files: { "priv/a.txt": "a\n" },
+    ...rule("deny", "Edit(./priv/**)"),
+    results: "listing",
+    links: { pub: "priv" },
+    turns: [write("$CWD/pub/new.txt", "n"), done],
+  },
+  {
+    name: "rules: symlink, Edit allowed on the link's name only",
+    mode: "default",
+    files: { "priv/a.txt": "a\n" },
+    permissions: { allow: ["Edit(./pub/**)"] },
+    links: { pub: "priv" },
+    turns: [write("$CWD/pub/new.txt", "n"), done],
+  },
+  {
+    name: "rules: symlink, Edit allowed on the real directory only",
+    mode: "default",
+    files: { "priv/a.txt": "a\n" },
+    permissions: { allow: ["Edit(./priv/**)"] },
+    links: { pub: "priv" },
+    turns: [write("$CWD/pub/new.txt", "n"), done],
   },
   {
     name: "rules: mcp server rule",

@@ -133,6 +133,7 @@ export class SessionAssembly {
         log,
         processGroups: groups,
         childEnv,
+        readable: (files) => rules.readable(files),
       }),
     });
     const text = {

@@ -1,5 +1,6 @@
+import { lstatSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type picomatchType from "picomatch";
 import { splitShell } from "./shell-split.js";
 
@@ -52,8 +53,14 @@ export interface Rule {
   readonly names: (toolName: string) => boolean;
   /** Bash with a pattern: tests one simple command. */
   readonly command?: (command: string) => boolean;
-  /** A file tool with a pattern: tests the path the call of `toolName` names. */
-  readonly input?: (input: unknown, toolName: string) => boolean;
+  /**
+   * A file tool with a pattern: tests the path the call of `toolName` names, as written and
+   * as it really is (links followed). `any` (deny, ask, `if`): either one matches, so a link
+   * does not dodge the rule; `every` (allow): both match, so a link does not widen it.
+   */
+  readonly input?: (input: unknown, toolName: string, need?: "any" | "every") => boolean;
+  /** A file tool with a pattern: tests one absolute path as it is, no link followed. */
+  readonly path?: (absolute: string) => boolean;
 }
 
 /** A handler's `if` rule, compiled; or why it cannot be read. */
@@ -142,9 +149,14 @@ function compileExact(
   }
   const test = pathTest(content, places);
   // The path is read from the called tool's own field (Grep's `path` under a Read rule).
-  const input = (input: unknown, called: string) =>
-    test(stringField(input, PATH_FIELDS[called] ?? field) ?? ".");
-  return { ok: true, rule: { text, tool, names, input } };
+  const input = (input: unknown, called: string, need: "any" | "every" = "any") => {
+    const given = stringField(input, PATH_FIELDS[called] ?? field) ?? ".";
+    const written = isAbsolute(given) ? resolve(given) : resolve(places.cwd, given);
+    const real = realPath(written);
+    if (need === "every") return test(written) && (real === written || test(real));
+    return test(written) || (real !== written && test(real));
+  };
+  return { ok: true, rule: { text, tool, names, input, path: test } };
 }
 
 function toolNames(tool: string, withContent: boolean): (name: string) => boolean {
@@ -183,7 +195,7 @@ export function covers(rules: readonly Rule[], toolName: string, input: unknown)
   const about = rules.filter((r) => r.names(toolName));
   const whole = about.find((r) => !r.command && !r.input);
   if (whole) return whole;
-  const byInput = about.find((r) => r.input?.(input, toolName));
+  const byInput = about.find((r) => r.input?.(input, toolName, "every"));
   if (byInput) return byInput;
   const commands = about.filter((r) => r.command);
   if (commands.length === 0) return undefined;
@@ -213,17 +225,60 @@ function commandTest(pattern: string): (command: string) => boolean {
   return (command) => test.test(command);
 }
 
-/** A path glob, anchored as Claude Code's Read/Edit rules are; a directory covers its files. */
-function pathTest(pattern: string, { cwd, home }: RulePlaces): (path: string) => boolean {
-  let glob: string;
-  if (pattern.startsWith("//")) glob = pattern.slice(1);
-  else if (pattern.startsWith("~/") && home !== undefined) glob = join(home, pattern.slice(2));
-  else if (pattern.startsWith("/")) glob = join(cwd, pattern);
-  else if (pattern.startsWith("./")) glob = join(cwd, pattern.slice(2));
-  else if (pattern.replace(/\/$/, "").includes("/")) glob = join(cwd, pattern);
-  else glob = join(cwd, "**", pattern);
-  const test = picomatch([glob, `${glob.replace(/\/$/, "")}/**`], { dot: true });
-  return (path) => test(isAbsolute(path) ? resolve(path) : resolve(cwd, path));
+/**
+ * A path glob, anchored as Claude Code's Read/Edit rules are; a directory covers its files.
+ * Anchored at the project and home as named and as they really are, so a real path still
+ * meets the rule when the project itself sits behind a link.
+ */
+function pathTest(pattern: string, { cwd, home }: RulePlaces): (absolute: string) => boolean {
+  const globs = new Set<string>();
+  for (const [project, user] of [
+    [cwd, home],
+    [realPath(cwd), home === undefined ? undefined : realPath(home)],
+  ] as const) {
+    const glob = anchor(pattern, project, user);
+    globs.add(glob).add(`${glob.replace(/\/$/, "")}/**`);
+  }
+  return picomatch([...globs], { dot: true });
+}
+
+function anchor(pattern: string, cwd: string, home: string | undefined): string {
+  if (pattern.startsWith("//")) return pattern.slice(1);
+  if (pattern.startsWith("~/") && home !== undefined) return join(home, pattern.slice(2));
+  if (pattern.startsWith("/")) return join(cwd, pattern);
+  if (pattern.startsWith("./")) return join(cwd, pattern.slice(2));
+  if (pattern.replace(/\/$/, "").includes("/")) return join(cwd, pattern);
+  return join(cwd, "**", pattern);
+}
+
+/**
+ * Where an absolute path really leads, links followed; for a path that does not exist (a
+ * file about to be written), its nearest existing parent's real path joined with the rest.
+ */
+export function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPath(parent), basename(path));
+  }
+}
+
+/**
+ * `realPath` for many paths at once (a search's results): each directory's real path is
+ * looked up once in `dirs`, each file costs one lstat. Only for the span of one search: a
+ * link made later must be seen.
+ */
+export function realPathIn(dirs: Map<string, string>, path: string): string {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return realPath(path);
+  } catch {
+    return realPath(path);
+  }
+  const dir = dirname(path);
+  let real = dirs.get(dir);
+  if (real === undefined) dirs.set(dir, (real = realPath(dir)));
+  return join(real, basename(path));
 }
 
 function stringField(input: unknown, field: string): string | undefined {

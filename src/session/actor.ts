@@ -324,6 +324,7 @@ export class SessionActor {
       log: settings.log,
       processGroups: settings.groups,
       childEnv: settings.childEnv,
+      readable: (files) => this.rules.readable(files),
       ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
     };
     this.currentPromptId = randomUUID();

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { Clearance } from "../hooks/gate.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
@@ -82,8 +83,9 @@ export async function permit(
   }
   const input = clearance.input;
   // The rules judged the input the hook saw, not its rewrite: a deny rule still refuses it.
-  if (env.rules.judge(tool.name, input)?.behavior === "deny") {
-    return report.end(deniedByRule(tool.name, input));
+  const verdict = env.rules.judge(tool.name, input);
+  if (verdict?.behavior === "deny") {
+    return report.end(deniedByRule(tool.name, input, verdict, env.toolContext.cwd));
   }
   const toolCall: ToolCallUpdate = {
     ...cleared.toolCall,
@@ -143,7 +145,9 @@ async function decidePermission(
     ({ kind: "refused", message, source }) as const;
   // A deny rule is policy: no mode, hook or remembered answer lifts it (Claude Code's order).
   const rule = env.rules.judge(tool.name, clearance.input);
-  if (rule?.behavior === "deny") return refused(deniedByRule(tool.name, clearance.input), "config");
+  if (rule?.behavior === "deny") {
+    return refused(deniedByRule(tool.name, clearance.input, rule, env.toolContext.cwd), "config");
+  }
   if (policy === "refuse") {
     return refused(
       `${tool.name} is not allowed in plan mode, which is read-only. Describe the change instead.`,
@@ -266,8 +270,26 @@ function writesHookConfig(tool: AnyTool, toolCall: ToolCallUpdate, env: Permissi
   return (toolCall.locations ?? []).some((l) => isHookConfigFile(l.path, env.hookConfigFiles));
 }
 
-/** What the model is told of a call a deny rule refused, in Claude Code's words. */
-function deniedByRule(toolName: string, input: unknown): string {
+/** What a path rule's deny says the call would have done to its path. */
+const PATH_VERBS: Readonly<Record<string, readonly [verb: string, field: string]>> = {
+  Read: ["read", "file_path"],
+  Grep: ["read", "path"],
+  Glob: ["read", "path"],
+  Edit: ["edit", "file_path"],
+  Write: ["edit", "file_path"],
+};
+
+/**
+ * What the model is told of a call a deny rule refused, in Claude Code's words: a path rule
+ * names the path (as the call wrote it, made absolute), any other rule the tool.
+ */
+function deniedByRule(toolName: string, input: unknown, rule: RuleVerdict, cwd: string): string {
+  const [verb, field] = PATH_VERBS[toolName] ?? [];
+  const given = isRecord(input) && field !== undefined ? input[field] : undefined;
+  if (verb !== undefined && rule.rule.endsWith(")")) {
+    const path = resolve(cwd, typeof given === "string" && given !== "" ? given : ".");
+    return `Permission to ${verb} ${path} has been denied.`;
+  }
   const command = isRecord(input) && typeof input.command === "string" ? input.command : undefined;
   const what = command === undefined ? toolName : `${toolName} with command ${command}`;
   return `Permission to use ${what} has been denied.`;

@@ -1,6 +1,7 @@
 import {
   compilePermissionRule,
   covers,
+  realPathIn,
   touches,
   type RulePlaces,
 } from "../command-hooks/if-rule.js";
@@ -64,6 +65,23 @@ export class RuleBook {
     );
     const allow = allows.find((r) => r.rule === allowing);
     return allow && verdict(allow);
+  }
+
+  /**
+   * The files no Read deny rule with a path covers, as reached or as they really are: what a
+   * search may show, as in Claude Code. A tool-wide `Read` deny and ask rules do not count.
+   */
+  readable(files: readonly string[]): string[] {
+    const tests = this.rules.flatMap((r) =>
+      r.behavior === "deny" && r.rule.tool === "Read" && r.rule.path ? [r.rule.path] : [],
+    );
+    if (tests.length === 0) return [...files];
+    // A search judges thousands of files: each directory's real path is looked up once.
+    const dirs = new Map<string, string>();
+    return files.filter((file) => {
+      const real = realPathIn(dirs, file);
+      return !tests.some((test) => test(file) || (real !== file && test(real)));
+    });
   }
 
   /** Whether a deny rule takes the whole tool away: the model is never offered it. */

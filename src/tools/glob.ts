@@ -2,7 +2,7 @@ import { z } from "zod";
 import { textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
 import { realRoots, relativeToCwd } from "./paths.js";
-import { listFiles, newestFirst, resolveSearchBase } from "./walk.js";
+import { listFiles, newestFirst, readable, resolveSearchBase } from "./walk.js";
 
 /** Most file names Glob returns; the rest are counted in a note. */
 export const MAX_GLOB_RESULTS = 100;
@@ -48,7 +48,8 @@ export const globTool: Tool<typeof GlobInput> = {
     ctx.signal.throwIfAborted();
     const base = await resolveSearchBase(input.path, ctx, false);
     const roots = await realRoots(ctx);
-    const files = await newestFirst(await listFiles(base.path, input.pattern, roots, ctx.signal));
+    const listed = await listFiles(base.path, input.pattern, roots, ctx.signal);
+    const files = await newestFirst(readable(listed, ctx));
     ctx.signal.throwIfAborted();
 
     const shown = files.slice(0, MAX_GLOB_RESULTS).map((f) => f.path);

@@ -12,7 +12,7 @@ import {
 import { realRoots, relativeToCwd } from "./paths.js";
 import { capOutput, cutLine, MAX_OUTPUT_CHARS, textContent } from "./text.js";
 import type { Tool, ToolContext } from "./types.js";
-import { listFiles, resolveSearchBase } from "./walk.js";
+import { listFiles, readable, resolveSearchBase } from "./walk.js";
 
 const GrepInput = z.object({
   pattern: z
@@ -220,9 +220,10 @@ export const grepTool: Tool<typeof GrepInput> = {
     const regex = compilePattern(input.pattern, input["-i"] === true);
     const base = await resolveSearchBase(input.path, ctx, true);
     const roots = await realRoots(ctx);
-    const files = base.isFile
+    const listed = base.isFile
       ? [base.path]
       : await listFiles(base.path, globPattern(input.glob), roots, ctx.signal);
+    const files = readable(listed, ctx);
     const run: Scan = (list, depth, take) => scanFiles(list, regex, depth, roots, ctx.signal, take);
     const rel = (p: string) => relativeToCwd(ctx.cwd, p);
     const found = await MODES[input.output_mode ?? "files_with_matches"](files, input, run, rel);

@@ -29,6 +29,11 @@ export interface ToolContext {
    * first (Claude Code's SessionStart environment). Absent: the command as is.
    */
   readonly shellPrelude?: (command: string) => string;
+  /**
+   * Of a search's (Grep, Glob) files, those it may show: no Read deny rule covers them, by the
+   * path they were reached by or their real path. Absent: every file is shown.
+   */
+  readonly readable?: (files: readonly string[]) => string[];
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
 }

@@ -74,6 +74,11 @@ export async function listFiles(
     .sort();
 }
 
+/** The files a search may show: those no Read deny rule covers (see `ToolContext`). */
+export function readable(files: string[], ctx: ToolContext): string[] {
+  return ctx.readable === undefined ? files : ctx.readable(files);
+}
+
 /** A file with its modification time. */
 export interface DatedFile {
   readonly path: string;

@@ -87,6 +87,32 @@ describe("what the model is told", () => {
   });
 });
 
+describe("what the model is told of a path rule's deny", () => {
+  it("names the path the call would read or edit, as Claude Code's does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookgate-rules-"));
+    temps.push(dir);
+    const settings = join(dir, "settings.json");
+    const permissions = { deny: ["Read(./secret.txt)", "Edit(./locked.txt)"] };
+    writeFileSync(settings, JSON.stringify({ permissions }));
+    s = await startInProcess(
+      { permission: rejectOnce },
+      {
+        permissionMode: "bypassPermissions",
+        settingsFiles: [settings],
+        managedSettings: NO_MANAGED,
+      },
+    );
+    const { sessionId } = await s.newSession({});
+    const secret = join(s.cwd, "secret.txt");
+    const locked = join(s.cwd, "locked.txt");
+    await s.prompt(sessionId, toolLine("Grep", { pattern: "s", path: secret }));
+    await s.prompt(sessionId, toolLine("Write", { file_path: locked, content: "x" }));
+    const [grep, write] = finishedCalls(s.h.sessionUpdates(sessionId));
+    expect(textOf(grep)).toBe(`Permission to read ${secret} has been denied.`);
+    expect(textOf(write)).toBe(`Permission to edit ${locked} has been denied.`);
+  });
+});
+
 describe("PermissionRequest updatedPermissions", () => {
   it("addRules to localSettings allows the rest of the session and lands in the local file", async () => {
     const grant = {

@@ -1,7 +1,12 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { settingsPolicy, type PolicyFile } from "../../src/command-hooks/settings-policy.js";
 import type { SettingsFile } from "../../src/command-hooks/settings-schema.js";
 import { RuleBook } from "../../src/session/rule-book.js";
+import { globTool } from "../../src/tools/glob.js";
+import { grepTool } from "../../src/tools/grep.js";
+import { runTool, tempDir, toolContext } from "../tools/helpers.js";
 
 const places = { cwd: "/repo", home: "/home/u" };
 
@@ -99,7 +104,7 @@ describe("permission rules: Claude Code's syntax", () => {
     expect(behavior(book({ deny: ["Read(./secret.txt)"] }), grep("/repo/secret.txt"))).toBe("deny");
     expect(behavior(book({ deny: ["Read(./priv/**)"] }), glob("/repo/priv"))).toBe("deny");
     expect(behavior(book({ deny: ["Read(./priv/**)"] }), glob("/repo/pub"))).toBeUndefined();
-    // A file rule does not reach the directory a search starts from.
+    // A file rule does not refuse a search of its directory; the search leaves the file out.
     expect(behavior(book({ deny: ["Read(./priv/a.txt)"] }), grep("/repo/priv"))).toBeUndefined();
     expect(behavior(book({ deny: ["Read"] }), grep("/repo/secret.txt"))).toBeUndefined();
     expect(book({ deny: ["Read"] }).hides("Grep")).toBe(false);
@@ -245,5 +250,74 @@ describe("settings policy", () => {
     expect(b.add([{ toolName: "WebSearch", ruleContent: "query:y" }], "allow")).toHaveLength(1);
     expect(behavior(b, ["WebFetch", { url: "https://a" }])).toBe("deny");
     expect(behavior(b, ["WebSearch", { query: "y" }])).toBeUndefined();
+  });
+});
+
+describe("permission rules on a real workspace: links and search results", () => {
+  /** A workspace with priv/a.txt, pub -> priv and link.txt -> priv/a.txt. */
+  async function workspace(): Promise<string> {
+    const cwd = await tempDir("hookgate-rules-");
+    await mkdir(join(cwd, "priv"));
+    await writeFile(join(cwd, "priv/a.txt"), "TOPSECRET-A\n");
+    await writeFile(join(cwd, "open.txt"), "TOPSECRET-NOT\n");
+    await symlink("priv", join(cwd, "pub"));
+    await symlink("priv/a.txt", join(cwd, "link.txt"));
+    return cwd;
+  }
+  const inWorkspace = (cwd: string, permissions: Parameters<typeof book>[0]) => {
+    const files: PolicyFile[] = [
+      { source: "explicit", path: "/s.json", trust: 3, data: { permissions } },
+    ];
+    return new RuleBook(settingsPolicy(files, { cwd }).rules, { cwd });
+  };
+
+  it("a deny or ask path rule matches a path whose real path it covers, links followed", async () => {
+    const cwd = await workspace();
+    const deny = inWorkspace(cwd, { deny: ["Read(./priv/**)", "Edit(./priv/**)"] });
+    expect(behavior(deny, read(join(cwd, "pub/a.txt")))).toBe("deny");
+    expect(behavior(deny, read(join(cwd, "link.txt")))).toBe("deny");
+    expect(behavior(deny, ["Grep", { pattern: "a", path: join(cwd, "pub") }])).toBe("deny");
+    // A file about to be written: its nearest existing parent is followed.
+    const write = ["Write", { file_path: join(cwd, "pub/new/x.txt"), content: "" }] as const;
+    expect(behavior(deny, write)).toBe("deny");
+    expect(
+      behavior(inWorkspace(cwd, { ask: ["Read(./priv/**)"] }), read(join(cwd, "pub/a.txt"))),
+    ).toBe("ask");
+  });
+
+  it("an allow path rule covers a path only when it covers it as written and as it really is", async () => {
+    const cwd = await workspace();
+    const write = (p: string) => ["Write", { file_path: join(cwd, p), content: "" }] as const;
+    expect(
+      behavior(inWorkspace(cwd, { allow: ["Edit(./pub/**)"] }), write("pub/new.txt")),
+    ).toBeUndefined();
+    expect(
+      behavior(inWorkspace(cwd, { allow: ["Edit(./priv/**)"] }), write("pub/new.txt")),
+    ).toBeUndefined();
+    expect(behavior(inWorkspace(cwd, { allow: ["Edit(./priv/**)"] }), write("priv/new.txt"))).toBe(
+      "allow",
+    );
+  });
+
+  it("a Read deny with a path keeps the files it covers out of Grep and Glob results", async () => {
+    const cwd = await workspace();
+    const rules = inWorkspace(cwd, { deny: ["Read(./priv/**)"] });
+    const ctx = {
+      ...toolContext(cwd),
+      readable: (files: readonly string[]) => rules.readable(files),
+    };
+    const grep = await runTool(grepTool, { pattern: "TOPSECRET", output_mode: "content" }, ctx);
+    expect(grep.output).toBe(`${join(cwd, "open.txt")}:1:TOPSECRET-NOT`);
+    const glob = await runTool(globTool, { pattern: "**/*.txt" }, ctx);
+    expect(glob.output).toBe(join(cwd, "open.txt"));
+  });
+
+  it("ask rules and a tool-wide Read deny leave search results whole, as Claude Code's do", async () => {
+    const cwd = await workspace();
+    const files = ["priv/a.txt", "link.txt", "open.txt"].map((f) => join(cwd, f));
+    expect(inWorkspace(cwd, { ask: ["Read(./priv/**)"] }).readable(files)).toEqual(files);
+    expect(inWorkspace(cwd, { deny: ["Read"] }).readable(files)).toEqual(files);
+    const denied = inWorkspace(cwd, { deny: ["Read(./priv/**)"] });
+    expect(denied.readable(files)).toEqual([join(cwd, "open.txt")]);
   });
 });

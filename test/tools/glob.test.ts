@@ -88,3 +88,20 @@ describe("Glob", () => {
     expect(result.output).toBe("No files found");
   });
 });
+
+describe("Glob under Read deny rules", () => {
+  it("leaves out every file the context does not call readable, wherever the pattern reaches", async () => {
+    const cwd = await tempDir();
+    await touch(path.join(cwd, "priv/a.txt"));
+    await touch(path.join(cwd, "pub/b.txt"));
+    const ctx = {
+      ...toolContext(cwd),
+      readable: (files: readonly string[]) =>
+        files.filter((f) => !f.startsWith(path.join(cwd, "priv"))),
+    };
+    const result = await runTool(globTool, { pattern: "**/*.txt" }, ctx);
+    expect(result.output).toBe(path.join(cwd, "pub/b.txt"));
+    const into = await runTool(globTool, { pattern: "priv/*" }, ctx);
+    expect(into.output).toBe("No files found");
+  });
+});

@@ -180,3 +180,26 @@ describe("Grep as hooks see it", () => {
     expect(count.response).toMatchObject({ content: "src/a.ts:2", numMatches: 2 });
   });
 });
+
+describe("Grep under Read deny rules", () => {
+  it("never searches a file the context does not call readable, in any mode or with any glob", async () => {
+    const secret = await put("secret.txt", "TOPSECRET-VALUE\n");
+    await put("open.txt", "TOPSECRET-NOT\n");
+    const ctx = {
+      ...toolContext(cwd),
+      readable: (files: readonly string[]) => files.filter((f) => f !== secret),
+    };
+    const content = await runTool(grepTool, { pattern: "TOPSECRET", output_mode: "content" }, ctx);
+    expect(content.output).toBe(`${path.join(cwd, "open.txt")}:1:TOPSECRET-NOT`);
+    const named = await runTool(
+      grepTool,
+      { pattern: "TOPSECRET", glob: "secret*", output_mode: "content" },
+      ctx,
+    );
+    expect(named.output).toBe("No matches found");
+    const files = await runTool(grepTool, { pattern: "TOPSECRET" }, ctx);
+    expect(files.output).toBe(`Found 1 file\n${path.join(cwd, "open.txt")}`);
+    const counted = await runTool(grepTool, { pattern: "TOPSECRET", output_mode: "count" }, ctx);
+    expect(counted.output).not.toContain("secret.txt");
+  });
+});
