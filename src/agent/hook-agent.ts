@@ -56,11 +56,14 @@ const DEFINITIONS: LanguageModelV3FunctionTool[] = [
  * the verdict tool, no thinking. Its tools run straight from here, never through the session's
  * gate, so no hook (this one included) is asked about them. `tools` is the session's tool
  * context without its signal: the hook's own signal (timeout, cancel, the turn's cancel)
- * stops the model and the tools alike.
+ * stops the model and the tools alike. `refuses` names why the session's permission rules
+ * forbid a call (a deny, or an ask nobody is there to answer): the subagent reads that instead
+ * of the result, so a model that steers a hook's input cannot make it read what a rule denies.
  */
 export function hookAgentOf(
   model: LanguageModelV3,
   tools: Omit<ToolContext, "signal" | "showContent">,
+  refuses: (toolName: string, input: unknown) => string | undefined = () => undefined,
 ): HookAgent {
   return async ({ system, prompt: task, maxTurns, signal }) => {
     const ctx: ToolContext = { ...tools, signal };
@@ -97,7 +100,7 @@ export function hookAgentOf(
           results.push(resultPart(call, verdict.error, true));
           continue;
         }
-        const outcome = await runTool(call, ctx);
+        const outcome = await runTool(call, ctx, refuses);
         results.push(resultPart(call, outcome.text, outcome.error));
       }
       prompt.push({ role: "tool", content: results });
@@ -127,6 +130,7 @@ function readVerdict(
 async function runTool(
   call: LanguageModelV3ToolCall,
   ctx: ToolContext,
+  refuses: (toolName: string, input: unknown) => string | undefined,
 ): Promise<{ text: string; error: boolean }> {
   const tool = HOOK_AGENT_TOOLS.find((t) => t.name === call.toolName);
   if (!tool) return { text: `No such tool available: ${call.toolName}`, error: true };
@@ -140,6 +144,8 @@ async function runTool(
   if (!parsed.success) {
     return { text: `${call.toolName}: ${firstIssue(parsed.error)}`, error: true };
   }
+  const refusal = refuses(call.toolName, parsed.data);
+  if (refusal !== undefined) return { text: refusal, error: true };
   try {
     const result = await tool.execute(parsed.data, ctx);
     return { text: result.output, error: false };

@@ -126,15 +126,25 @@ export class SessionAssembly {
       envFiles,
       model: hookModelOf(options.model),
       mcp,
-      agent: hookAgentOf(options.model, {
-        cwd: request.cwd,
-        roots: request.roots,
-        client,
-        log,
-        processGroups: groups,
-        childEnv,
-        readable: (files) => rules.readable(files),
-      }),
+      agent: hookAgentOf(
+        options.model,
+        {
+          cwd: request.cwd,
+          roots: request.roots,
+          client,
+          log,
+          processGroups: groups,
+          childEnv,
+          readable: (files) => rules.readable(files),
+        },
+        // As Claude Code runs its hook agent in dontAsk mode: a deny or an ask rule refuses.
+        (name, input) => {
+          const verdict = rules.judge(name, input);
+          return verdict && verdict.behavior !== "allow"
+            ? `Permission to use ${name} has been denied by the rule ${verdict.rule}.`
+            : undefined;
+        },
+      ),
     });
     const text = {
       ...places,

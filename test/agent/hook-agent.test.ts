@@ -100,6 +100,21 @@ describe("an agent hook's subagent", () => {
     expect(lastResults(model)).toEqual([["Read", false, expect.stringContaining("TOKEN=abc")]]);
   });
 
+  it("reads what the session's rules refuse as the refusal, never the file", async () => {
+    const cwd = await tempDir("hookgate-hook-agent-");
+    writeFileSync(join(cwd, "secret.txt"), "TOKEN=abc\n");
+    const model = stepModel([
+      call("Read", { file_path: join(cwd, "secret.txt") }),
+      call("StructuredOutput", { ok: true }),
+    ]);
+    const refuses = (name: string, input: unknown) =>
+      name === "Read" && JSON.stringify(input).includes("secret.txt")
+        ? "denied by rule"
+        : undefined;
+    await hookAgentOf(model, toolContextOf(cwd), refuses)(task());
+    expect(lastResults(model)).toEqual([["Read", true, "denied by rule"]]);
+  });
+
   it("is offered Read, Grep, Glob and StructuredOutput only, with the system prompt and task given", async () => {
     const model = stepModel([call("StructuredOutput", { ok: true, reason: "fine" })]);
     const { run } = await agentIn(model);
