@@ -80,6 +80,10 @@ export const COMPACTION_SCENARIOS = [
     hooks: { PreCompact: [{ hooks: [{ tag: "pre", out: "PRECOMPACT-INSTR-1" }] }] },
     turns: [done, SUMMARY],
     markers: ["PRECOMPACT-INSTR-1", "keep the names"],
+    // Claude Code appends the hook's stdout to the request as is; hookgate marks it as the
+    // hook's (a system-reminder naming PreCompact), as it marks every hook text.
+    deviation: "the hook's instructions are marked as the hook's, not the user's",
+    deviates: ["where", "line"],
   },
   {
     name: "compact: PreCompact exit 1 does not block",

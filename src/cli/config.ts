@@ -214,9 +214,16 @@ export function mergeSettings(
     logLevel = parsed.data;
   }
   const pick = <K extends keyof ConfigLayer>(key: K) => flags[key] ?? file[key];
+  const model = pick("model") ?? "scripted";
+  const models = file.models ?? [];
+  checkModelProviders(model, models, {
+    baseUrl: pick("baseUrl"),
+    apiKeyEnv: pick("apiKeyEnv"),
+    apiKeyHelper: file.apiKeyHelper,
+  });
   return {
-    model: pick("model") ?? "scripted",
-    models: file.models ?? [],
+    model,
+    models,
     baseUrl: pick("baseUrl"),
     apiKeyEnv: pick("apiKeyEnv"),
     apiKeyHelper: file.apiKeyHelper,
@@ -260,4 +267,27 @@ function issues(error: z.ZodError, where: (path: string) => string): string {
 
 function kebab(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * Every model a session may switch to is reached with the same `baseUrl`, `apiKeyEnv` and
+ * `apiKeyHelper` as `model`: with any of them set, a `models` entry of another provider would
+ * send that provider's key to this address, so it is a config error.
+ */
+function checkModelProviders(
+  model: string,
+  models: readonly string[],
+  shared: Readonly<Record<string, unknown>>,
+): void {
+  const set = Object.keys(shared).filter((k) => shared[k] !== undefined);
+  if (set.length === 0) return;
+  const provider = (spec: string) => (spec.includes(":") ? spec.slice(0, spec.indexOf(":")) : spec);
+  models.forEach((spec, i) => {
+    if (spec === "scripted" || provider(spec) === provider(model)) return;
+    throw new ConfigError(
+      `models[${i}]: ${JSON.stringify(spec)} is not of the provider ${provider(model)}, and ${set.join(", ")} ` +
+        `apply to every model (they would reach it with ${JSON.stringify(model)}'s settings); ` +
+        "list models of one provider",
+    );
+  });
 }

@@ -8,6 +8,7 @@ import type { CompactTrigger } from "../wire/hooks.js";
 import { applyDecision, say } from "./apply-decision.js";
 import type { ReportingClient } from "./hook-reports.js";
 import type { Transcript } from "./transcript.js";
+import { hookName, reminderText } from "./hook-context.js";
 
 /**
  * Auto compaction starts once the context the next step reads (the last step's prompt and
@@ -34,19 +35,36 @@ export const COMPACT_COMMAND = {
  */
 export class ContextMeter {
   private last: { used: number; size: number } | undefined;
+  /** Auto compactions blocked or failed in a row, since the last one that compacted. */
+  private misses = 0;
 
   note(usage: { used: number; size: number } | undefined): void {
     this.last = usage;
   }
 
+  /** Past the threshold, and auto compaction has not given up. */
   get full(): boolean {
+    if (this.misses >= MAX_AUTO_MISSES) return false;
     return this.last !== undefined && needsCompaction(this.last.used, this.last.size);
   }
 
+  /** An auto compaction was blocked or failed: after a few in a row, stop trying. */
+  missed(): void {
+    this.misses++;
+  }
+
+  /** A compaction replaced the history: the meter starts over. */
   reset(): void {
     this.last = undefined;
+    this.misses = 0;
   }
 }
+
+/**
+ * Auto compactions blocked or failed in a row before hookgate stops trying until a compaction
+ * succeeds (a `/compact`): each costs a PreCompact run and, failing, a full-history request.
+ */
+export const MAX_AUTO_MISSES = 3;
 
 /** `/compact [instructions]`: the instructions, or undefined when `text` is no such command. */
 export function matchCompact(text: string): { instructions: string | undefined } | undefined {
@@ -112,7 +130,12 @@ export async function compact(
     await say(env.client, "Not enough messages to compact.");
     return { kind: "skipped" };
   }
-  const asked = [...(instructions ? [instructions] : []), ...pre.context.map((c) => c.text)];
+  // The user's words as given; a hook's marked as that hook's, its marker syntax neutralised.
+  const name = hookName("PreCompact", trigger);
+  const asked = [
+    ...(instructions ? [instructions] : []),
+    ...pre.context.map((c) => reminderText(name, c, "context")),
+  ];
   let summary: string;
   try {
     const step = await runStep(

@@ -183,7 +183,18 @@ async function steps(
   }
   // A context past its threshold is compacted before the prompt joins it, so the model reads
   // the new prompt whole after the summary.
-  if (env.context.full) await compact("auto", undefined, compactEnv(env), signal);
+  // Auto compaction, at most once a turn when it is blocked or fails: a hook that blocks it or
+  // a summary request the provider refuses is not paid for again at every step.
+  let autoOff = false;
+  const autoCompact = async () => {
+    if (autoOff || !env.context.full) return;
+    const done = await compact("auto", undefined, compactEnv(env), signal);
+    if (done.kind === "blocked" || done.kind === "failed") {
+      autoOff = true;
+      env.context.missed();
+    }
+  };
+  await autoCompact();
   if (signal.aborted) return "cancelled";
   detach(
     remember(env, [...opening.start, ...opening.submit, ...env.instructions, ...asked]),
@@ -193,8 +204,8 @@ async function steps(
   await env.admit();
   for (let round = 0; round < env.maxRounds; round++) {
     if (signal.aborted) return "cancelled";
-    if (round > 0 && env.context.full) {
-      await compact("auto", undefined, compactEnv(env), signal);
+    if (round > 0) {
+      await autoCompact();
       if (signal.aborted) return "cancelled";
     }
     const late = await lateContext(env);

@@ -117,6 +117,28 @@ describe("flags and precedence", () => {
       models: [],
       telemetry: {},
     });
+    // The models a client may switch to share the base URL and key settings: one provider only.
+    expect(() =>
+      mergeSettings(
+        { model: "openai-compatible:llama3", baseUrl: "http://x/v1", models: ["anthropic:m"] },
+        {},
+        {},
+      ),
+    ).toThrow(/models\[0\]: "anthropic:m" is not of the provider openai-compatible, and baseUrl apply/);
+    expect(
+      mergeSettings(
+        {
+          model: "openai-compatible:a",
+          baseUrl: "http://x/v1",
+          models: ["openai-compatible:b", "scripted"],
+        },
+        {},
+        {},
+      ).models,
+    ).toEqual(["openai-compatible:b", "scripted"]);
+    expect(mergeSettings({ model: "openai:a", models: ["anthropic:b"] }, {}, {}).models).toEqual([
+      "anthropic:b",
+    ]);
     expect(mergeSettings({ dataDir: "rel/dir" }, {}, {}).dataDir).toBe(resolve("rel/dir"));
     expect(mergeSettings({}, {}, { XDG_STATE_HOME: "/state" }).dataDir).toBe("/state/hookgate");
     // The XDG spec ignores a relative XDG_STATE_HOME.
