@@ -124,7 +124,9 @@ describe("flags and precedence", () => {
         {},
         {},
       ),
-    ).toThrow(/models\[0\]: "anthropic:m" is not of the provider openai-compatible, and baseUrl apply/);
+    ).toThrow(
+      /models\[0\]: "anthropic:m" is not of the provider openai-compatible, and baseUrl apply/,
+    );
     expect(
       mergeSettings(
         {
