@@ -1,5 +1,5 @@
 import type { Logger } from "../shared/log.js";
-import { errorMessage } from "../shared/values.js";
+import { errorMessage, unlessAborted } from "../shared/values.js";
 import { describeIssue } from "../shared/zod-issues.js";
 import {
   parseElicitationRequest,
@@ -13,7 +13,7 @@ export interface ElicitationAsk {
   readonly request: ElicitationRequest;
   /** The tool call the server was running when it asked, when only one was. */
   readonly toolCallId?: string;
-  /** The server withdrew the question, or the call it belongs to was cancelled. */
+  /** The server withdrew the question, or the call(s) it belongs to ended. */
   readonly signal: AbortSignal;
 }
 
@@ -23,29 +23,39 @@ export type Elicit = (ask: ElicitationAsk) => Promise<ElicitationAnswer>;
 /** A `tools/call` in flight on one server: the elicitations it causes belong to it. */
 interface InFlight {
   readonly toolCallId: string | undefined;
-  readonly signal: AbortSignal;
+  /** Aborted when the call ends, however it ends (result, error, timeout, turn cancelled). */
+  readonly ended: AbortController;
 }
 
 /**
- * One server's side of elicitation: the calls in flight (so a question can be tied to the call
- * that caused it, and cancelled with it) and the session's answerer, set once the session
- * exists. Until then, and on any failure, the server is told `decline`/`cancel`: it never
- * waits on a question nobody can see.
+ * One server's side of elicitation: the calls in flight (a question is tied to the call that
+ * caused it and ends with it) and the session's answerer, set once the session exists. Until
+ * then, and on any failure, the server is told `decline`/`cancel`: it never waits on a question
+ * nobody can see. Claude Code only elicits during a call, so a question with no call in flight
+ * is declined, and a server has at most one question open: more are declined, not queued.
  */
 export class ServerElicitation {
   answerer: Elicit | undefined;
   private readonly calls = new Set<InFlight>();
+  private open = false;
 
   constructor(
     private readonly server: string,
     private readonly log: Logger,
   ) {}
 
-  /** Marks a call in flight until `done` is called. */
+  /** Marks a call in flight until `done` is called or `signal` (the turn's) aborts. */
   track(toolCallId: string | undefined, signal: AbortSignal): () => void {
-    const call = { toolCallId, signal };
+    const call: InFlight = { toolCallId, ended: new AbortController() };
+    const done = () => {
+      this.calls.delete(call);
+      call.ended.abort();
+      signal.removeEventListener("abort", done);
+    };
+    if (signal.aborted) return () => undefined;
     this.calls.add(call);
-    return () => this.calls.delete(call);
+    signal.addEventListener("abort", done, { once: true });
+    return done;
   }
 
   /** Answers one `elicitation/create`, its params untrusted. */
@@ -57,19 +67,46 @@ export class ServerElicitation {
       return { action: "decline" };
     }
     if (!this.answerer) return { action: "decline" };
-    // Several calls at once: the question cannot be told apart, so it belongs to the session.
-    const [only] = this.calls.size === 1 ? this.calls : [];
-    const signals = only ? [signal, only.signal] : [signal];
+    if (this.calls.size === 0) {
+      this.log.warn("MCP elicitation with no tool call of the server in flight; declined");
+      return { action: "decline" };
+    }
+    if (this.open) {
+      this.log.warn("MCP elicitation while another of the server is open; declined");
+      return { action: "decline" };
+    }
+    // Several calls at once: the question cannot be told apart, so it names no call and ends
+    // once all of them have ended.
+    const calls = [...this.calls];
+    const [only] = calls.length === 1 ? calls : [];
+    const asked = AbortSignal.any([signal, callsEnded(calls)]);
+    this.open = true;
     try {
-      return await this.answerer({
+      // Withdrawn: the server hears `cancel` now, whatever the hooks or the client still do.
+      const answer = this.answerer({
         server: this.server,
         request: parsed.request,
         ...(only?.toolCallId !== undefined && { toolCallId: only.toolCallId }),
-        signal: AbortSignal.any(signals),
+        signal: asked,
       });
+      return (await unlessAborted(answer, asked)) ?? { action: "cancel" };
     } catch (error) {
       this.log.warn({ err: errorMessage(error) }, "MCP elicitation failed; cancelled");
       return { action: "cancel" };
+    } finally {
+      this.open = false;
     }
   }
+}
+
+/** Aborts once every one of `calls` has ended. */
+function callsEnded(calls: readonly InFlight[]): AbortSignal {
+  const all = new AbortController();
+  let left = calls.length;
+  for (const call of calls) {
+    const one = () => --left === 0 && all.abort();
+    if (call.ended.signal.aborted) one();
+    else call.ended.signal.addEventListener("abort", one, { once: true });
+  }
+  return all.signal;
 }

@@ -3,7 +3,7 @@ import type { Steering } from "../hooks/steering.js";
 import type { ElicitationAsk } from "../mcp/elicitation.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
-import { errorMessage } from "../shared/values.js";
+import { errorMessage, unlessAborted } from "../shared/values.js";
 import type { ElicitationAnswer } from "../wire/elicitation.js";
 import type { EventFields } from "../wire/hooks.js";
 import { applyDecision } from "./apply-decision.js";
@@ -16,7 +16,15 @@ export interface ElicitationEnv {
   readonly log: Logger;
   /** How long the client's form stays open before Notification hooks hear of it. */
   readonly noticeDelayMs?: number;
+  /** How long the client's form may stay open at all (a backstop; the call ending closes it). */
+  readonly deadlineMs?: number;
 }
+
+/**
+ * The longest the client's form stays open: the question normally ends with the tool call
+ * that asked it, this only bounds a client that never answers.
+ */
+export const ELICITATION_DEADLINE_MS = 10 * 60_000;
 
 /**
  * Answers one MCP elicitation as Claude Code 2.1.332 does: Elicitation hooks first (an answer
@@ -109,20 +117,35 @@ async function askUser(ask: ElicitationAsk, env: ElicitationEnv): Promise<Elicit
     );
   }, env.noticeDelayMs ?? PERMISSION_NOTICE_DELAY_MS);
   timer.unref();
+  const deadlineMs = env.deadlineMs ?? ELICITATION_DEADLINE_MS;
+  const expired = new AbortController();
+  const deadline = setTimeout(() => expired.abort(), deadlineMs);
+  deadline.unref();
+  const signal = AbortSignal.any([ask.signal, expired.signal]);
   try {
-    return await env.client.createElicitation(
+    const form = env.client.createElicitation(
       {
         message: request.message,
         requestedSchema: request.requestedSchema,
         ...(ask.toolCallId !== undefined && { toolCallId: ask.toolCallId }),
       },
-      ask.signal,
+      signal,
     );
+    return (await unlessAborted(form, signal)) ?? { action: "cancel" };
   } catch (error) {
-    if (ask.signal.aborted) return { action: "cancel" };
-    env.log.warn({ err: errorMessage(error) }, "the client's elicitation failed; declined");
-    return { action: "decline" };
+    if (!signal.aborted) {
+      env.log.warn({ err: errorMessage(error) }, "the client's elicitation failed; declined");
+      return { action: "decline" };
+    }
+    return { action: "cancel" };
   } finally {
     clearTimeout(timer);
+    clearTimeout(deadline);
+    if (expired.signal.aborted && !ask.signal.aborted) {
+      env.log.warn(
+        { server: ask.server, deadlineMs },
+        "the client's elicitation form outlived its deadline; cancelled",
+      );
+    }
   }
 }

@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { noSteering } from "../../src/hooks/steering.js";
-import { answerElicitation, type ElicitationEnv } from "../../src/session/elicitation.js";
+import {
+  answerElicitation,
+  ELICITATION_DEADLINE_MS,
+  type ElicitationEnv,
+} from "../../src/session/elicitation.js";
 import { silentLogger } from "../../src/shared/log.js";
 import type { ElicitationForm, FormAnswer } from "../../src/shared/port.js";
 import { FakeClient } from "../tools/fake-client.js";
@@ -79,5 +84,31 @@ describe("a form left open on the client", () => {
     expect(
       notices().map((n) => (n.fields as { notification_type: string }).notification_type),
     ).toEqual(["elicitation_response"]);
+  });
+});
+
+describe("a client that never answers the form", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("is cancelled, and logged, once the deadline passes; the client's form is withdrawn", async () => {
+    vi.useFakeTimers();
+    const { hooks, notices } = quietHooks();
+    const lines: string[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => void lines.push(line) });
+    const signals: AbortSignal[] = [];
+    const client = new (class extends FakeClient {
+      override createElicitation(_p: ElicitationForm, signal?: AbortSignal): Promise<FormAnswer> {
+        if (signal) signals.push(signal);
+        return new Promise(() => {});
+      }
+    })({ elicitation: true });
+    const answered = answerElicitation(ASK, { hooks, client, log });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(signals).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(ELICITATION_DEADLINE_MS);
+    expect(await answered).toEqual({ action: "cancel" });
+    expect(signals[0]?.aborted).toBe(true);
+    expect(lines.join("")).toContain("outlived its deadline");
+    expect(notices().at(-1)?.fields).toMatchObject({ notification_type: "elicitation_response" });
   });
 });
