@@ -20,12 +20,17 @@ const linesOf = (path: string) =>
  * A session whose user settings hold a ConfigChange hook (`configChange`) and whose project
  * settings hold a UserPromptSubmit hook that writes `old` to prompts.log.
  */
-async function sessionWithSettings(cwd: string, configChange: string) {
+async function sessionWithSettings(cwd: string, configChange: string, userPrompt?: string) {
   const home = mkdtempSync(join(tmpdir(), "home-"));
   mkdirSync(join(home, ".claude"), { recursive: true });
   writeFileSync(
     join(home, ".claude", "settings.json"),
-    JSON.stringify({ hooks: { ConfigChange: command(configChange) } }),
+    JSON.stringify({
+      hooks: {
+        ConfigChange: command(configChange),
+        ...(userPrompt !== undefined && { UserPromptSubmit: command(userPrompt) }),
+      },
+    }),
   );
   const project = join(cwd, ".claude", "settings.json");
   const prompts = join(cwd, "prompts.log");
@@ -39,7 +44,7 @@ async function sessionWithSettings(cwd: string, configChange: string) {
   s = await startInProcess({}, { home, settingSources: ["user", "project"] });
   const { sessionId } = await s.newSession({}, cwd);
   await s.prompt(sessionId, "hello");
-  expect(linesOf(prompts)).toEqual(["old"]);
+  expect(linesOf(prompts)).toContain("old");
   return { session: s, sessionId, project, prompts, writeProject };
 }
 
@@ -80,5 +85,26 @@ describe("ConfigChange when a settings file the session read changes", () => {
     });
     expect(linesOf(asked)).toHaveLength(1);
     expect(linesOf(prompts).filter((l) => l === "new")).toHaveLength(1);
+  });
+
+  it("a project file that turns hooks off mid-session turns off only its own level: the user's hooks stay", async () => {
+    const cwd = workspace();
+    const asked = join(cwd, "asked.jsonl");
+    const { session, sessionId, project, prompts } = await sessionWithSettings(
+      cwd,
+      `cat >> ${asked}`,
+      `echo user >> ${join(cwd, "prompts.log")}`,
+    );
+    const runs = (n: number) => () =>
+      existsSync(asked) && readFileSync(asked, "utf8").split("\n").length > n;
+    writeFileSync(project, JSON.stringify({ disableAllHooks: true }));
+    await waitUntil("the first ConfigChange hook run", runs(1));
+    // Asked only after the first change was loaded: the user's ConfigChange hook is still on.
+    writeFileSync(project, JSON.stringify({ disableAllHooks: true, env: {} }));
+    await waitUntil("the second ConfigChange hook run", runs(2));
+    const before = linesOf(prompts).length;
+    await session.prompt(sessionId, "again");
+    // The project's hook is off; the user's still runs.
+    expect(linesOf(prompts).slice(before)).toEqual(["user"]);
   });
 });
