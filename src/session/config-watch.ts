@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { settingsFiles } from "../command-hooks/settings.js";
 import { keepsOut } from "../hooks/events/config-change.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
@@ -40,7 +42,9 @@ export function watchSettings(watch: ConfigWatch): () => void {
   const sources = new Map<string, ConfigChangeSource>();
   for (const f of watch.files) {
     const source = SOURCES[f.source];
-    if (source !== undefined) sources.set(f.path, source);
+    // A file whose folder does not exist (no `.claude` in the project, no managed settings)
+    // cannot be watched; it is left out rather than warned about in every session.
+    if (source !== undefined && existsSync(dirname(f.path))) sources.set(f.path, source);
   }
   const lifetime = new AbortController();
   let queue = Promise.resolve();
