@@ -41,6 +41,7 @@ import { applyPermissionUpdates } from "../session/permission-updates.js";
 import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
 import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
 import { hookConfigFiles } from "../session/hook-config-files.js";
+import { watchSettings } from "../session/config-watch.js";
 import { Transcript } from "../session/transcript.js";
 import { DEFAULT_MAX_ROUNDS, DEFAULT_MAX_STOP_BLOCKS } from "../session/limits.js";
 import { metaOf } from "./session-handle.js";
@@ -101,12 +102,15 @@ export class SessionAssembly {
     const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
     const { childEnv } = this.runtime;
     // Managed settings are read as they are now: an administrator's change always applies.
-    const loaded = loadCommandHooks({
+    const loadRequest = {
       ...settingsRequest,
       managed: options.managedSettings ?? MANAGED_SETTINGS_PATH,
-      readText: snapshotReader(hookFiles.snapshot),
       // http hooks' header `$VAR`s: the agent's environment, never a model key.
-      headerEnv: { values: process.env, withheld: (name) => childEnv.isWithheld(name) },
+      headerEnv: { values: process.env, withheld: (name: string) => childEnv.isWithheld(name) },
+    };
+    const loaded = loadCommandHooks({
+      ...loadRequest,
+      readText: snapshotReader(hookFiles.snapshot),
     });
     const rules = new RuleBook(loaded.policy.rules, places);
     const mode = options.permissionMode ?? this.defaultMode(loaded.policy.defaultMode, log);
@@ -183,6 +187,7 @@ export class SessionAssembly {
       models: this.models,
       catalog: new ToolCatalog(builtinTools, () => mcp.tools(), rules),
       release: async () => {
+        unwatchSettings();
         envFiles.dispose();
         await mcp.close();
       },
@@ -228,6 +233,23 @@ export class SessionAssembly {
           log,
           warn: (warning) => self.warnHooks(warning),
         }),
+    });
+    // A settings file changed on disk is asked of ConfigChange, then loaded again through the
+    // one loader, so the trust order and managed settings hold as they did at the start.
+    let settingsNow = hookFiles.snapshot;
+    const unwatchSettings = watchSettings({
+      files: settingsFiles(loadRequest),
+      hooks: actor.hooks,
+      client,
+      reload: (path) => {
+        settingsNow = { ...settingsNow, ...takeSnapshot([path]) };
+        const reloaded = loadCommandHooks({
+          ...loadRequest,
+          readText: snapshotReader(settingsNow),
+        });
+        actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
+      },
+      log,
     });
     // The servers' questions go through the session's hooks and client from now on.
     mcp.answerElicitations((ask) => answerElicitation(ask, { hooks: actor.hooks, client, log }));

@@ -11,7 +11,7 @@ import { buildHookInput, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { viewedOf, type RunRequest } from "./run-request.js";
-import { applicable, type Handler } from "./registry.js";
+import { applicable, type Handler, type HookRegistry } from "./registry.js";
 import { isFileHandler } from "./command.js";
 import { steerConcurrently, steerToolOutput, type SteerContext } from "./steer.js";
 import {
@@ -50,7 +50,8 @@ export class SessionHooks {
   /** Observe-only events, and every hook run no turn awaits. */
   private readonly observers: Observers;
 
-  private readonly opts: SessionHooksOptions;
+  /** Its registry is replaced when a changed settings file is applied (ConfigChange). */
+  private readonly opts: Omit<SessionHooksOptions, "registry"> & { registry: HookRegistry };
 
   constructor(options: SessionHooksOptions) {
     // Every `_hooks/run` of the session, gate or steering, goes through the one watch.
@@ -58,6 +59,14 @@ export class SessionHooks {
     const transport = watchMethodNotFound(options.transport, { registry, log, warn });
     this.opts = { ...options, transport };
     this.observers = new Observers(this.opts, this.lifetime.signal);
+  }
+
+  /**
+   * The hooks in force from now on: a changed settings file, reloaded. Runs already started
+   * finish with the hooks they were asked with.
+   */
+  useRegistry(registry: HookRegistry): void {
+    this.opts.registry = registry;
   }
 
   /**

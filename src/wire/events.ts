@@ -21,6 +21,7 @@ export const HOOK_EVENTS = [
   "PostModelSwitch",
   "Elicitation",
   "ElicitationResult",
+  "ConfigChange",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -40,7 +41,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  * PreCompact's and PostCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
  * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
  * names files), Pre/PostModelSwitch's `to_model`, Elicitation's and ElicitationResult's
- * `mcp_server_name`. On the other events
+ * `mcp_server_name`, ConfigChange's `source`. On the other events
  * without a tool the matcher is ignored.
  */
 export const MATCHER_FIELDS = {
@@ -57,6 +58,7 @@ export const MATCHER_FIELDS = {
   PostModelSwitch: "to_model",
   Elicitation: "mcp_server_name",
   ElicitationResult: "mcp_server_name",
+  ConfigChange: "source",
 } as const satisfies Partial<Record<HookEventName, string>>;
 
 /** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
@@ -79,7 +81,6 @@ export const NOT_RUN: Readonly<Record<string, string>> = {
   TeammateIdle: "hookgate has no agent teams",
   TaskCreated: "hookgate has no task list",
   TaskCompleted: "hookgate has no task list",
-  ConfigChange: "hookgate does not watch its settings files during a session yet",
   WorktreeCreate: "hookgate has no git worktree feature",
   WorktreeRemove: "hookgate has no git worktree feature",
   CwdChanged:

@@ -156,6 +156,16 @@ export const STOP_FAILURE_ERRORS = [
 ] as const;
 export type StopFailureError = (typeof STOP_FAILURE_ERRORS)[number];
 
+/** ConfigChange's `source`, Claude Code 2.1.332's names (`--settings` files have none). */
+export const CONFIG_CHANGE_SOURCES = [
+  "user_settings",
+  "project_settings",
+  "local_settings",
+  "policy_settings",
+  "skills",
+] as const;
+export type ConfigChangeSource = (typeof CONFIG_CHANGE_SOURCES)[number];
+
 /** Claude Code's causes of a requested model switch (hookgate's: `sdk`, a client's request). */
 export const PRE_MODEL_SWITCH_SOURCES = ["command", "picker", "sdk"] as const;
 /** PostModelSwitch hears of any change: a request, or an automatic one. */
@@ -261,6 +271,8 @@ const eventFields = {
   },
   /** A path SessionStart's `watchPaths` named (or a file inside it) changed. */
   FileChanged: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
+  /** A settings file the session read changed on disk; hooks may keep the change out. */
+  ConfigChange: { source: z.enum(CONFIG_CHANGE_SOURCES), file_path: z.string().optional() },
   /** A client asked for another model (`session/set_config_option`); hooks may refuse it. */
   PreModelSwitch: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
   /** The session's model changed; context goes to the model with its next request. */
@@ -342,6 +354,7 @@ export const hookInputSchemas: { readonly [E in HookEventName]: z.ZodType<HookIn
   PostModelSwitch: inputSchema("PostModelSwitch"),
   Elicitation: inputSchema("Elicitation"),
   ElicitationResult: inputSchema("ElicitationResult"),
+  ConfigChange: inputSchema("ConfigChange"),
 };
 
 // Loose: `_hooks/run` params carry the event's own fields too (checked per event above).

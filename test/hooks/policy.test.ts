@@ -36,6 +36,7 @@ describe("the per-event policy table", () => {
       "PostModelSwitch",
       "Elicitation",
       "ElicitationResult",
+      "ConfigChange",
     ]);
     expectTypeOf<SteerEvent>().toEqualTypeOf<
       | "PostToolUse"
@@ -52,6 +53,7 @@ describe("the per-event policy table", () => {
       | "PostModelSwitch"
       | "Elicitation"
       | "ElicitationResult"
+      | "ConfigChange"
     >();
     expect(policyOf("PreToolUse").awaited).toBe("all");
     expect(HOOK_EVENTS.filter((e) => policyOf(e).awaited === "none")).toEqual([

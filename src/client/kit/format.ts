@@ -207,6 +207,8 @@ function eventDetail(input: HookInput): string {
       return ` ${input.mcp_server_name}: ${oneLine(input.message, 60)}`;
     case "ElicitationResult":
       return ` ${input.mcp_server_name}: ${input.action}`;
+    case "ConfigChange":
+      return ` ${input.source}${input.file_path === undefined ? "" : ` ${input.file_path}`}`;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
+import { configChange } from "./config-change.js";
 import { elicitation } from "./elicitation.js";
 import { elicitationResult } from "./elicitation-result.js";
 import { fileChanged } from "./file-changed.js";
@@ -48,6 +49,7 @@ export const EVENTS = {
   PostModelSwitch: postModelSwitch,
   Elicitation: elicitation,
   ElicitationResult: elicitationResult,
+  ConfigChange: configChange,
 } as const satisfies { readonly [E in HookEventName]: EventModule<E> };
 
 /** The module of `event`. */

@@ -25,6 +25,7 @@ export interface EventPolicy {
     | "blocks-compaction"
     | "refuses-switch"
     | "declines-elicitation"
+    | "keeps-settings"
     | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
@@ -43,6 +44,7 @@ export interface EventPolicy {
     | "blocks-compaction"
     | "refuses-switch"
     | "declines-elicitation"
+    | "keeps-settings"
     | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import type { settingsFiles } from "../command-hooks/settings.js";
+import { keepsOut } from "../hooks/events/config-change.js";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientPort } from "../shared/port.js";
+import type { ConfigChangeSource } from "../wire/hooks.js";
+import { showMessages } from "./apply-decision.js";
+import { watchFiles } from "./file-watch.js";
+
+type SettingsFile = ReturnType<typeof settingsFiles>[number];
+
+/** Claude Code's ConfigChange source per settings source; `--settings` files have none. */
+const SOURCES: Partial<Record<SettingsFile["source"], ConfigChangeSource>> = {
+  user: "user_settings",
+  project: "project_settings",
+  local: "local_settings",
+  managed: "policy_settings",
+};
+
+export interface ConfigWatch {
+  /** The settings files the session read (user, project, local, `--settings`, managed). */
+  readonly files: readonly SettingsFile[];
+  readonly hooks: SessionHooks;
+  readonly client: ClientPort;
+  /**
+   * Takes `path` as it is now (the other files as the session has them) and loads the
+   * settings again through the one loader, putting their hooks in force.
+   */
+  readonly reload: (path: string) => void;
+  readonly log: Logger;
+}
+
+/**
+ * Watches the session's settings files: a settled change asks ConfigChange, with the hooks
+ * in force before it, and unless a hook keeps it out the files are loaded again. Changes are
+ * handled one at a time, in the order they settled. Returns the closer (the session's).
+ */
+export function watchSettings(watch: ConfigWatch): () => void {
+  const sources = new Map<string, ConfigChangeSource>();
+  for (const f of watch.files) {
+    const source = SOURCES[f.source];
+    // A file whose folder does not exist (no `.claude` in the project, no managed settings)
+    // cannot be watched; it is left out rather than warned about in every session.
+    if (source !== undefined && existsSync(dirname(f.path))) sources.set(f.path, source);
+  }
+  const lifetime = new AbortController();
+  let queue = Promise.resolve();
+  const unwatch = watchFiles(
+    [...sources.keys()],
+    (path) => {
+      const source = sources.get(path);
+      if (source === undefined) return;
+      queue = queue.then(() => changed(watch, path, source, lifetime.signal));
+    },
+    watch.log,
+  );
+  return () => {
+    unwatch();
+    lifetime.abort();
+  };
+}
+
+async function changed(
+  { hooks, client, reload, log }: ConfigWatch,
+  path: string,
+  source: ConfigChangeSource,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return;
+  try {
+    const fields = () => ({ source, file_path: path });
+    hooks.emit("ConfigChange", fields, source);
+    const decision = await hooks.run("ConfigChange", {
+      fields,
+      toolUseId: `config-change-${randomUUID()}`,
+      toolName: source,
+      signal,
+    });
+    await showMessages(client, decision.systemMessages);
+    if (signal.aborted) return;
+    if (keepsOut(decision, source)) {
+      log.warn({ path, source, reason: decision.block?.text }, "ConfigChange: kept out");
+      return;
+    }
+    if (decision.block)
+      log.warn({ path }, "ConfigChange: a managed change applies despite a block");
+    reload(path);
+    log.info({ path, source }, "ConfigChange: settings reloaded");
+  } catch (error) {
+    // A change that could not be judged stays out: the session keeps the hooks it has.
+    log.warn({ path, error: String(error) }, "ConfigChange: change not applied");
+  }
+}

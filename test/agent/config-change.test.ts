@@ -1,0 +1,110 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { waitUntil } from "../helpers/wait.js";
+import { startInProcess, workspace, type Session } from "./setup.js";
+
+let s: Session | undefined;
+afterEach(async () => {
+  await s?.h.close();
+  s = undefined;
+});
+
+const command = (script: string) => [{ hooks: [{ type: "command", command: script }] }];
+
+const linesOf = (path: string) =>
+  existsSync(path) ? readFileSync(path, "utf8").trim().split("\n") : [];
+
+/**
+ * A session whose user settings hold a ConfigChange hook (`configChange`) and whose project
+ * settings hold a UserPromptSubmit hook that writes `old` to prompts.log.
+ */
+async function sessionWithSettings(cwd: string, configChange: string, userPrompt?: string) {
+  const home = mkdtempSync(join(tmpdir(), "home-"));
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(
+    join(home, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: {
+        ConfigChange: command(configChange),
+        ...(userPrompt !== undefined && { UserPromptSubmit: command(userPrompt) }),
+      },
+    }),
+  );
+  const project = join(cwd, ".claude", "settings.json");
+  const prompts = join(cwd, "prompts.log");
+  const writeProject = (word: string) =>
+    writeFileSync(
+      project,
+      JSON.stringify({ hooks: { UserPromptSubmit: command(`echo ${word} >> ${prompts}`) } }),
+    );
+  mkdirSync(join(cwd, ".claude"), { recursive: true });
+  writeProject("old");
+  s = await startInProcess({}, { home, settingSources: ["user", "project"] });
+  const { sessionId } = await s.newSession({}, cwd);
+  await s.prompt(sessionId, "hello");
+  expect(linesOf(prompts)).toContain("old");
+  return { session: s, sessionId, project, prompts, writeProject };
+}
+
+describe("ConfigChange when a settings file the session read changes", () => {
+  it("a ConfigChange hook that blocks keeps the change out: the old hook stays in force", async () => {
+    const cwd = workspace();
+    const asked = join(cwd, "asked.jsonl");
+    const { session, sessionId, project, prompts, writeProject } = await sessionWithSettings(
+      cwd,
+      `cat >> ${asked}; echo 'not in this session' >&2; exit 2`,
+    );
+    writeProject("new");
+    // The hook's whole input, once `cat` has written it.
+    const input = await waitUntil("the ConfigChange hook asked", () => {
+      const text = existsSync(asked) ? readFileSync(asked, "utf8") : "";
+      return text.endsWith("}\n") ? (JSON.parse(text) as unknown) : undefined;
+    });
+    expect(input).toMatchObject({
+      hook_event_name: "ConfigChange",
+      source: "project_settings",
+      file_path: project,
+    });
+    await session.prompt(sessionId, "again");
+    expect(linesOf(prompts)).toEqual(["old", "old"]);
+  });
+
+  it("without a block the file is loaded again: its new hook applies for the rest of the session", async () => {
+    const cwd = workspace();
+    const asked = join(cwd, "asked.jsonl");
+    const { session, sessionId, prompts, writeProject } = await sessionWithSettings(
+      cwd,
+      `cat >> ${asked}`,
+    );
+    writeProject("new");
+    await waitUntil("the new UserPromptSubmit hook in force", async () => {
+      await session.prompt(sessionId, "again");
+      return linesOf(prompts).at(-1) === "new";
+    });
+    expect(linesOf(asked)).toHaveLength(1);
+    expect(linesOf(prompts).filter((l) => l === "new")).toHaveLength(1);
+  });
+
+  it("a project file that turns hooks off mid-session turns off only its own level: the user's hooks stay", async () => {
+    const cwd = workspace();
+    const asked = join(cwd, "asked.jsonl");
+    const { session, sessionId, project, prompts } = await sessionWithSettings(
+      cwd,
+      `cat >> ${asked}`,
+      `echo user >> ${join(cwd, "prompts.log")}`,
+    );
+    const runs = (n: number) => () =>
+      existsSync(asked) && readFileSync(asked, "utf8").split("\n").length > n;
+    writeFileSync(project, JSON.stringify({ disableAllHooks: true }));
+    await waitUntil("the first ConfigChange hook run", runs(1));
+    // Asked only after the first change was loaded: the user's ConfigChange hook is still on.
+    writeFileSync(project, JSON.stringify({ disableAllHooks: true, env: {} }));
+    await waitUntil("the second ConfigChange hook run", runs(2));
+    const before = linesOf(prompts).length;
+    await session.prompt(sessionId, "again");
+    // The project's hook is off; the user's still runs.
+    expect(linesOf(prompts).slice(before)).toEqual(["user"]);
+  });
+});
