@@ -73,6 +73,27 @@ export const MODEL_SWITCH_SCENARIOS = [
     show: ["hooks", "models"],
   },
   {
+    name: "model switch: permissionDecision ask refuses in a session that cannot ask",
+    switchModel: TO,
+    hooks: {
+      PreModelSwitch: [
+        {
+          hooks: [
+            {
+              tag: "pre",
+              out: {
+                hookSpecificOutput: { hookEventName: "PreModelSwitch", permissionDecision: "ask" },
+              },
+            },
+          ],
+        },
+      ],
+      PostModelSwitch: [{ hooks: [{ tag: "post" }] }],
+    },
+    turns: [],
+    show: ["hooks", "models"],
+  },
+  {
     name: "model switch: matchers select on to_model",
     switchModel: TO,
     hooks: {
@@ -111,5 +132,13 @@ export const MODEL_SWITCH_SCENARIOS = [
     turns: [],
     markers: ["SWITCH-CONTEXT-1"],
     show: ["hooks", "models", "where SWITCH-CONTEXT-1"],
+  },
+  {
+    name: "model switch: PostModelSwitch plain stdout reaches the next request",
+    switchModel: TO,
+    hooks: { PostModelSwitch: [{ hooks: [{ tag: "post", out: "SWITCH-STDOUT-1" }] }] },
+    turns: [],
+    markers: ["SWITCH-STDOUT-1"],
+    show: ["hooks", "models", "where SWITCH-STDOUT-1"],
   },
 ];
