@@ -64,12 +64,15 @@ export function runClaudeCode({
   env: extraEnv,
   managed,
   extraArgs = [],
+  steps,
   timeoutMs = 90_000,
 }) {
+  // `steps`: the prompt and what follows it go over stdin as stream-json (see `driveSteps`).
+  const input = steps ? ["--input-format", "stream-json"] : [prompt];
   const args = [
     ...extraArgs,
     ...(mcp ? ["--mcp-config", JSON.stringify({ mcpServers: mcp }), "--strict-mcp-config"] : []),
-    ...["-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"],
+    ...["-p", ...input, "--output-format", "stream-json", "--verbose", "--include-hook-events"],
     ...["--settings", settings, "--tools", "Bash,Read,Write,Edit,Glob,Grep"],
     ...["--model", "claude-sonnet-4-5", ...(mode ? ["--permission-mode", mode] : [])],
   ];
@@ -88,11 +91,12 @@ export function runClaudeCode({
       cwd,
       env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [steps ? "pipe" : "ignore", "pipe", "pipe"],
     });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
+    if (steps) driveSteps(child, [prompt, ...steps]);
     child.stderr.on("data", (d) => (err += d));
     const timer = setTimeout(() => process.kill(-child.pid, "SIGKILL"), timeoutMs);
     child.on("close", (code) => {
@@ -104,10 +108,54 @@ export function runClaudeCode({
           return [];
         }
       });
-      const result = lines.find((l) => l.type === "result");
+      const result = lines.findLast((l) => l.type === "result");
       resolve({ lines, end: result?.stop_reason ?? `exit ${code}`, stderr: err, result });
     });
   });
+}
+
+/**
+ * Feeds a stream-json session: a text is a user message, sent once the previous turn's
+ * `result` line came; `{ model }` is the SDK's `set_model` control request, the next step
+ * sent once its `control_response` came (success, or the error a refusing hook gives). Stdin
+ * closes after the last turn's result, which ends the run.
+ */
+function driveSteps(child, steps) {
+  let buffered = "";
+  let waiting = "start";
+  let next = 0;
+  const send = (frame) => child.stdin.write(`${JSON.stringify(frame)}\n`);
+  const advance = () => {
+    if (next === steps.length) return child.stdin.end();
+    const step = steps[next++];
+    if (typeof step === "string") {
+      waiting = "result";
+      send({ type: "user", message: { role: "user", content: step } });
+    } else {
+      waiting = "control_response";
+      send({
+        type: "control_request",
+        request_id: `switch-${next}`,
+        request: { subtype: "set_model", model: step.model },
+      });
+    }
+  };
+  child.stdout.on("data", (d) => {
+    buffered += d;
+    const lines = buffered.split("\n");
+    buffered = lines.pop();
+    for (const line of lines) {
+      let frame;
+      try {
+        frame = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (frame.type === waiting) advance();
+    }
+  });
+  child.stdin.on("error", () => undefined);
+  advance();
 }
 
 /** `bin args` run with `managed` as /etc/claude-code/managed-settings.json, /etc untouched. */

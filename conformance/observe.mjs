@@ -49,6 +49,8 @@ export function observe(scenario, run) {
     facets["agent results"] = toolResults(agent.at(-1), false).join(" | ");
     if (scenario.agentSystem) facets["agent system"] = systemText(agent[0].system);
   }
+  // Which model each main request went to: a switch applies to the next request.
+  if (scenario.switchModel) facets.models = main.map((r) => r.model).join(" ");
   const requests = logged.filter((l) => l.request);
   if (requests.length > 0) facets.http = requests.map((l) => JSON.stringify(l.request)).join(" ");
   const calls = logged.filter((l) => l.mcpArgs);

@@ -141,10 +141,28 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   const mode = scenario.mode === null ? undefined : (scenario.mode ?? "bypassPermissions");
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
   fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
+  // `switchModel`: one session, the prompt, a model switch, then a second prompt. Claude Code
+  // takes the model id as is; hookgate knows it as `anthropic:<id>`, listed in its config.
+  const switched = scenario.switchModel;
+  const config = switched && join(root, "hookgate.json");
+  if (config) writeFileSync(config, JSON.stringify({ models: [`anthropic:${switched}`] }));
   let end;
   let raw;
   try {
-    if (side === "cc") {
+    if (switched && side === "cc") {
+      raw = await runClaudeCode({
+        bin: cc.bin,
+        cwd,
+        home,
+        baseUrl: fake.url,
+        settings,
+        prompt,
+        mode,
+        env: scenario.env,
+        steps: [{ model: switched }, PROMPT],
+      });
+      end = raw.end;
+    } else if (side === "cc") {
       const mcp = scenario.mcp && { [MCP.name]: { command: MCP.command, args: MCP.args } };
       // `prompts`: one run each, the later ones continuing the conversation (`-c`).
       for (const [i, next] of (scenario.prompts ?? [prompt]).entries()) {
@@ -167,12 +185,15 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
       raw = await spawnAgent({
         cwd,
         prompt,
-        then: scenario.prompts?.slice(1) ?? [],
+        then: switched
+          ? [{ model: `anthropic:${switched}` }, PROMPT]
+          : (scenario.prompts?.slice(1) ?? []),
         mode,
         model: "anthropic:claude-sonnet-4-5",
         args: [
           ...["--base-url", `${fake.url}/v1`, "--settings", settings],
           ...(managed ? ["--managed-settings", managed] : []),
+          ...(config ? ["--config", config] : []),
         ],
         env: {
           ...process.env,

@@ -4,6 +4,7 @@ import { COMPACTION_SCENARIOS } from "./scenarios/compaction.mjs";
 import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
+import { MODEL_SWITCH_SCENARIOS } from "./scenarios/model-switch.mjs";
 import { TOOL_SHAPE_SCENARIOS } from "./scenarios/tool-shapes.mjs";
 
 const bash = (command) => ({ tool: "Bash", input: { command, description: "conformance step" } });
@@ -1476,3 +1477,4 @@ ruleScenarios.push(
 );
 SCENARIOS.push(...ruleScenarios);
 SCENARIOS.push(...COMPACTION_SCENARIOS);
+SCENARIOS.push(...MODEL_SWITCH_SCENARIOS);

@@ -169,9 +169,12 @@ export class SessionHooks {
   /**
    * Runs a steering event's hooks without holding anyone (PostModelSwitch's, after the
    * switch): `takeLate` hands their answer to the model's next step, as an `async` hook's.
+   * Settles once the answer is there, for a next turn that must not start without it.
    */
-  later<E extends SteerEvent>(event: E, request: RunRequest<E>): void {
-    this.observers.track(this.run(event, request).then((s) => this.late.push(s)));
+  later<E extends SteerEvent>(event: E, request: RunRequest<E>): Promise<void> {
+    const answered = this.run(event, request).then((s) => void this.late.push(s));
+    this.observers.track(answered);
+    return answered;
   }
 
   /** Runs `async` command hooks without holding the turn; `takeLate` hands over their answer. */

@@ -155,6 +155,8 @@ export class SessionActor {
   private readonly modelChoices: readonly ModelChoice[];
   /** The model's last answer: the switch hooks' `context_tokens` and `prompt_cache_warm`. */
   private lastResponse: LastResponse | undefined;
+  /** Settles when the last switch's PostModelSwitch hooks have answered. */
+  private switchAnswered: Promise<void> = Promise.resolve();
 
   constructor(readonly settings: SessionSettings) {
     const { restored } = settings;
@@ -291,6 +293,8 @@ export class SessionActor {
   ): Promise<StopReason> {
     try {
       const start = await this.hooks.takeSessionStart(controller.signal);
+      // A switch's PostModelSwitch answer goes with this prompt, so the turn waits for it.
+      await this.switchAnswered;
       if (start?.title) await this.retitle(start.title.text);
       for (const path of start?.watchPaths ?? []) this.watched.add(path);
       if (start?.watchPaths?.length && !this.unwatch && !this.closed) this.startWatching();
@@ -524,7 +528,7 @@ export class SessionActor {
       sessionUpdate: "config_option_update",
       configOptions: this.configOptions(),
     });
-    announceSwitch(this.hooks, fields, toolUseId, signal);
+    this.switchAnswered = announceSwitch(this.hooks, fields, toolUseId, signal);
     return { switched: true, reports: asked.reports };
   }
 

@@ -40,13 +40,18 @@ export function hookName(event: NoteEvent, qualifier?: string): string {
  *   (a client callback: `… from callback: "<id>": …`).
  * Each is wrapped in `<system-reminder>`, with marker syntax inside neutralised.
  */
-export function reminderText(name: string, note: HookText, kind: "context" | "block"): string {
+export function reminderText(
+  name: string,
+  note: HookText,
+  kind: "context" | "block",
+  plainAsContext = false,
+): string {
   if (kind === "block") {
     return systemReminder(
       `${name} hook blocking error from ${note.from.kind}: ${JSON.stringify(note.from.name)}: ${reasonText(note)}`,
     );
   }
-  const what = note.plain ? "success" : "additional context";
+  const what = note.plain && !plainAsContext ? "success" : "additional context";
   return systemReminder(`${name} hook ${what}: ${note.text}`);
 }
 
@@ -79,6 +84,10 @@ export interface HookReminder {
   readonly text: string;
 }
 
+// Events whose plain stdout Claude Code 2.1.332 words as JSON context ("hook additional
+// context"), not "hook success" (checked by the `model switch:` conformance scenarios).
+const PLAIN_AS_CONTEXT: ReadonlySet<NoteEvent> = new Set(["PostModelSwitch"]);
+
 /** The reminders for several hooks' notes of one event, one per hook. */
 export function remindersOf(
   event: NoteEvent,
@@ -94,6 +103,7 @@ export function remindersOf(
       hookName(event, event === "SessionStart" && !n.plain ? undefined : qualifier),
       n,
       kind,
+      PLAIN_AS_CONTEXT.has(event),
     ),
   }));
 }

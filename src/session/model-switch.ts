@@ -104,14 +104,17 @@ export async function askToSwitch(
   return block ? { refused: refusedLine(fields.to_model, block.text), reports } : { reports };
 }
 
-/** PostModelSwitch: observers notified; what the asked hooks say reaches the next request. */
+/**
+ * PostModelSwitch: observers notified; what the asked hooks say reaches the next request.
+ * Settles when they have answered (the next turn waits for it, as Claude Code's does).
+ */
 export function announceSwitch(
   hooks: SessionHooks,
   fields: EventFields["PostModelSwitch"],
   toolUseId: string,
   signal: AbortSignal,
-): void {
+): Promise<void> {
   const request = { fields: () => fields, toolUseId, toolName: fields.to_model, signal };
   hooks.emit("PostModelSwitch", request.fields, fields.to_model);
-  hooks.later("PostModelSwitch", request);
+  return hooks.later("PostModelSwitch", request);
 }

@@ -158,15 +158,22 @@ async function steps(
   signal: AbortSignal,
 ): Promise<StopReason | ModelTurnError> {
   const text = promptText(prompt);
+  // What hooks answered between turns (a model switch's PostModelSwitch) came before this
+  // prompt and goes before it; taken before its own hooks start, whose answers follow it.
+  const waiting = await lateContext(env);
   const opening = await openTurn(text, env, signal);
+  // A blocked prompt never reaches the model and is not kept in its history; what came
+  // before it is.
+  if (opening.kind !== "go" && waiting.length > 0) {
+    detach(remember(env, waiting), env.log, RECORDING);
+  }
   if (opening.kind === "cancelled") return "cancelled";
-  // A blocked prompt never reaches the model and is not kept in its history.
   if (opening.kind === "halted") return "end_turn";
   const command = matchSlashCommand(text, env.commands);
   if (command) {
     // The instructions and SessionStart's context belong to the session: they wait for the
     // first model request.
-    const kept = [...opening.start, ...env.instructions];
+    const kept = [...opening.start, ...env.instructions, ...waiting];
     if (kept.length > 0) detach(remember(env, kept), env.log, RECORDING);
     await env.admit();
     const { cwd, processGroups: groups, childEnv } = env.toolContext;
@@ -197,7 +204,7 @@ async function steps(
   await autoCompact();
   if (signal.aborted) return "cancelled";
   detach(
-    remember(env, [...opening.start, ...opening.submit, ...env.instructions, ...asked]),
+    remember(env, [...opening.start, ...opening.submit, ...env.instructions, ...waiting, ...asked]),
     env.log,
     RECORDING,
   );

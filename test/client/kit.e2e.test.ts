@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -134,6 +134,43 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
       },
     ]);
     expect(existsSync(join(cwd, "made"))).toBe(false);
+  });
+
+  it("switches the model between prompts with { model }; a hook's refusal is an outcome, not a failed run", async () => {
+    const cwd = makeWorkspace();
+    onTestFinished(() => removeWorkspace(cwd));
+    const other = "anthropic:claude-haiku-4-5";
+    const config = join(cwd, "hookgate.json");
+    writeFileSync(config, JSON.stringify({ models: [other] }));
+    const asked: string[] = [];
+    const run = await spawnAgent({
+      cwd,
+      args: ["--config", config],
+      hooks: {
+        PreModelSwitch: [
+          {
+            blocking: true,
+            hooks: [
+              (input) => {
+                asked.push((input as { to_model: string }).to_model);
+                // The first switch is refused; the later ones go through.
+                return asked.length === 1 ? { decision: "block", reason: "not yet" } : {};
+              },
+            ],
+          },
+        ],
+        PostModelSwitch: [{ hooks: [() => ({})] }],
+      },
+      prompt: "first",
+      then: [{ model: other }, "second", { model: other }, { model: "scripted" }, "third"],
+    });
+    expect(run.stopReason).toBe("end_turn");
+    expect(asked).toEqual([other, other, "scripted"]);
+    const switched = run.events.filter((e) => e.event === "PostModelSwitch");
+    expect(switched.map((e) => (e.input as { to_model: string }).to_model)).toEqual([
+      other,
+      "scripted",
+    ]);
   });
 
   it("renders a timeline: one plain line per thing the client saw, colour only when asked", async () => {

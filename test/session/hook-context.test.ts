@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   neutralised,
   reminderText,
+  remindersOf,
   stopFeedbackText,
   systemReminder,
 } from "../../src/session/hook-context.js";
@@ -47,6 +48,16 @@ describe("hook text for the model", () => {
         "context",
       ),
     ).toBe("<system-reminder>\nUserPromptSubmit hook success: pnpm\n</system-reminder>");
+  });
+
+  it("PostModelSwitch's plain stdout reads as additional context, as Claude Code words it", () => {
+    const plain = { hookCallbackId: "h", text: "now on opus", from, plain: true as const };
+    expect(remindersOf("PostModelSwitch", [plain], "context")[0]?.text).toBe(
+      "<system-reminder>\nPostModelSwitch hook additional context: now on opus\n</system-reminder>",
+    );
+    expect(remindersOf("UserPromptSubmit", [plain], "context")[0]?.text).toBe(
+      "<system-reminder>\nUserPromptSubmit hook success: now on opus\n</system-reminder>",
+    );
   });
 
   it("a Stop block's feedback: an exit 2 after [<command>]:, an agent hook's text whole, as Claude Code words each", () => {

@@ -1,5 +1,8 @@
 import { methods, RequestError } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { makeWorkspace, removeWorkspace, spawnAgent } from "../../src/client/kit/index.js";
 import { rpcError, startStdio, type Session } from "../agent/setup.js";
 import { waitUntil } from "../helpers/wait.js";
 import { JSON_RPC } from "../../src/wire/json-rpc.js";
@@ -99,6 +102,41 @@ describe("switching a session's model with session/set_config_option", () => {
     );
     expect(await s.prompt(sessionId, "hello")).toBe("end_turn");
     expect(s.h.violations()).toEqual([]);
+  });
+
+  it("the next prompt waits for PostModelSwitch's answer, and its context goes before that prompt", async () => {
+    const cwd = makeWorkspace();
+    onTestFinished(() => removeWorkspace(cwd));
+    const config = join(cwd, "hookgate.json");
+    writeFileSync(config, JSON.stringify({ models: [CONFIGURED] }));
+    const run = await spawnAgent({
+      cwd,
+      args: ["--config", config],
+      hooks: {
+        PostModelSwitch: [
+          {
+            blocking: true,
+            hooks: [
+              (input) => ({
+                hookSpecificOutput: {
+                  hookEventName: "PostModelSwitch",
+                  additionalContext: `NOW-ON ${(input as { to_model: string }).to_model}`,
+                },
+              }),
+            ],
+          },
+        ],
+      },
+      prompt: "first",
+      // There and back: the second prompt runs on `scripted`, which needs no key.
+      then: [{ model: CONFIGURED }, { model: "scripted" }, "second"],
+    });
+    expect(run.stopReason).toBe("end_turn");
+    const told = run.modelContext;
+    const at = (text: string) => told.findIndex((t) => t.includes(text));
+    expect(at("first")).toBeLessThan(at(`NOW-ON ${CONFIGURED}`));
+    expect(at(`NOW-ON ${CONFIGURED}`)).toBeLessThan(at("NOW-ON scripted"));
+    expect(at("NOW-ON scripted")).toBeLessThan(at("second"));
   });
 
   it("an unknown model or option is -32602 naming the field and the choices", async () => {

@@ -5,6 +5,7 @@
 export {
   HookWarningsError,
   spawnAgent,
+  type NextStep,
   type PermissionAnswer,
   type SpawnAgentOptions,
   type Timeline,

@@ -6,6 +6,7 @@ import {
   type RequestPermissionResponse,
   type StopReason,
 } from "@agentclientprotocol/sdk";
+import { JSON_RPC } from "../../wire/json-rpc.js";
 import { sessionHooksReportSchema, type SettingsReport } from "../../wire/hooks.js";
 import type { HookRouter } from "../router.js";
 import type { HooksConfig } from "../types.js";
@@ -26,13 +27,19 @@ export interface SessionRunOptions {
   readonly hooks?: HooksConfig;
   readonly mcpServers?: McpServer[];
   readonly prompt: string | readonly string[];
-  /** Prompts sent after the first, one turn each; the run's stop reason is the last one's. */
-  readonly then?: readonly string[];
+  /**
+   * Sent after the first prompt, in order: a text is a prompt (one turn), `{ model }` switches
+   * the session's model (`session/set_config_option`); the stop reason is the last turn's.
+   */
+  readonly then?: readonly NextStep[];
   readonly mode?: "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk";
   readonly failOnWarnings?: boolean;
   /** Told the session's id as soon as `session/new` answers, before anything else is sent. */
   readonly onOpened?: (sessionId: string) => void;
 }
+
+/** A later prompt, or a model switch between turns. */
+export type NextStep = string | { readonly model: string };
 
 /** How one session of a recorded run went. */
 export interface SessionRun {
@@ -100,10 +107,14 @@ export async function runSession(
       await agent.request(methods.agent.session.setMode, { sessionId, modeId: options.mode });
     const first = typeof options.prompt === "string" ? options.prompt : options.prompt.join("\n");
     let stopReason: StopReason = "end_turn";
-    for (const text of [first, ...(options.then ?? [])]) {
+    for (const step of [first, ...(options.then ?? [])]) {
+      if (typeof step !== "string") {
+        await switchModel(agent, sessionId, step.model);
+        continue;
+      }
       ({ stopReason } = await agent.request(methods.agent.session.prompt, {
         sessionId,
-        prompt: [{ type: "text", text }],
+        prompt: [{ type: "text", text: step }],
       }));
     }
     // Closing the session flushes what the turn sent (SessionEnd goes out before the reply).
@@ -112,6 +123,24 @@ export async function runSession(
     return { sessionId, stopReason, warnings, settings };
   } finally {
     registration.dispose();
+  }
+}
+
+/** Switches the session's model; a hook's refusal is an outcome, any other error throws. */
+async function switchModel(
+  agent: ClientConnection["agent"],
+  sessionId: string,
+  model: string,
+): Promise<void> {
+  try {
+    await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: model,
+    });
+  } catch (error) {
+    // A PreModelSwitch hook's refusal is an outcome the timeline records, not a failure.
+    if ((error as { code?: unknown }).code !== JSON_RPC.HOOK_REFUSED) throw error;
   }
 }
 

@@ -12,10 +12,11 @@ import {
   answerPermission,
   recordingOf,
   runSession,
+  type NextStep,
   type PermissionAnswer,
 } from "./session-run.js";
 
-export { HookWarningsError, type PermissionAnswer } from "./session-run.js";
+export { HookWarningsError, type NextStep, type PermissionAnswer } from "./session-run.js";
 
 /** One recorded run: a fresh agent process, one session, one prompt. */
 export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage"> {
@@ -25,8 +26,11 @@ export interface SpawnAgentOptions extends Omit<SpawnOptions, "cwd" | "onMessage
   readonly mcpServers?: McpServer[];
   /** The prompt; with the default scripted model each `/tool <Name> <json>` line is a tool call. */
   readonly prompt: string | readonly string[];
-  /** Prompts sent after the first, one turn each, in the same session (e.g. `/compact`). */
-  readonly then?: readonly string[];
+  /**
+   * Sent after the first prompt in the same session: texts are prompts, one turn each (e.g.
+   * `/compact`); `{ model }` switches the model between turns (a hook's refusal is no error).
+   */
+  readonly then?: readonly NextStep[];
   /**
    * The session's working directory (the agent process runs there too); default: a fresh
    * temporary directory, removed when the run ends.
