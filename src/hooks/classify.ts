@@ -234,16 +234,7 @@ function fromProcess(asked: Asked, run: CommandRun): Outcome {
  * `transport_error` (the cap never decides).
  */
 function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
-  switch (exchange.status) {
-    case "aborted":
-      return fromAbort(asked);
-    case "failed":
-      return failed(asked, "transport_error", exchange.error);
-    case "refused":
-      return failed(asked, "hook_error", exchange.error);
-    case "answered":
-      break;
-  }
+  if (exchange.status !== "answered") return fromUnanswered(asked, exchange);
   const { statusCode, body, truncated } = exchange;
   const url = asked.handler.kind === "http" ? asked.handler.url : asked.handler.id;
   if (statusCode < 200 || statusCode > 299) {
@@ -269,6 +260,22 @@ function fromHttp(asked: Asked, exchange: HttpExchange): Outcome {
 }
 
 /** A handler its signal stopped: the signal's reason says whether it timed out or was cancelled. */
+/** The ends a handler's exchange can have without an answer to read. */
+type Unanswered =
+  | { readonly status: "aborted" }
+  | { readonly status: "failed" | "refused" | "unavailable"; readonly error: string };
+
+/**
+ * The one reading of those ends, for every handler kind: aborted is `timed_out` or
+ * `cancelled`, no answer (`failed`) a `transport_error`, a handler that could not be asked
+ * (`refused`, `unavailable`) a `hook_error`.
+ */
+function fromUnanswered(asked: Asked, exchange: Unanswered): Outcome {
+  if (exchange.status === "aborted") return fromAbort(asked);
+  const label = exchange.status === "failed" ? "transport_error" : "hook_error";
+  return failed(asked, label, exchange.error);
+}
+
 function fromAbort(asked: Asked): Outcome {
   const abort = abortOf(asked.signal);
   if (abort?.kind === "timeout") return failed(asked, "timed_out", abort.message);
@@ -278,9 +285,8 @@ function fromAbort(asked: Asked): Outcome {
 function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
   switch (exchange.status) {
     case "aborted":
-      return fromAbort(asked);
     case "failed":
-      return failed(asked, "transport_error", exchange.error);
+      return fromUnanswered(asked, exchange);
     case "answered": {
       const read = readVerdict(exchange.text, asked.event, asked.handler);
       return read.ok ? fromResult(asked, read.result, false) : failed(asked, "malformed", read.why);
@@ -294,9 +300,7 @@ function fromPromptExchange(asked: Asked, exchange: PromptExchange): Outcome {
  * as a command's stdout. A fail-closed hook must answer with a verdict, `{}` or nothing.
  */
 function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
-  if (exchange.status === "aborted") return fromAbort(asked);
-  if (exchange.status === "failed") return failed(asked, "transport_error", exchange.error);
-  if (exchange.status === "unavailable") return failed(asked, "hook_error", exchange.error);
+  if (exchange.status !== "answered") return fromUnanswered(asked, exchange);
   const { text, truncated } = exchange;
   if (exchange.isError) {
     const why = text.trim().slice(0, MAX_FAILURE_CHARS) || "MCP tool returned an error";
@@ -329,11 +333,9 @@ function fromMcpTool(asked: Asked, exchange: McpToolExchange): Outcome {
 function fromAgentExchange(asked: Asked, exchange: AgentExchange): Outcome {
   switch (exchange.status) {
     case "aborted":
-      return fromAbort(asked);
     case "failed":
-      return failed(asked, "transport_error", exchange.error);
     case "refused":
-      return failed(asked, "hook_error", exchange.error);
+      return fromUnanswered(asked, exchange);
     case "turn_limit":
       return failed(
         asked,
