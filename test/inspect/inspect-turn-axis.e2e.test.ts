@@ -78,11 +78,12 @@ describe("the inspector page's turn axis", () => {
       // The hooks' reported times: the command hooks' sleeps, and the page's observers beside them.
       expect(prompted.ms).toBeGreaterThanOrEqual(200);
       expect(stopped.ms).toBeGreaterThanOrEqual(300);
-      // In order along the axis: the calls after the prompt's hooks (one may still be in its
-      // PostToolUse hooks when the next is gated), Stop after both.
-      expect(first.left).toBeGreaterThanOrEqual(prompted.right - 1);
+      // In order along the axis: the calls after the prompt's hooks began, Stop after both
+      // calls began. Ends are not ordered: each hooks row includes the page's observer, which
+      // nothing awaits, so its reported end can fall after the turn has moved on.
+      expect(first.left).toBeGreaterThan(prompted.left);
       expect(second.left).toBeGreaterThan(first.left);
-      expect(stopped.left).toBeGreaterThanOrEqual(Math.max(first.right, second.right) - 1);
+      expect(stopped.left).toBeGreaterThan(second.left);
       // One scale: every bar's width in proportion to its milliseconds.
       const pxPerMs = stopped.width / stopped.ms;
       for (const bar of bars) expect(bar.width).toBeCloseTo(bar.ms * pxPerMs, -0.5);
