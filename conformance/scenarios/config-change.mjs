@@ -30,6 +30,9 @@ const rewriteLocal = (text) => [
   done,
 ];
 
+/** A change that adds a deny rule for the call that shows. */
+const DENY_AFTER = JSON.stringify({ permissions: { deny: ["Bash(echo after*)"] } });
+
 const common = {
   // The file exists from the start, so both sides watch it (and its folder).
   files: { ".claude/settings.local.json": "{}\n" },
@@ -52,5 +55,19 @@ export const CONFIG_CHANGE_SCENARIOS = [
     ...common,
     hooks: { ConfigChange: [{ hooks: [{ tag: "cc", code: 2, err: "NO-CHANGE" }] }] },
     turns: rewriteLocal(addedHook("added")),
+  },
+  {
+    name: "config change: a deny rule the change adds refuses a later call",
+    ...common,
+    hooks: { ConfigChange: [{ hooks: [{ tag: "cc" }] }] },
+    turns: rewriteLocal(DENY_AFTER),
+    show: ["hooks", "results"],
+  },
+  {
+    name: "config change: exit 2 keeps a new deny rule out",
+    ...common,
+    hooks: { ConfigChange: [{ hooks: [{ tag: "cc", code: 2, err: "NO-CHANGE" }] }] },
+    turns: rewriteLocal(DENY_AFTER),
+    show: ["hooks", "results"],
   },
 ];
