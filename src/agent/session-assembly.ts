@@ -7,7 +7,7 @@ import { SessionEnvFiles } from "../command-hooks/session-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { AgentRuntime } from "./runtime.js";
 import { settingsFiles } from "../command-hooks/settings.js";
-import { SessionSettings } from "./session-settings.js";
+import { SessionSettings, settingsMode, unloadedNotices } from "./session-settings.js";
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
@@ -20,7 +20,7 @@ import { SessionMcp } from "../mcp/session-servers.js";
 import type { OpenRequest } from "../protocol/host.js";
 import { SessionActor } from "../session/actor.js";
 import { ToolCatalog } from "../session/catalog.js";
-import { isModeId, type ModeId } from "../session/modes.js";
+import { isModeId } from "../session/modes.js";
 import { RuleBook } from "../session/rule-book.js";
 import { applyPermissionUpdates } from "../session/permission-updates.js";
 import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
@@ -102,11 +102,7 @@ export class SessionAssembly {
     });
     const loaded = settings.load();
     const rules = new RuleBook(loaded.policy.rules, places);
-    const mode = options.permissionMode ?? this.defaultMode(loaded.policy.defaultMode, log);
-    for (const r of loaded.reports) {
-      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
-      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
-    }
+    const mode = options.permissionMode ?? settingsMode(loaded.policy.defaultMode, log);
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = this.runtime.sessionGroups();
     const envFiles = new SessionEnvFiles();
@@ -251,13 +247,7 @@ export class SessionAssembly {
     ];
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
     if (settings.notice !== undefined) warnings.push(settings.notice);
-    // A settings file that could not be loaded means hooks the user expects are off: say so
-    // where the user looks (an agent message), not only where a client may look.
-    const notices = loaded.reports.flatMap((r) =>
-      r.error === undefined
-        ? []
-        : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
-    );
+    const notices = unloadedNotices(loaded.reports);
     appendAll(warnings, notices);
     return {
       actor,
@@ -298,13 +288,6 @@ export class SessionAssembly {
       throw new Error("the connection closed while the session was opening");
     }
     return mcp;
-  }
-
-  /** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */
-  private defaultMode(mode: string | undefined, log: Logger): ModeId | undefined {
-    if (mode === undefined || isModeId(mode)) return mode;
-    log.warn({ mode }, "permissions.defaultMode names a mode hookgate does not have; ignored");
-    return undefined;
   }
 
   /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */

@@ -16,10 +16,12 @@ import {
   type HookFilesSnapshot,
 } from "../command-hooks/settings-snapshot.js";
 import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
+import { isModeId, type ModeId } from "../session/modes.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import { errorMessage } from "../shared/values.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { SettingsReport } from "../wire/hooks.js";
 
 /** What a session opening needs to read its settings files. */
 export interface SettingsOpening {
@@ -89,7 +91,18 @@ export class SessionSettings {
 
   /** The settings loaded through the one loader, the session's files as its snapshot has them. */
   load(): LoadedSettings {
-    return loadCommandHooks({ ...this.request, readText: snapshotReader(this.snapshot) });
+    return this.loadFrom(this.snapshot);
+  }
+
+  /** Loads the files as `snapshot` has them; what a file could not be or skipped is logged. */
+  private loadFrom(snapshot: HookFilesSnapshot): LoadedSettings {
+    const loaded = loadCommandHooks({ ...this.request, readText: snapshotReader(snapshot) });
+    for (const r of loaded.reports) {
+      const at = { path: r.path };
+      if (r.error !== undefined) this.log.warn(at, `settings ${r.path}: ${r.error}`);
+      for (const s of r.skipped ?? []) this.log.warn(at, `settings ${r.path}: ${s}`);
+    }
+    return loaded;
   }
 
   /**
@@ -100,7 +113,7 @@ export class SessionSettings {
   async accept(path: string): Promise<LoadedSettings> {
     const next = { ...this.snapshot, ...takeSnapshot([path]) };
     // Taken only once it loads: a change that fails to load stays out, as a blocked one.
-    const loaded = loadCommandHooks({ ...this.request, readText: snapshotReader(next) });
+    const loaded = this.loadFrom(next);
     this.snapshot = next;
     if (this.stored?.files.has(path)) await this.save();
     return loaded;
@@ -118,4 +131,23 @@ export class SessionSettings {
       this.log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
     }
   }
+}
+
+/** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */
+export function settingsMode(mode: string | undefined, log: Logger): ModeId | undefined {
+  if (mode === undefined || isModeId(mode)) return mode;
+  log.warn({ mode }, "permissions.defaultMode names a mode hookgate does not have; ignored");
+  return undefined;
+}
+
+/**
+ * A settings file that could not be loaded means hooks the user expects are off: said where
+ * the user looks (an agent message), not only where a client may look.
+ */
+export function unloadedNotices(reports: readonly SettingsReport[]): string[] {
+  return reports.flatMap((r) =>
+    r.error === undefined
+      ? []
+      : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
+  );
 }
