@@ -25,6 +25,8 @@ interface Files {
   readonly project?: Record<string, unknown>;
   /** ConfigChange hooks of the user file, by matcher (`*`: every source). */
   readonly configChange: Record<string, string>;
+  /** A managed settings file, when the test has one (else none). */
+  readonly managed?: string;
 }
 
 /** A bypassPermissions session over a user and a project settings file. */
@@ -54,7 +56,7 @@ async function session(cwd: string, files: Files) {
     {
       home,
       settingSources: ["user", "project"],
-      managedSettings: NO_MANAGED,
+      managedSettings: files.managed ?? NO_MANAGED,
       permissionMode: "bypassPermissions",
     },
   );
@@ -117,5 +119,35 @@ describe("permission rules when a settings file changes mid-session", () => {
       every: 50,
     });
     expect(await ran("touch")).toBe(true);
+  });
+
+  it("allowManagedPermissionRulesOnly holds on a reload: a project deny stays off, a managed one added mid-session applies", async () => {
+    const cwd = workspace();
+    const managed = join(mkdtempSync(join(tmpdir(), "managed-")), "managed-settings.json");
+    const writeManaged = (deny: string[]) =>
+      writeFileSync(
+        managed,
+        JSON.stringify({ allowManagedPermissionRulesOnly: true, permissions: { deny } }),
+      );
+    writeManaged([]);
+    const { ran, writeProject } = await session(cwd, {
+      configChange: { "*": "cat > /dev/null" },
+      managed,
+    });
+    writeManaged(["Bash(touch:*)"]);
+    await waitUntil("the managed deny in force", async () => !(await ran("touch")), {
+      every: 50,
+    });
+    // The project's change carries a hook, so the test knows when it is in force.
+    const marker = join(cwd, "project-loaded");
+    writeProject({
+      permissions: { deny: ["Bash(mkdir:*)"] },
+      hooks: { UserPromptSubmit: command(`touch ${marker}`) },
+    });
+    await waitUntil("the project's change in force", async () => {
+      await ran("touch");
+      return existsSync(marker);
+    });
+    expect(await ran("mkdir")).toBe(true);
   });
 });
