@@ -27,7 +27,7 @@ import {
   transcriptFailure,
 } from "./session-notices.js";
 import { ModelSelection } from "./model-selection.js";
-import type { SessionSettings, SessionSnapshot } from "./session-settings.js";
+import type { ActorOptions, SessionSnapshot } from "./actor-options.js";
 import { emitTurnEnd } from "./turn-end.js";
 import { WatchedPaths } from "./watched-paths.js";
 
@@ -62,7 +62,7 @@ export class SessionActor {
   readonly hooks: SessionHooks;
   private readonly models: ModelSelection;
 
-  constructor(readonly settings: SessionSettings<SessionActor>) {
+  constructor(readonly settings: ActorOptions<SessionActor>) {
     const { restored } = settings;
     this.updatedAt = restored?.updatedAt ?? settings.createdAt;
     // A copy: the stored conversation it came from is not this session's to change.

@@ -14,7 +14,7 @@ import {
   type ModelChoice,
   type SwitchOutcome,
 } from "./model-switch.js";
-import type { SessionSettings } from "./session-settings.js";
+import type { ActorOptions } from "./actor-options.js";
 
 /** What a switch needs of its session: its hooks, its client and its log. */
 interface SwitchPort {
@@ -37,7 +37,7 @@ export class ModelSelection {
   private switchAnswered: Promise<void> = Promise.resolve();
 
   constructor(
-    settings: Pick<SessionSettings<unknown>, "model" | "modelId" | "models" | "describeError">,
+    settings: Pick<ActorOptions<unknown>, "model" | "modelId" | "models" | "describeError">,
     private readonly port: SwitchPort,
   ) {
     this.modelNow = {

@@ -19,7 +19,7 @@ import type { Transcript } from "./transcript.js";
  * What a session is made of. `Session` is the actor its callbacks are handed (`SessionActor`):
  * a parameter, so these options need not import the actor that takes them.
  */
-export interface SessionSettings<Session> {
+export interface ActorOptions<Session> {
   readonly id: string;
   readonly cwd: string;
   readonly roots: readonly string[];
