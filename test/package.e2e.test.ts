@@ -57,7 +57,7 @@ describe("a packed tarball installed into another project", () => {
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   it("imports hookgate/client and runs the bin, ESM only", async () => {
-    // `--ignore-scripts`: dist/ was built by `npm test`'s pretest; this checks what ships.
+    // `--ignore-scripts`: dist/ was built by `npm test` (scripts/test.mjs); this checks what ships.
     const { stdout } = await run(
       "npm",
       ["pack", "--ignore-scripts", "--json", "--pack-destination", project],

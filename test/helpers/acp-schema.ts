@@ -14,7 +14,7 @@ export interface MethodDef {
   method: string;
   side: Side;
   kind: MessageKind;
-  validate: ValidateFunction;
+  readonly validate: ValidateFunction;
 }
 
 const SCHEMA_ID = "acp-v1";
@@ -77,7 +77,12 @@ export function defValidator<T = unknown>(name: string): ValidateFunction<T> {
   return validate;
 }
 
-/** Every method `$def` (those with `x-method` and `x-side`), compiled once, keyed by `method kind`. */
+/**
+ * Every method `$def` (those with `x-method` and `x-side`), keyed by `method kind`. Each is
+ * compiled when its `validate` is first read (ajv keeps it): compiling all of them took about a
+ * second of CPU in every test worker that imports this module, and a run checks only the
+ * methods its frames use.
+ */
 export const methodDefs: ReadonlyMap<string, MethodDef> = (() => {
   const index = new Map<string, MethodDef>();
   for (const [name, def] of Object.entries(schemaDefs)) {
@@ -85,7 +90,15 @@ export const methodDefs: ReadonlyMap<string, MethodDef> = (() => {
     const side = stringField(def, "x-side");
     const kind = KIND_BY_SUFFIX[/(Request|Response|Notification)$/.exec(name)?.[1] ?? ""];
     if (method === undefined || !isSide(side) || kind === undefined) continue;
-    index.set(`${method} ${kind}`, { name, method, side, kind, validate: defValidator(name) });
+    index.set(`${method} ${kind}`, {
+      name,
+      method,
+      side,
+      kind,
+      get validate() {
+        return defValidator(name);
+      },
+    });
   }
   return index;
 })();
