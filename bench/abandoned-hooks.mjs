@@ -8,6 +8,7 @@ import process from "node:process";
 import { ReadableStream, WritableStream } from "node:stream/web";
 import { setImmediate, setTimeout } from "node:timers";
 import { agent } from "@agentclientprotocol/sdk";
+import { HookCancel } from "../dist/hooks/transport.js";
 import { releaseAbandoned } from "../dist/protocol/abandoned-requests.js";
 import { hookTransport, sdkHookLine } from "../dist/protocol/hook-transport.js";
 import { silentLogger } from "../dist/shared/log.js";
@@ -51,7 +52,8 @@ const transport = hookTransport(sdkHookLine(context), silentLogger());
 async function abandon(count) {
   const runs = [];
   for (let i = 0; i < count; i++) {
-    const controller = new globalThis.AbortController();
+    // The race's cancellation, as a gate passes it; the SDK's way makes its AbortSignal.
+    const cancel = new HookCancel();
     const run = transport.run(
       {
         sessionId: "s",
@@ -59,11 +61,11 @@ async function abandon(count) {
         toolUseId: `t-${i}`,
         input: { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash" },
       },
-      controller.signal,
+      cancel,
     );
     runs.push(run.catch(() => {}));
     // Abandoned once sent, as a timed-out hook is.
-    setImmediate(() => controller.abort(new Error(`hook cb-${i} timed out after 1 ms on Bash`)));
+    setImmediate(() => cancel.abort(new Error(`hook cb-${i} timed out after 1 ms on Bash`)));
   }
   await Promise.all(runs);
   await new Promise((resolve) => setTimeout(resolve, 50));

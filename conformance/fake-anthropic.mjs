@@ -10,6 +10,8 @@ import { createServer } from "node:http";
 export function startFakeAnthropic() {
   let script = [];
   let requests = [];
+  /** Resolves when the scenario lets the model answer (see `use`). */
+  let ready = () => undefined;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
@@ -25,8 +27,9 @@ export function startFakeAnthropic() {
       if (!path.endsWith("/messages")) return json(res, {}, 404);
       requests.push(parsed);
       const message = reply(script, parsed);
-      if (parsed.stream) return stream(res, message);
-      return json(res, message);
+      Promise.resolve(ready()).then(() =>
+        parsed.stream ? stream(res, message) : json(res, message),
+      );
     });
   });
   return new Promise((resolve) => {
@@ -34,10 +37,14 @@ export function startFakeAnthropic() {
       const { port } = server.address();
       resolve({
         url: `http://127.0.0.1:${port}`,
-        /** Starts a scenario: a fresh script and an empty request log. */
-        use(next) {
+        /**
+         * Starts a scenario: a fresh script and an empty request log. `holdReplies`: every
+         * reply waits until the promise it returns settles.
+         */
+        use(next, { holdReplies = () => undefined } = {}) {
           script = next;
           requests = [];
+          ready = holdReplies;
         },
         requests: () => requests,
         close: () => new Promise((done) => server.close(done)),

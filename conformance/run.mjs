@@ -3,6 +3,7 @@
 // Usage: node conformance/run.mjs [name-filter ...] [--details] [--raw]
 import { Buffer } from "node:buffer";
 import process from "node:process";
+import { setTimeout } from "node:timers";
 import { URL } from "node:url";
 import {
   existsSync,
@@ -140,7 +141,9 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   // `mode: null`: no mode is chosen, so the settings' `defaultMode` decides.
   const mode = scenario.mode === null ? undefined : (scenario.mode ?? "bypassPermissions");
   // Tool inputs name files by absolute path, as Claude Code's file tools require.
-  fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)));
+  fake.use(JSON.parse(JSON.stringify(scenario.turns).replaceAll("$CWD", cwd)), {
+    holdReplies: () => logged(hookLog, scenario.awaitHookLogs ?? 0),
+  });
   // `switchModel`: one session, the prompt, a model switch, then a second prompt. Claude Code
   // takes the model id as is; hookgate knows it as `anthropic:<id>`, listed in its config.
   const switched = scenario.switchModel;
@@ -216,6 +219,21 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
   if (rawDump) dumpRaw(side, hookLog, fake.requests());
   rmSync(root, { recursive: true, force: true });
   return { facets, raw };
+}
+
+/**
+ * Resolves once the hook log holds `count` lines, or after 20 s. Both Claude Code and hookgate
+ * end an observe-only hook (InstructionsLoaded) still running when the session ends, and a
+ * one-reply turn can end before a hook process under load has logged: a scenario that
+ * compares such hooks' inputs sets `awaitHookLogs`, so the model answers only once they have.
+ */
+async function logged(path, count) {
+  const deadline = Date.now() + 20_000;
+  const lines = () =>
+    existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).length : 0;
+  while (count > 0 && lines() < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** `--raw`: every hook input and the last model request's messages, on stderr. */

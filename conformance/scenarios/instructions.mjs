@@ -26,6 +26,8 @@ export const INSTRUCTION_SCENARIOS = [
       "CLAUDE.local.md": "LOCAL-MD-1\n",
     },
     hooks: on("InstructionsLoaded", undefined, {}),
+    // One InstructionsLoaded per file: the model answers once all six hooks have logged.
+    awaitHookLogs: MD_MARKERS.length,
     turns: [done],
     markers: MD_MARKERS,
     ordered: true,
@@ -37,6 +39,7 @@ export const INSTRUCTION_SCENARIOS = [
     name: "instructions: InstructionsLoaded matcher include selects imports",
     files: { "CLAUDE.md": "PROJECT-MD-3 @notes.md\n", "notes.md": "NOTES-MD-3\n" },
     hooks: on("InstructionsLoaded", "include", {}),
+    awaitHookLogs: 1,
     turns: [done],
     markers: ["PROJECT-MD-3", "NOTES-MD-3"],
     values: ["InstructionsLoaded.load_reason", "InstructionsLoaded.memory_type"],

@@ -93,7 +93,7 @@ function reach(
   }
   try {
     const params = { sessionId: input.session_id, hookCallbackId: handler.id, toolUseId, input };
-    return opts.transport.run(params, cancel.signal).then(
+    return opts.transport.run(params, cancel).then(
       (reply): Answer =>
         reply.kind === "result"
           ? { kind: "reply", raw: reply.result }

@@ -42,8 +42,8 @@ export function watchMethodNotFound(
     throw error;
   };
   return {
-    run: (request, signal) =>
-      transport.run(request, signal).catch((e: unknown) => check(request, e)),
+    run: (request, cancel) =>
+      transport.run(request, cancel).catch((e: unknown) => check(request, e)),
     event: (notice) => transport.event(notice),
   };
 }

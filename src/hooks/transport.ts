@@ -34,11 +34,12 @@ export type HookReply =
 /**
  * How hooks/ reaches the client; protocol/ implements it over the ACP connection. `run`
  * resolves with what the client replied; it rejects with HookTransportError on an error reply
- * or a closed connection, and with the signal's reason (a HookAbort) once the signal fires,
- * after telling the client the request was cancelled.
+ * or a closed connection, and with the cancel's reason (a HookAbort) once it is aborted, after
+ * telling the client the request was cancelled. It takes the race's {@link HookCancel}, not
+ * its `signal`: reading that makes an AbortController, per callback.
  */
 export interface HookTransport {
-  run(request: HookRunParams, signal: AbortSignal): Promise<HookReply>;
+  run(request: HookRunParams, cancel: HookCancel): Promise<HookReply>;
   /** Fire-and-forget; never throws. */
   event(notice: HookEventParams): void;
 }
@@ -46,6 +47,6 @@ export interface HookTransport {
 /**
  * One handler's cancellation in a race: a deadline, a deny elsewhere or the turn's cancel.
  * The race makes one per handler; a real signal exists only for whoever reads `signal` (a
- * command hook's process, a `_hooks/run` request).
+ * command hook's process, a `_hooks/run` sent through the SDK's connection).
  */
 export class HookCancel extends LazyAbort<HookAbort> {}

@@ -53,9 +53,12 @@ export function directHookLine(frames: HookFrames): HookLine {
  */
 export function sdkHookLine(client: AgentContext): HookLine {
   const way: RequestWay<HookRunParams> = {
-    send: ({ params }, signal, settle) => {
+    send: ({ params }, cancel, settle) => {
       client
-        .request(HOOK_RUN_METHOD, params, { cancellationSignal: signal, stopWaitingOnCancel: true })
+        .request(HOOK_RUN_METHOD, params, {
+          cancellationSignal: cancel.signal,
+          stopWaitingOnCancel: true,
+        })
         .then(
           (result: unknown) => settle({ kind: "result", result }),
           (error: unknown) =>
@@ -77,7 +80,7 @@ export function sdkHookLine(client: AgentContext): HookLine {
 /** A session's transport over its connection's hook line (its logger names the session). */
 export function hookTransport(line: HookLine, log: Logger): HookTransport {
   return {
-    run: (request, signal) => line.requester.request(request, signal).then(hookReply),
+    run: (request, cancel) => line.requester.request(request, cancel).then(hookReply),
     event: (notice) => {
       line.notify(notice).catch((error: unknown) => eventNotSent(log, notice, error));
     },

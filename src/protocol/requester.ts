@@ -1,5 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import type { LazyAbort } from "../shared/lazy-abort.js";
 import { errorMessage } from "../shared/values.js";
 import { firstIssue } from "../shared/zod-issues.js";
 
@@ -33,9 +34,12 @@ export interface OutgoingRequest<P> {
  * come back through {@link Requester.take}; the SDK's way reports each through `settle`.
  */
 export interface RequestWay<P> {
-  /** Puts the request on the wire now; throws when the output has failed. */
-  send(request: OutgoingRequest<P>, signal: AbortSignal, settle: (reply: Reply) => void): void;
-  /** Tells the peer that request `id` was given up (the SDK's way does this on the signal). */
+  /**
+   * Puts the request on the wire now; throws when the output has failed. A way that needs an
+   * AbortSignal reads `cancel.signal` (the direct way never does).
+   */
+  send(request: OutgoingRequest<P>, cancel: RequestCancel, settle: (reply: Reply) => void): void;
+  /** Tells the peer that request `id` was given up (the SDK's way does this on its signal). */
   abandon(id: string): void;
 }
 
@@ -51,6 +55,9 @@ export interface OversizedReply {
 /** A JSON-RPC error object, as a peer may send it (untrusted). */
 const errorObjectSchema = z.looseObject({ code: z.int(), message: z.string() });
 
+/** A request's one cancellation: the race's LazyAbort (HookCancel), whatever its reason's type. */
+export type RequestCancel = Pick<LazyAbort, "aborted" | "reason" | "signal" | "onAbort">;
+
 interface Pending {
   settle(reply: Reply): void;
 }
@@ -59,9 +66,11 @@ interface Pending {
  * The agent's one requester for reverse requests, after the MCP SDK's `Protocol.request`: it
  * gives each request its id, keeps it pending until its reply, its signal or the
  * connection's close, whichever comes first, and releases every pending request on close.
- * The one cancellation is the request's AbortSignal: it abandons the request (the peer is
- * told) and rejects with the signal's reason, which says why (a timeout, a cancel, a deny
- * elsewhere). Everything else resolves as a {@link Reply}.
+ * The one cancellation is the request's {@link LazyAbort}: it abandons the request (the peer
+ * is told) and rejects with its reason, which says why (a timeout, a cancel, a deny
+ * elsewhere). Everything else resolves as a {@link Reply}. A LazyAbort, not an AbortSignal:
+ * a gate sends a request per callback, and an AbortController with its listener per request
+ * was a third of the agent's CPU per callback.
  */
 export class Requester<P> {
   private readonly pending = new Map<string, Pending>();
@@ -74,25 +83,24 @@ export class Requester<P> {
     private readonly prefix = "hook-",
   ) {}
 
-  request(params: P, signal: AbortSignal): Promise<Reply> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  request(params: P, cancel: RequestCancel): Promise<Reply> {
+    if (cancel.aborted) return Promise.reject(cancel.reason);
     if (this.closed !== undefined) return Promise.resolve(closedReply(this.closed));
     const id = `${this.prefix}${++this.next}`;
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
+      const stopListening = cancel.onAbort((reason) => {
         if (!this.pending.delete(id)) return;
         this.way.abandon(id);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
+        reject(reason);
+      });
       this.pending.set(id, {
         settle: (reply) => {
-          signal.removeEventListener("abort", onAbort);
+          stopListening();
           resolve(reply);
         },
       });
       try {
-        this.way.send({ id, params }, signal, (reply) => this.settle(id, reply));
+        this.way.send({ id, params }, cancel, (reply) => this.settle(id, reply));
       } catch (error) {
         this.settle(id, { kind: "failed", message: `request failed: ${errorMessage(error)}` });
       }

@@ -11,7 +11,8 @@ type Reply = (req: HookRunParams, signal: AbortSignal) => Promise<unknown>;
 function fakeTransport(replies: Record<string, Reply>) {
   const sent: { id: string; at: number; signal: AbortSignal }[] = [];
   const transport: HookTransport = {
-    run(req, signal) {
+    run(req, cancel) {
+      const signal = cancel.signal;
       sent.push({ id: req.hookCallbackId, at: Date.now(), signal });
       const reply = replies[req.hookCallbackId];
       if (!reply) return Promise.reject(new Error(`no reply for ${req.hookCallbackId}`));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { watchMethodNotFound } from "../../src/hooks/method-not-found.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
-import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
+import { HookCancel, HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
 import type { HookRunParams } from "../../src/wire/hooks.js";
 
@@ -34,12 +34,8 @@ describe("a -32601 answered to _hooks/run", () => {
       log: silentLogger(),
       warn: (w) => told.push(w),
     });
-    await expect(watched.run(params("ui", "Stop"), new AbortController().signal)).rejects.toBe(
-      error,
-    );
-    await expect(
-      watched.run(params("no-rm", "PreToolUse"), new AbortController().signal),
-    ).rejects.toBe(error);
+    await expect(watched.run(params("ui", "Stop"), new HookCancel())).rejects.toBe(error);
+    await expect(watched.run(params("no-rm", "PreToolUse"), new HookCancel())).rejects.toBe(error);
     expect(told).toEqual([
       'client answered -32601 Method not found to _hooks/run: group Stop[0]\'s gates are not running (callback "ui"); see docs/protocol.md#other-languages',
     ]);
@@ -57,9 +53,9 @@ describe("a -32601 answered to _hooks/run", () => {
         log: silentLogger(),
         warn: (w) => told.push(w),
       });
-      await expect(
-        watched.run(params("audit", "PreToolUse"), new AbortController().signal),
-      ).rejects.toBe(error);
+      await expect(watched.run(params("audit", "PreToolUse"), new HookCancel())).rejects.toBe(
+        error,
+      );
     }
     expect(told).toEqual([]);
   });

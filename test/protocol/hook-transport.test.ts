@@ -1,9 +1,12 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
-import { HookAbort, HookTransportError } from "../../src/hooks/transport.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { HookAbort, HookCancel, HookTransportError } from "../../src/hooks/transport.js";
+import { runGate } from "../../src/hooks/gate.js";
+import { LazyAbort } from "../../src/shared/lazy-abort.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { HookFrames } from "../../src/protocol/hook-frames.js";
 import { directHookLine, hookTransport } from "../../src/protocol/hook-transport.js";
+import { cb, gateCall } from "../hooks/gate-call.js";
 
 const input = {
   session_id: "s1",
@@ -37,9 +40,28 @@ function directly() {
 }
 
 describe("_hooks/run over the direct line", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("a gate's callbacks are asked and answered without an AbortSignal each", async () => {
+    // An AbortController and its listener per callback were a third of the agent's CPU per callback.
+    const signalsMade = vi.spyOn(LazyAbort.prototype, "signal", "get");
+    const { line, sent, idOf } = directly();
+    const transport = hookTransport(line, silentLogger());
+    const gate = runGate(gateCall([cb("a"), cb("b"), cb("c")]), new AbortController().signal, {
+      transport,
+      log: silentLogger(),
+    });
+    await vi.waitFor(() => expect(sent).toHaveLength(3));
+    for (const i of [0, 1, 2]) line.requester.take({ jsonrpc: "2.0", id: idOf(i), result: {} });
+    const verdict = await gate;
+    expect(verdict.kind).toBe("pass");
+    expect(verdict.reports.map((r) => r.outcome)).toEqual(["proceeded", "proceeded", "proceeded"]);
+    expect(signalsMade).not.toHaveBeenCalled();
+  });
+
   it("writes each request at once and resolves with the client's result", async () => {
     const { line, transport, sent, idOf } = directly();
-    const asked = transport.run(params("a"), new AbortController().signal);
+    const asked = transport.run(params("a"), new HookCancel());
     expect(sent).toEqual([
       { jsonrpc: "2.0", id: idOf(0), method: "_hooks/run", params: params("a") },
     ]);
@@ -49,10 +71,10 @@ describe("_hooks/run over the direct line", () => {
 
   it("a cancelled request sends $/cancel_request and rejects with the reason", async () => {
     const { transport, sent, idOf } = directly();
-    const controller = new AbortController();
-    const asked = transport.run(params("a"), controller.signal);
+    const cancel = new HookCancel();
+    const asked = transport.run(params("a"), cancel);
     const reason = new HookAbort("timeout", "hook a timed out after 5 ms on Bash");
-    controller.abort(reason);
+    cancel.abort(reason);
     await expect(asked).rejects.toBe(reason);
     expect(sent[1]).toEqual({
       jsonrpc: "2.0",
@@ -63,7 +85,7 @@ describe("_hooks/run over the direct line", () => {
 
   it("an error reply is a transport error with its code", async () => {
     const { line, transport, idOf } = directly();
-    const asked = transport.run(params("a"), new AbortController().signal);
+    const asked = transport.run(params("a"), new HookCancel());
     line.requester.take({
       jsonrpc: "2.0",
       id: idOf(0),
@@ -79,7 +101,7 @@ describe("_hooks/run over the direct line", () => {
 
   it("an oversized reply is a typed reply carrying its skeleton, not an error", async () => {
     const { line, transport, idOf } = directly();
-    const asked = transport.run(params("a"), new AbortController().signal);
+    const asked = transport.run(params("a"), new HookCancel());
     line.requester.takeOversized({
       id: idOf(0),
       bytes: 9000,
@@ -95,7 +117,7 @@ describe("_hooks/run over the direct line", () => {
 
   it("a closed connection fails the request as a transport error", async () => {
     const { line, transport } = directly();
-    const waiting = transport.run(params("a"), new AbortController().signal);
+    const waiting = transport.run(params("a"), new HookCancel());
     line.requester.close();
     await expect(waiting).rejects.toThrow(
       new HookTransportError("request failed: ACP connection closed"),
@@ -114,7 +136,7 @@ describe("_hooks/run over the direct line", () => {
       }),
     );
     const transport = hookTransport(line, silentLogger());
-    await expect(transport.run(params("a"), new AbortController().signal)).rejects.toThrow(
+    await expect(transport.run(params("a"), new HookCancel())).rejects.toThrow(
       "request failed: EPIPE",
     );
     expect(() => transport.event({ sessionId: "s1", hookCallbackId: "o", input })).not.toThrow();

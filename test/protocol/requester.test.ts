@@ -1,6 +1,6 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { HookAbort } from "../../src/hooks/transport.js";
+import { HookAbort, HookCancel } from "../../src/hooks/transport.js";
 import { Requester, type Reply, type RequestWay } from "../../src/protocol/requester.js";
 
 /** A requester over a way that records what it sends and gives up, replies read off the wire. */
@@ -16,7 +16,7 @@ function direct() {
   return { requester, sent, abandoned, idOf };
 }
 
-const open = () => new AbortController().signal;
+const open = () => new HookCancel();
 
 describe("the agent's requester for reverse requests", () => {
   it("gives each request an id of its own and takes its reply before the SDK", async () => {
@@ -80,10 +80,10 @@ describe("the agent's requester for reverse requests", () => {
 
   it("an aborted request is abandoned, rejects with the signal's reason, and its late reply is dropped", async () => {
     const { requester, abandoned, idOf } = direct();
-    const controller = new AbortController();
-    const asked = requester.request("a", controller.signal);
-    const answered = new AbortController();
-    const done = requester.request("b", answered.signal);
+    const controller = new HookCancel();
+    const asked = requester.request("a", controller);
+    const answered = new HookCancel();
+    const done = requester.request("b", answered);
     requester.take({ jsonrpc: "2.0", id: idOf(1), result: {} });
     await done;
     const reason = new HookAbort("decided", "the gate was already decided");
@@ -94,7 +94,7 @@ describe("the agent's requester for reverse requests", () => {
     expect(abandoned).toEqual([idOf(0)]);
     // Taken (not handed to the SDK, which would report an unknown request) and ignored.
     expect(requester.take({ jsonrpc: "2.0", id: idOf(0), result: {} })).toBe(true);
-    await expect(requester.request("c", controller.signal)).rejects.toBe(reason);
+    await expect(requester.request("c", controller)).rejects.toBe(reason);
   });
 
   it("a closed connection releases the requests still waiting and fails every later one", async () => {
@@ -122,7 +122,7 @@ describe("the agent's requester for reverse requests", () => {
   it("a way that reads its own replies (the SDK's) settles through the requester, once", async () => {
     let settle: ((reply: Reply) => void) | undefined;
     const requester = new Requester<string>({
-      send: (_request, _signal, s) => void (settle = s),
+      send: (_request, _cancel, s) => void (settle = s),
       abandon() {},
     });
     const asked = requester.request("a", open());
