@@ -273,8 +273,10 @@ for (const scenario of chosen) {
     hg: cell(hgRun.facets, shown),
   };
   rows.push(row);
+  row.silent = silentOnBothSides(scenario, ccRun.facets, hgRun.facets);
   const verdict = row.agree ? "agree" : row.onPurpose ? "deviation" : "DISAGREE";
-  process.stderr.write(`${verdict.padEnd(9)} ${scenario.name}\n`);
+  const note = row.silent ? " (no hook ran on either side)" : "";
+  process.stderr.write(`${verdict.padEnd(9)} ${scenario.name}${note}\n`);
   if (details) {
     process.stderr.write(
       `  cc:       ${JSON.stringify(ccRun.facets)}\n  hookgate: ${JSON.stringify(hgRun.facets)}\n`,
@@ -286,9 +288,11 @@ await httpHooks.close();
 
 const agreed = rows.filter((r) => r.agree).length;
 const documented = rows.filter((r) => r.onPurpose).length;
+const silent = rows.filter((r) => r.agree && r.silent).length;
 const out = [
   `Claude Code ${cc.version} vs hookgate: ${agreed} of ${rows.length} scenarios agree, ` +
-    `${documented} differ on purpose (documented), ${rows.length - agreed - documented} disagree`,
+    `${documented} differ on purpose (documented), ${rows.length - agreed - documented} disagree` +
+    (silent > 0 ? `; in ${silent} of the agreeing ones no hook ran on either side` : ""),
   "",
   "| scenario | Claude Code | hookgate | agree |",
   "|---|---|---|---|",
@@ -298,8 +302,18 @@ process.stdout.write(`${out.join("\n")}\n`);
 process.exitCode = agreed + documented === rows.length ? 0 : 1;
 
 function agreement(row) {
+  if (row.agree && row.silent) return "yes (no hook ran on either side)";
   if (row.agree) return row.scenario.deviation ? "yes (deviation not seen)" : "yes";
   return row.onPurpose ? `no, on purpose: ${row.scenario.deviation}` : "**no**";
+}
+
+/**
+ * True when the scenario registers hooks and neither side logged one: an agreement that says
+ * nothing of the hooks (both lost their logs, or both skipped them), so the table says so.
+ */
+function silentOnBothSides(scenario, cc, hg) {
+  const registered = Object.keys(scenario.hooks ?? {}).length > 0;
+  return registered && cc.hooks === "" && hg.hooks === "";
 }
 
 /**
