@@ -78,7 +78,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   process: ["shared"],
   hooks: ["shared", "wire"],
   protocol: ["hooks", "shared", "wire"],
-  tools: ["process", "shared"],
+  tools: ["process", "shared", "wire"],
   store: ["process", "shared", "wire"],
   slash: ["process", "shared"],
   instructions: ["shared", "wire"],

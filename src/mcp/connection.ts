@@ -14,6 +14,7 @@ import type { Logger } from "../shared/log.js";
 import { errorMessage } from "../shared/values.js";
 import { describeIssue } from "../shared/zod-issues.js";
 import { VERSION } from "../shared/version.js";
+import type { ReportSink } from "../tools/types.js";
 import { CoalescedTask } from "./coalesce.js";
 import { ServerElicitation } from "./elicitation.js";
 import { yieldingFetch } from "./http-fetch.js";
@@ -146,9 +147,10 @@ export class McpConnection implements ToolCaller {
     args: Record<string, unknown>,
     signal: AbortSignal,
     toolCallId?: string,
+    attachReports?: ReportSink,
   ): Promise<CallToolResult> {
     if (this.ended) throw new Error(`MCP server ${this.server} is not available: ${this.ended}`);
-    const done = this.elicitation.track(toolCallId, signal);
+    const done = this.elicitation.track(toolCallId, signal, attachReports);
     try {
       return await this.client.callTool(
         { name: tool, arguments: args },

@@ -1,4 +1,5 @@
 import type { Logger } from "../shared/log.js";
+import type { ReportSink } from "../tools/types.js";
 import { errorMessage, unlessAborted } from "../shared/values.js";
 import { describeIssue } from "../shared/zod-issues.js";
 import {
@@ -13,6 +14,8 @@ export interface ElicitationAsk {
   readonly request: ElicitationRequest;
   /** The tool call the server was running when it asked, when only one was. */
   readonly toolCallId?: string;
+  /** Where that call's hook reports go: the hooks this question asks are reported there. */
+  readonly attachReports?: ReportSink;
   /** The server withdrew the question, or the call(s) it belongs to ended. */
   readonly signal: AbortSignal;
 }
@@ -23,6 +26,7 @@ export type Elicit = (ask: ElicitationAsk) => Promise<ElicitationAnswer>;
 /** A `tools/call` in flight on one server: the elicitations it causes belong to it. */
 interface InFlight {
   readonly toolCallId: string | undefined;
+  readonly attachReports: ReportSink | undefined;
   /** Aborted when the call ends, however it ends (result, error, timeout, turn cancelled). */
   readonly ended: AbortController;
 }
@@ -45,8 +49,12 @@ export class ServerElicitation {
   ) {}
 
   /** Marks a call in flight until `done` is called or `signal` (the turn's) aborts. */
-  track(toolCallId: string | undefined, signal: AbortSignal): () => void {
-    const call: InFlight = { toolCallId, ended: new AbortController() };
+  track(
+    toolCallId: string | undefined,
+    signal: AbortSignal,
+    attachReports?: ReportSink,
+  ): () => void {
+    const call: InFlight = { toolCallId, attachReports, ended: new AbortController() };
     const done = () => {
       this.calls.delete(call);
       call.ended.abort();
@@ -87,6 +95,7 @@ export class ServerElicitation {
         server: this.server,
         request: parsed.request,
         ...(only?.toolCallId !== undefined && { toolCallId: only.toolCallId }),
+        ...(only?.attachReports && { attachReports: only.attachReports }),
         signal: asked,
       });
       return (await unlessAborted(answer, asked)) ?? { action: "cancel" };

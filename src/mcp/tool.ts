@@ -1,6 +1,6 @@
 import type { ToolKind } from "@agentclientprotocol/sdk";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { ToolError, type AnyTool } from "../tools/types.js";
+import { ToolError, type AnyTool, type ReportSink } from "../tools/types.js";
 import { mapResult } from "./content.js";
 import type { McpInputSchema } from "./input-schema.js";
 import type { ListedTool } from "./listed-tool.js";
@@ -11,13 +11,15 @@ export interface ToolCaller {
   readonly server: string;
   /**
    * Sends `tools/call`; the signal cancels it (MCP `notifications/cancelled`). `toolCallId`: the
-   * session's call, which the server's questions meanwhile belong to.
+   * session's call, which the server's questions meanwhile belong to; `attachReports`: where
+   * the reports of the hooks those questions ask go.
    */
   call(
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
     toolCallId?: string,
+    attachReports?: ReportSink,
   ): Promise<CallToolResult>;
   /** `value` as a tool result when it is one (or its content list); else `undefined`. */
   asResult(value: unknown): CallToolResult | undefined;
@@ -62,7 +64,13 @@ export function mcpTool(
     locations: () => [],
     async execute(input, ctx) {
       const args = schema.zod.parse(input);
-      const result = await caller.call(listed.name, args, ctx.signal, ctx.toolCallId);
+      const result = await caller.call(
+        listed.name,
+        args,
+        ctx.signal,
+        ctx.toolCallId,
+        ctx.attachReports,
+      );
       const mapped = mapResult(result);
       if (result.isError === true) throw new ToolError(mapped.output);
       return mapped;

@@ -5,7 +5,7 @@ import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import { errorMessage, unlessAborted } from "../shared/values.js";
 import type { ElicitationAnswer } from "../wire/elicitation.js";
-import type { EventFields } from "../wire/hooks.js";
+import type { EventFields, OutcomeReport } from "../wire/hooks.js";
 import { applyDecision } from "./apply-decision.js";
 import { PERMISSION_NOTICE_DELAY_MS } from "./permission-notice.js";
 
@@ -36,7 +36,7 @@ export async function answerElicitation(
   ask: ElicitationAsk,
   env: ElicitationEnv,
 ): Promise<ElicitationAnswer> {
-  const { server, request, toolCallId, signal } = ask;
+  const { server, request, toolCallId } = ask;
   const mode = request.mode;
   const elicitationId = mode === "url" ? request.elicitationId : undefined;
   const asked: EventFields["Elicitation"] = {
@@ -47,7 +47,7 @@ export async function answerElicitation(
     ...(mode === "form" && { requested_schema: request.requestedSchema }),
   };
   const id = toolCallId ?? `elicitation-${server}`;
-  const before = await steer("Elicitation", () => asked, server, id, signal, env);
+  const before = await steer("Elicitation", () => asked, ask, id, env);
   if (before.elicitation) {
     const { hookCallbackId, ...answer } = before.elicitation;
     env.log.info(
@@ -64,7 +64,7 @@ export async function answerElicitation(
     action: given.action,
     ...(given.content !== undefined && { content: given.content }),
   };
-  const after = await steer("ElicitationResult", () => result, server, id, signal, env);
+  const after = await steer("ElicitationResult", () => result, ask, id, env);
   const changed = after.elicitation;
   const final: ElicitationAnswer = changed
     ? {
@@ -84,18 +84,26 @@ export async function answerElicitation(
   return final;
 }
 
-/** Notifies the event's observers, asks its steering hooks, shows their messages. */
+/**
+ * Notifies the event's observers, asks its steering hooks, shows their messages. Their reports
+ * go on the tool call that the question belongs to (one more `tool_call_update`); a question
+ * that no single call owns has them logged.
+ */
 async function steer<E extends "Elicitation" | "ElicitationResult">(
   event: E,
   fields: () => EventFields[E],
-  server: string,
+  ask: ElicitationAsk,
   toolUseId: string,
-  signal: AbortSignal,
   env: ElicitationEnv,
 ): Promise<Steering> {
+  const { server, signal } = ask;
   env.hooks.emit(event, fields, server);
   const decision = await env.hooks.run(event, { fields, toolUseId, toolName: server, signal });
-  await applyDecision(decision, { client: env.client, attach: () => undefined });
+  const attach =
+    ask.attachReports ??
+    ((reports: readonly OutcomeReport[]) =>
+      env.log.info({ server, event, reports }, "hooks on an MCP question no single call owns"));
+  await applyDecision(decision, { client: env.client, attach });
   return decision;
 }
 

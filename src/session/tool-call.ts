@@ -228,6 +228,7 @@ async function execute(
       ...env.toolContext,
       toolCallId: id,
       showContent: (content) => report.update({ content }),
+      attachReports: (reports) => report.alsoReport(reports),
     });
   } catch (error) {
     const durationMs = performance.now() - started;

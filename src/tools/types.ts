@@ -4,6 +4,7 @@ import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
+import type { OutcomeReport } from "../wire/hooks.js";
 
 /** Everything a tool may touch while it runs. */
 export interface ToolContext {
@@ -36,7 +37,15 @@ export interface ToolContext {
   readonly readable?: (files: readonly string[]) => string[];
   /** Shows content in this call's `tool_call_update` while it runs (a live client terminal). */
   readonly showContent?: (content: ToolCallContent[]) => Promise<void>;
+  /**
+   * Attaches the reports of hooks asked while this call runs (an MCP server's question) to the
+   * call's `tool_call_update`s, after the gate's.
+   */
+  readonly attachReports?: ReportSink;
 }
+
+/** Where hooks' reports about one tool call go. */
+export type ReportSink = (reports: readonly OutcomeReport[]) => Promise<void>;
 
 /** What a finished tool hands back. */
 export interface ToolResult {

@@ -69,8 +69,15 @@ function never(): never {
   throw new Error("not used here");
 }
 
-/** Opens a session with the elicit server and `hooks`, runs `ask`; the tool's text. */
-async function runAsk(s: Session, hooks: Record<string, unknown>): Promise<string> {
+/**
+ * Opens a session with the elicit server and `hooks`, runs `ask`; the tool's text (`onDone`
+ * sees the call's last update).
+ */
+async function runAsk(
+  s: Session,
+  hooks: Record<string, unknown>,
+  onDone?: (done: ReturnType<typeof finishedCalls>[number]) => void,
+): Promise<string> {
   const { sessionId } = await s.h.agent.request(methods.agent.session.new, {
     cwd: s.cwd,
     mcpServers: [SERVER],
@@ -85,6 +92,7 @@ async function runAsk(s: Session, hooks: Record<string, unknown>): Promise<strin
     prompt: [{ type: "text", text: ASK }],
   });
   const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
+  if (done) onDone?.(done);
   return textOf(done);
 }
 
@@ -97,11 +105,18 @@ describe("an MCP server's elicitation", () => {
       { hooks: { ask: answer("Elicitation", { action: "accept", content: { target: "prod" } }) } },
       () => ({ action: "decline" }),
     );
-    const text = await runAsk(s, {
-      Elicitation: [{ matcher: "elicit", hookCallbackIds: ["ask"], blocking: true }],
-    });
+    let meta: unknown;
+    const text = await runAsk(
+      s,
+      { Elicitation: [{ matcher: "elicit", hookCallbackIds: ["ask"], blocking: true }] },
+      (done) => (meta = done._meta),
+    );
     expect(text).toBe('accept {"target":"prod"}');
     expect(asked).toEqual([]);
+    // What the hook did is on the call it answered for, as a gate's report is.
+    expect(meta).toMatchObject({
+      hooks: [{ event: "Elicitation", hookCallbackId: "ask", outcome: "proceeded" }],
+    });
     expect(s.seen.hookRuns[0]?.params.input).toMatchObject({
       hook_event_name: "Elicitation",
       mcp_server_name: "elicit",

@@ -36,6 +36,15 @@ describe("an MCP server's elicitation/create, before the session answers it", ()
     });
   });
 
+  it("carries where its call's hook reports go", async () => {
+    const { side, asks } = recorded();
+    const attachReports = () => Promise.resolve();
+    const done = side.track("call-8", open(), attachReports);
+    await side.answer(FORM, open());
+    done();
+    expect(asks[0]?.attachReports).toBe(attachReports);
+  });
+
   it("belongs to no call when several are in flight, and ends once all of them have", async () => {
     const { side, asks } = waiting();
     const doneA = side.track("a", open());

@@ -112,3 +112,42 @@ describe("a client that never answers the form", () => {
     expect(notices().at(-1)?.fields).toMatchObject({ notification_type: "elicitation_response" });
   });
 });
+
+describe("the hooks an elicitation asks", () => {
+  const report = {
+    event: "Elicitation" as const,
+    hookCallbackId: "answer-for-me",
+    kind: "command" as const,
+    outcome: "proceeded" as const,
+    durationMs: 3,
+  };
+  const answering: ElicitationEnv["hooks"] = {
+    emit: () => undefined,
+    run: (event) =>
+      Promise.resolve({
+        ...noSteering(event),
+        reports: [{ ...report, event }],
+        ...(event === "Elicitation" && {
+          elicitation: { action: "decline" as const, hookCallbackId: "answer-for-me" },
+        }),
+      }),
+  };
+
+  it("are reported on the tool call the question belongs to", async () => {
+    const attached: unknown[] = [];
+    const client = new FakeClient();
+    const answer = await answerElicitation(
+      { ...ASK, attachReports: (r) => Promise.resolve(void attached.push(...r)) },
+      { hooks: answering, client, log: silentLogger() },
+    );
+    expect(answer).toEqual({ action: "decline" });
+    expect(attached).toEqual([report]);
+  });
+
+  it("are logged when no single call owns the question, never dropped without a word", async () => {
+    const lines: string[] = [];
+    const log = pino({ level: "info" }, { write: (line: string) => void lines.push(line) });
+    await answerElicitation(ASK, { hooks: answering, client: new FakeClient(), log });
+    expect(lines.some((l) => l.includes("answer-for-me"))).toBe(true);
+  });
+});
