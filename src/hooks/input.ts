@@ -1,8 +1,8 @@
 import type { HookEventName } from "../wire/events.js";
-import type { CommonInput, EventFields, HookInputFor } from "../wire/hooks.js";
+import type { CommonInput, EventFields, HookInputFor } from "../wire/hook-input.js";
 import { capValue } from "./truncate.js";
 
-export type { CommonInput, EventFields, HookInput, HookInputFor } from "../wire/hooks.js";
+export type { CommonInput, EventFields, HookInput, HookInputFor } from "../wire/hook-input.js";
 
 const CAPPED_FIELDS = ["tool_input", "tool_response"] as const;
 

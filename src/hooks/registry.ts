@@ -1,7 +1,7 @@
 import { HOOK_EVENTS, hasMatcher, type HookEventName } from "../wire/events.js";
 import { isFileHandler, type FileHandler } from "./command.js";
 import { compileMatcher, type ToolMatcher } from "../wire/matcher.js";
-import type { HookGroup } from "../wire/hooks.js";
+import type { HookGroup } from "../wire/registration.js";
 
 /** Default group timeout, as in Claude Code. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
