@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { EVENTS } from "../../../src/hooks/events/index.js";
-import { OBSERVED } from "../../../src/hooks/events/observed.js";
-import { HOOK_EVENTS, NOT_RUN } from "../../../src/wire/events.js";
+import { NOT_RUN } from "../../../src/wire/events.js";
 import { fold, read } from "./fold-helpers.js";
 
 describe("observe-only events: every event with no module of its own", () => {
-  it("are the events the hooks' table gives the observed default", () => {
-    expect(HOOK_EVENTS.filter((event) => EVENTS[event].policy === OBSERVED)).toEqual([
-      "Notification",
-      "SessionEnd",
-      "InstructionsLoaded",
-      "PermissionDenied",
-      "StopFailure",
-      "FileChanged",
-    ]);
-  });
-
   it.each([
     "Notification",
     "SessionEnd",
