@@ -194,6 +194,8 @@ async function runOne(scenario, side, fake, cc, httpHooks) {
           ...["--base-url", `${fake.url}/v1`, "--settings", settings],
           ...(managed ? ["--managed-settings", managed] : []),
           ...(config ? ["--config", config] : []),
+          // Claude Code reads the user, project and local files by default; hookgate on request.
+          ...(scenario.settingSources ? ["--setting-sources", scenario.settingSources] : []),
         ],
         env: {
           ...process.env,

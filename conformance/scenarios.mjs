@@ -1,6 +1,7 @@
 // The scenarios: a settings file's hooks (each handler is an action for hook.mjs), the
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
 import { COMPACTION_SCENARIOS } from "./scenarios/compaction.mjs";
+import { CONFIG_CHANGE_SCENARIOS } from "./scenarios/config-change.mjs";
 import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
@@ -1478,3 +1479,4 @@ ruleScenarios.push(
 SCENARIOS.push(...ruleScenarios);
 SCENARIOS.push(...COMPACTION_SCENARIOS);
 SCENARIOS.push(...MODEL_SWITCH_SCENARIOS);
+SCENARIOS.push(...CONFIG_CHANGE_SCENARIOS);

@@ -1,27 +1,13 @@
 import { answerElicitation } from "../session/elicitation.js";
 import { tallyCalls } from "../store/call-tally.js";
-import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
 import type { AgentOptions } from "./options.js";
 import { SessionCommandRunner } from "../command-hooks/command-hook.js";
 import { SessionEnvFiles } from "../command-hooks/session-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { AgentRuntime } from "./runtime.js";
-import {
-  loadCommandHooks,
-  settingsFiles,
-  type SettingsRequest,
-} from "../command-hooks/settings.js";
-import {
-  changedFiles,
-  keepStarting,
-  readStoredSnapshot,
-  snapshotReader,
-  takeSnapshot,
-  writeStoredSnapshot,
-  type HookFilesSnapshot,
-} from "../command-hooks/settings-snapshot.js";
+import { settingsFiles } from "../command-hooks/settings.js";
+import { SessionSettings, settingsMode, unloadedNotices } from "./session-settings.js";
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
@@ -31,15 +17,13 @@ import { describePlainError } from "../model/describe-error.js";
 import { hookModelOf } from "./hook-model.js";
 import { hookAgentOf } from "./hook-agent.js";
 import { SessionMcp } from "../mcp/session-servers.js";
-import type { ClientPort } from "../shared/port.js";
 import type { OpenRequest } from "../protocol/host.js";
 import { SessionActor } from "../session/actor.js";
 import { ToolCatalog } from "../session/catalog.js";
-import { isModeId, type ModeId } from "../session/modes.js";
+import { isModeId } from "../session/modes.js";
 import { RuleBook } from "../session/rule-book.js";
 import { applyPermissionUpdates } from "../session/permission-updates.js";
 import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
-import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
 import { hookConfigFiles } from "../session/hook-config-files.js";
 import { watchSettings } from "../session/config-watch.js";
 import { Transcript } from "../session/transcript.js";
@@ -99,7 +83,6 @@ export class SessionAssembly {
     };
     const client = request.client(id, log);
     const settingsRequest = { ...places, sources: options.settingSources ?? [] };
-    const hookFiles = await this.hookFiles(id, settingsRequest, stored !== undefined, client, log);
     const { childEnv } = this.runtime;
     // Managed settings are read as they are now: an administrator's change always applies.
     const loadRequest = {
@@ -108,16 +91,18 @@ export class SessionAssembly {
       // http hooks' header `$VAR`s: the agent's environment, never a model key.
       headerEnv: { values: process.env, withheld: (name: string) => childEnv.isWithheld(name) },
     };
-    const loaded = loadCommandHooks({
-      ...loadRequest,
-      readText: snapshotReader(hookFiles.snapshot),
+    const settings = await SessionSettings.open({
+      id,
+      files: settingsRequest,
+      load: loadRequest,
+      restoring: stored !== undefined,
+      client,
+      store,
+      log,
     });
+    const loaded = settings.load();
     const rules = new RuleBook(loaded.policy.rules, places);
-    const mode = options.permissionMode ?? this.defaultMode(loaded.policy.defaultMode, log);
-    for (const r of loaded.reports) {
-      if (r.error !== undefined) log.warn({ path: r.path }, `settings ${r.path}: ${r.error}`);
-      for (const s of r.skipped ?? []) log.warn({ path: r.path }, `settings ${r.path}: ${s}`);
-    }
+    const mode = options.permissionMode ?? settingsMode(loaded.policy.defaultMode, log);
     // The session's one set of process groups: tools, command hooks, slash commands, MCP.
     const groups = this.runtime.sessionGroups();
     const envFiles = new SessionEnvFiles();
@@ -235,19 +220,16 @@ export class SessionAssembly {
         }),
     });
     // A settings file changed on disk is asked of ConfigChange, then loaded again through the
-    // one loader, so the trust order and managed settings hold as they did at the start.
-    let settingsNow = hookFiles.snapshot;
+    // one loader, so the trust order and managed settings hold as they did at the start: its
+    // hooks and permission rules replace the session's.
     const unwatchSettings = watchSettings({
       files: settingsFiles(loadRequest),
       hooks: actor.hooks,
       client,
-      reload: (path) => {
-        settingsNow = { ...settingsNow, ...takeSnapshot([path]) };
-        const reloaded = loadCommandHooks({
-          ...loadRequest,
-          readText: snapshotReader(settingsNow),
-        });
+      reload: async (path) => {
+        const reloaded = await settings.accept(path);
         actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
+        rules.useSettings(reloaded.policy.rules);
       },
       log,
     });
@@ -264,14 +246,8 @@ export class SessionAssembly {
       ...loaded.warnings,
     ];
     for (const warning of warnings) log.warn(`hook registration: ${warning}`);
-    if (hookFiles.notice !== undefined) warnings.push(hookFiles.notice);
-    // A settings file that could not be loaded means hooks the user expects are off: say so
-    // where the user looks (an agent message), not only where a client may look.
-    const notices = loaded.reports.flatMap((r) =>
-      r.error === undefined
-        ? []
-        : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
-    );
+    if (settings.notice !== undefined) warnings.push(settings.notice);
+    const notices = unloadedNotices(loaded.reports);
     appendAll(warnings, notices);
     return {
       actor,
@@ -281,50 +257,8 @@ export class SessionAssembly {
       notices,
       mcp: mcp.report,
       settings: loaded.reports,
-      hookNotice: hookFiles.notice,
+      hookNotice: settings.notice,
     };
-  }
-
-  /**
-   * The hook configuration a session runs with, stored beside its transcript: for a new
-   * session the files as they are; for one opening again, the files as they were when it
-   * started, unless the user accepts what changed since (a hook file the model wrote must
-   * not run unseen on the next load).
-   */
-  private async hookFiles(
-    id: string,
-    req: SettingsRequest,
-    restoring: boolean,
-    client: ClientPort,
-    log: Logger,
-  ): Promise<{ snapshot: HookFilesSnapshot; notice?: string }> {
-    const now = takeSnapshot(settingsFiles(req).map((f) => f.path));
-    if (!this.store) return { snapshot: now };
-    const path = join(this.store.dir, `${id}.hooks`);
-    let snapshot = now;
-    let notice: string | undefined;
-    const stored = restoring ? await readStoredSnapshot(path) : undefined;
-    if (stored && !stored.ok) log.warn({ error: stored.error }, "hook snapshot unreadable");
-    const start = stored?.ok ? stored.snapshot : undefined;
-    const changed = start ? changedFiles(start, now) : [];
-    if (start && changed.length > 0) {
-      let applied = false;
-      try {
-        applied = await askToApplyHookChanges(client, changed);
-      } catch (error) {
-        log.warn({ error: errorMessage(error) }, "asking to apply changed hooks failed");
-      }
-      snapshot = applied ? now : keepStarting(start, now, changed);
-      notice = hookChangeNotice(changed, applied);
-      log.warn({ changed, applied }, notice);
-    }
-    try {
-      await mkdir(this.store.dir, { recursive: true });
-      await writeStoredSnapshot(path, snapshot);
-    } catch (error) {
-      log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
-    }
-    return { snapshot, ...(notice !== undefined && { notice }) };
   }
 
   /**
@@ -354,13 +288,6 @@ export class SessionAssembly {
       throw new Error("the connection closed while the session was opening");
     }
     return mcp;
-  }
-
-  /** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */
-  private defaultMode(mode: string | undefined, log: Logger): ModeId | undefined {
-    if (mode === undefined || isModeId(mode)) return mode;
-    log.warn({ mode }, "permissions.defaultMode names a mode hookgate does not have; ignored");
-    return undefined;
   }
 
   /** Saves a session's record once it has a conversation; a failure is logged, never thrown. */

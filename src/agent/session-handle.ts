@@ -2,7 +2,7 @@ import type { SessionHandle, SessionSummary } from "../protocol/host.js";
 import { SessionBusyError, SessionClosedError, type SessionActor } from "../session/actor.js";
 import { isModeId } from "../session/modes.js";
 import { MODEL_CONFIG_ID } from "../session/model-switch.js";
-import { ModelTurnError } from "../session/turn.js";
+import { ModelTurnError } from "../session/turn-env.js";
 import type { SessionMeta } from "../store/metadata.js";
 
 /** The session actor as the ACP app drives it: refusals as results, not exceptions. */

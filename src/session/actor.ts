@@ -1,128 +1,41 @@
 import { randomUUID } from "node:crypto";
-import type {
-  ContentBlock,
-  SessionConfigOption,
-  SessionUpdate,
-  StopReason,
-} from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionConfigOption, StopReason } from "@agentclientprotocol/sdk";
 import { homedir } from "node:os";
-import { basename } from "node:path";
-import type { LanguageModel, ModelMessage } from "ai";
-import type { ChildEnvPolicy } from "../process/child-env.js";
-import type { ProcessGroups } from "../process/process-group.js";
-import { availableCommandsUpdate } from "../slash/slash.js";
-import type { SlashCommand } from "../slash/slash-config.js";
+import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
-import {
-  announceSwitch,
-  askToSwitch,
-  modelConfigOptions,
-  switchFields,
-  type LastResponse,
-  type ModelChoice,
-  type SwitchOutcome,
-} from "./model-switch.js";
+import type { SwitchOutcome } from "./model-switch.js";
 import type { HookText, Steering } from "../hooks/steering.js";
-import type { Logger } from "../shared/log.js";
 import type { AnyTool, ToolContext } from "../tools/types.js";
-import type { ToolCatalog } from "./catalog.js";
-import { watchFiles } from "./file-watch.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import { RuleBook } from "./rule-book.js";
 import { applyPermissionUpdates } from "./permission-updates.js";
-import type { PermissionUpdate } from "../wire/hook-reply.js";
-import type { Transcript } from "./transcript.js";
-import type { CallTally } from "../store/call-tally.js";
 import type { ClientPort } from "../shared/port.js";
-import { assistantText, runTurn, type TurnEnd } from "./turn.js";
-import { STOP_FAILURE_ERRORS, type SessionEndReason } from "../wire/event-fields.js";
-import { failureKind } from "../model/describe-error.js";
+import { runTurn } from "./turn.js";
+import type { TurnEnd } from "./turn-env.js";
+import type { SessionEndReason } from "../wire/event-fields.js";
 import { ViewRecorder, type Chunk } from "./view-recorder.js";
-import { appendAll, detach, errorMessage } from "../shared/values.js";
-import type { z } from "zod";
-import type { hookPromptMetaSchema, hookWarningsMetaSchema } from "../wire/meta.js";
+import { firstLine, hookPromptChunk } from "./prompt-view.js";
+import { appendAll, detach } from "../shared/values.js";
 import type { CustomCommand } from "../instructions/commands.js";
-import type { InstructionFile } from "../instructions/load.js";
 import { announceInstructions, instructionMessages } from "./instructions.js";
-import { COMPACT_COMMAND, ContextMeter } from "./compaction.js";
+import { ContextMeter } from "./compaction.js";
+import {
+  hooksWarning,
+  offeredCustomCommands,
+  openingUpdates,
+  transcriptFailure,
+} from "./session-notices.js";
+import { ModelSelection } from "./model-selection.js";
+import type { ActorOptions, SessionSnapshot } from "./actor-options.js";
+import { emitTurnEnd } from "./turn-end.js";
+import { WatchedPaths } from "./watched-paths.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
 
 /** A prompt arrived for a session that has ended. */
 export class SessionClosedError extends Error {}
-
-export interface SessionSettings {
-  readonly id: string;
-  readonly cwd: string;
-  readonly roots: readonly string[];
-  readonly client: ClientPort;
-  readonly model: LanguageModel;
-  /** `model`'s id as a client picks it (`scripted`, `provider:model-id`); default from the model. */
-  readonly modelId?: string;
-  /** Other models a client may switch the session to (`session/set_config_option`). */
-  readonly models?: readonly ModelChoice[];
-  /** The session's tools: built-ins and its MCP servers' tools. */
-  readonly catalog: ToolCatalog;
-  readonly system: (session: SessionActor) => string | undefined;
-  readonly maxRounds: number;
-  /** Consecutive Stop blocks a turn honours before it ends anyway. */
-  readonly maxStopBlocks: number;
-  readonly describeError: (error: unknown) => string;
-  readonly log: Logger;
-  readonly createdAt: Date;
-  /** Where the conversation is written for hooks that read `transcript_path`. */
-  readonly transcript?: Transcript | undefined;
-  /** Slash commands this session offers and answers without the model. */
-  readonly commands: readonly SlashCommand[];
-  /** Custom commands (`.claude/commands/*.md`) this session offers and expands for the model. */
-  readonly customCommands?: readonly CustomCommand[];
-  /** Instruction files (CLAUDE.md, AGENTS.md) read when the session opened, in order. */
-  readonly instructions?: readonly InstructionFile[];
-  /** Builds the session's hooks; called once, with the actor (its mode feeds HookInputs). */
-  readonly hooks: (session: SessionActor) => SessionHooks;
-  /** The mode a new session starts in (SessionStart's `permission_mode` reports it). */
-  readonly mode?: ModeId;
-  /** What a loaded session starts from: the model's history, its mode, title and last change. */
-  readonly restored?: {
-    readonly history: readonly ModelMessage[];
-    readonly mode: ModeId;
-    readonly title: string | undefined;
-    readonly updatedAt?: Date | undefined;
-  };
-  /** Saves the session's record (title, mode, updatedAt); called after each turn and mode switch. */
-  readonly persist?: (session: SessionActor) => Promise<void>;
-  /**
-   * The session's one set of process groups: Bash jobs, command hooks, slash commands and
-   * stdio MCP servers all register here; ended once the session has closed.
-   */
-  readonly groups: ProcessGroups;
-  /** Which of the agent's variables the session's processes never see. */
-  readonly childEnv: ChildEnvPolicy;
-  /** Releases what the session holds (its MCP servers, its env files) once it has ended. */
-  readonly release?: () => Promise<void>;
-  /** Files hooks are configured in: a tool's write to one always asks (but in bypass). */
-  readonly hookConfigFiles: readonly string[];
-  /** The session's permission rules (default none), and where a hook's `updatedPermissions` go. */
-  readonly rules?: RuleBook;
-  readonly updatePermissions?: (updates: readonly PermissionUpdate[]) => Promise<void>;
-  /** Wraps each Bash command (the session's `CLAUDE_ENV_FILE`s); see ToolContext. */
-  readonly shellPrelude?: (command: string) => string;
-}
-
-/** What a session's record holds, as of one moment: what the store saves. */
-export interface SessionSnapshot {
-  readonly id: string;
-  readonly cwd: string;
-  readonly roots: readonly string[];
-  readonly title: string | undefined;
-  readonly mode: ModeId;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-  /** Its tool calls and denied calls, when it keeps a transcript. */
-  readonly tally: CallTally | undefined;
-}
 
 /**
  * One ACP session: one prompt at a time, cancellable, with its mode, history,
@@ -145,20 +58,11 @@ export class SessionActor {
   private readonly recorder: ViewRecorder | undefined;
   private pendingAdvert: (() => void) | undefined;
   private instructionsAnnounced = false;
-  /** SessionStart's `watchPaths`: the paths whose changes are FileChanged's to report. */
-  private readonly watched = new Set<string>();
-  /** Ends the watch on `watched` (set once SessionStart named paths); called on close. */
-  private unwatch: (() => void) | undefined;
+  private readonly watched: WatchedPaths;
   readonly hooks: SessionHooks;
-  /** The model the next step goes to, and every model the session can switch to. */
-  private modelNow: ModelChoice;
-  private readonly modelChoices: readonly ModelChoice[];
-  /** The model's last answer: the switch hooks' `context_tokens` and `prompt_cache_warm`. */
-  private lastResponse: LastResponse | undefined;
-  /** Settles when the last switch's PostModelSwitch hooks have answered. */
-  private switchAnswered: Promise<void> = Promise.resolve();
+  private readonly models: ModelSelection;
 
-  constructor(readonly settings: SessionSettings) {
+  constructor(readonly settings: ActorOptions<SessionActor>) {
     const { restored } = settings;
     this.updatedAt = restored?.updatedAt ?? settings.createdAt;
     // A copy: the stored conversation it came from is not this session's to change.
@@ -169,22 +73,16 @@ export class SessionActor {
     this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
     this.client = this.recorder ?? settings.client;
     this.hooks = settings.hooks(this);
-    this.modelNow = {
-      id: settings.modelId ?? modelIdOf(settings.model),
-      model: settings.model,
-      // Its system prompt is the session's own (`settings.system`).
-      describeError: settings.describeError,
-    };
-    const others = (settings.models ?? []).filter((c) => c.id !== this.modelNow.id);
-    this.modelChoices = [this.modelNow, ...others];
+    this.watched = new WatchedPaths(this.hooks, settings.log);
+    this.models = new ModelSelection(settings, {
+      hooks: this.hooks,
+      client: this.client,
+      log: settings.log,
+    });
     // Told to the user once (not recorded: the transcript is what failed).
     settings.transcript?.onFailure((error) => {
-      const text = `\nThis session's transcript could not be written (${errorMessage(error)}); the conversation goes on, but a later session/load may miss part of it.\n`;
       detach(
-        settings.client.update({
-          sessionUpdate: "agent_message_chunk",
-          content: { type: "text", text },
-        }),
+        settings.client.update(transcriptFailure(error)),
         settings.log,
         "telling the user the transcript failed",
       );
@@ -207,7 +105,7 @@ export class SessionActor {
 
   /** The paths SessionStart hooks asked to watch (FileChanged), in the order given. */
   get watchPaths(): readonly string[] {
-    return [...this.watched];
+    return this.watched.paths;
   }
 
   /** The session's record as of now, for the store and `session/list`. */
@@ -242,17 +140,7 @@ export class SessionActor {
    * prompt's updates.
    */
   advertiseCommands(notices: readonly string[] = []): void {
-    const custom = this.customCommands().map((c) => ({
-      name: c.name,
-      description: c.description,
-      ...(c.hint !== undefined && { input: { hint: c.hint } }),
-    }));
-    const commands = availableCommandsUpdate(this.settings.commands, [COMPACT_COMMAND, ...custom]);
-    const updates: SessionUpdate[] = notices.map((text) => ({
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `${text}\n` },
-    }));
-    if (commands) updates.unshift(commands);
+    const updates = openingUpdates(this.settings.commands, this.customCommands(), notices);
     if (updates.length === 0) return;
     // One connection writes in order: sent one after another, they arrive in this order.
     this.pendingAdvert = () => {
@@ -294,10 +182,9 @@ export class SessionActor {
     try {
       const start = await this.hooks.takeSessionStart(controller.signal);
       // A switch's PostModelSwitch answer goes with this prompt, so the turn waits for it.
-      await this.switchAnswered;
+      await this.models.answered;
       if (start?.title) await this.retitle(start.title.text);
-      for (const path of start?.watchPaths ?? []) this.watched.add(path);
-      if (start?.watchPaths?.length && !this.unwatch && !this.closed) this.startWatching();
+      this.watched.add(start?.watchPaths, this.closed);
       const opening = start?.initialUserMessage;
       if (opening && !controller.signal.aborted) {
         const first = await this.finish(
@@ -354,9 +241,9 @@ export class SessionActor {
         toolContext,
         log: settings.log,
         // Read at each step: a switch made during the turn applies from the next step.
-        model: () => this.modelNow.model,
+        model: () => this.models.now.model,
         catalog: settings.catalog,
-        system: () => (this.modelNow.system ?? settings.system)(this),
+        system: () => (this.models.now.system ?? settings.system)(this),
         history: this.history,
         remember: (messages) => appendAll(this.history, messages),
         replaceHistory: (messages) => {
@@ -365,8 +252,8 @@ export class SessionActor {
         },
         context: this.context,
         maxRounds: settings.maxRounds,
-        describeError: (error) => this.modelNow.describeError(error),
-        responded: (usage) => (this.lastResponse = { usage, at: Date.now() }),
+        describeError: (error) => this.models.now.describeError(error),
+        responded: (usage) => this.models.responded(usage),
         transcript: settings.transcript,
         turnId: `turn_${this.currentPromptId}`,
         maxStopBlocks: settings.maxStopBlocks,
@@ -404,8 +291,7 @@ export class SessionActor {
    * shadows.
    */
   private customCommands(): readonly CustomCommand[] {
-    const taken = new Set([...this.settings.commands.map((c) => c.name), COMPACT_COMMAND.name]);
-    return (this.settings.customCommands ?? []).filter((c) => !taken.has(c.name.toLowerCase()));
+    return offeredCustomCommands(this.settings.commands, this.settings.customCommands);
   }
 
   /**
@@ -435,38 +321,8 @@ export class SessionActor {
       await this.settings.transcript?.flush();
       this.updatedAt = new Date();
       await this.settings.persist?.(this);
-      this.turnEnded(end);
+      emitTurnEnd(this.hooks, end, this.history);
     }
-  }
-
-  /**
-   * The end-of-turn event: Stop, or StopFailure (and no Stop) for a turn a model error ended,
-   * as Claude Code 2.1.332 does.
-   */
-  private turnEnded(end: TurnEnd): void {
-    if (end.local) return;
-    if (end.failed) {
-      const failed = end.failed;
-      const kind = failureKind(failed.cause);
-      this.hooks.emit(
-        "StopFailure",
-        () => ({
-          error: STOP_FAILURE_ERRORS.find((e) => e === kind) ?? "unknown",
-          last_assistant_message: failed.message,
-        }),
-        // The kind is what a StopFailure matcher selects on.
-        kind,
-      );
-      return;
-    }
-    const { stopHookActive, stopReason } = end;
-    this.hooks.emit("Stop", () => ({
-      stop_hook_active: stopHookActive,
-      stop_reason: stopReason,
-      last_assistant_message: assistantText(this.history),
-      background_tasks: [],
-      session_crons: [],
-    }));
   }
 
   /**
@@ -476,12 +332,7 @@ export class SessionActor {
    */
   warnHooks(warning: string): void {
     const { client, log } = this.settings;
-    const update: SessionUpdate = {
-      sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: `\n${warning}\n` },
-      _meta: { hooks: { warnings: [warning] } } satisfies z.input<typeof hookWarningsMetaSchema>,
-    };
-    detach(client.update(update), log, "warning that hooks are not running");
+    detach(client.update(hooksWarning(warning)), log, "warning that hooks are not running");
   }
 
   /** Aborts the running turn, if any; the prompt then answers `cancelled`. */
@@ -505,41 +356,15 @@ export class SessionActor {
 
   /** The session's config options: the model, and the models it can switch to. */
   configOptions(): SessionConfigOption[] {
-    return modelConfigOptions(this.modelChoices, this.modelNow);
+    return this.models.configOptions();
   }
 
   /**
    * Switches the model the next step goes to, unless a PreModelSwitch hook refuses; then
    * tells the client (`config_option_update`) and fires PostModelSwitch.
    */
-  async setModel(id: string): Promise<SwitchOutcome> {
-    const to = this.modelChoices.find((c) => c.id === id);
-    if (!to) return { unknown: true };
-    const from = this.modelNow;
-    if (to === from) return { switched: true, reports: [] };
-    const fields = switchFields(from, to, this.lastResponse);
-    const toolUseId = `model_switch_${randomUUID()}`;
-    const signal = new AbortController().signal;
-    const asked = await askToSwitch(this.hooks, this.client, fields, toolUseId, signal);
-    if (asked.refused !== undefined) return { refused: asked.refused, reports: asked.reports };
-    this.modelNow = to;
-    this.settings.log.info({ from: from.id, to: to.id }, "model switched");
-    await this.client.update({
-      sessionUpdate: "config_option_update",
-      configOptions: this.configOptions(),
-    });
-    this.switchAnswered = announceSwitch(this.hooks, fields, toolUseId, signal);
-    return { switched: true, reports: asked.reports };
-  }
-
-  /** FileChanged for each settled change of a watched path; the matcher names the file. */
-  private startWatching(): void {
-    this.unwatch = watchFiles(
-      [...this.watched],
-      (path, event) =>
-        this.hooks.emit("FileChanged", () => ({ file_path: path, event }), basename(path)),
-      this.settings.log,
-    );
+  setModel(id: string): Promise<SwitchOutcome> {
+    return this.models.setModel(id);
   }
 
   /**
@@ -554,7 +379,7 @@ export class SessionActor {
     const running = this.current?.finished;
     this.cancel();
     await running?.catch(() => undefined);
-    this.unwatch?.();
+    this.watched.close();
     this.hooks.close();
     this.hooks.emit("SessionEnd", () => ({ reason }), reason);
     await this.settings.release?.();
@@ -565,31 +390,4 @@ export class SessionActor {
       "ending the session's process groups",
     );
   }
-}
-
-function firstLine(prompt: readonly ContentBlock[]): string | undefined {
-  for (const block of prompt) {
-    if (block.type === "text") {
-      const line = block.text.trim().split("\n")[0]?.slice(0, 80);
-      if (line) return line;
-    }
-  }
-  return undefined;
-}
-
-/** The `user_message_chunk` of a prompt a SessionStart hook wrote, naming that hook. */
-function hookPromptChunk(from: HookText): Chunk {
-  return {
-    sessionUpdate: "user_message_chunk",
-    content: { type: "text", text: from.text },
-    _meta: {
-      hookPrompt: { event: "SessionStart", hookCallbackId: from.hookCallbackId },
-    } satisfies z.input<typeof hookPromptMetaSchema>,
-  };
-}
-
-/** A model's id as a client picks it: `scripted`, or `provider:model-id`. */
-function modelIdOf(model: LanguageModel): string {
-  if (typeof model === "string") return model;
-  return model.provider === "hookgate" ? model.modelId : `${model.provider}:${model.modelId}`;
 }

@@ -27,9 +27,9 @@ export interface ConfigWatch {
   readonly client: ClientPort;
   /**
    * Takes `path` as it is now (the other files as the session has them) and loads the
-   * settings again through the one loader, putting their hooks in force.
+   * settings again through the one loader, putting their hooks and permission rules in force.
    */
-  readonly reload: (path: string) => void;
+  readonly reload: (path: string) => Promise<void>;
   readonly log: Logger;
 }
 
@@ -87,10 +87,10 @@ async function changed(
     }
     if (decision.block)
       log.warn({ path }, "ConfigChange: a managed change applies despite a block");
-    reload(path);
+    await reload(path);
     log.info({ path, source }, "ConfigChange: settings reloaded");
   } catch (error) {
-    // A change that could not be judged stays out: the session keeps the hooks it has.
+    // A change that could not be judged or loaded stays out: the session keeps what it has.
     log.warn({ path, error: String(error) }, "ConfigChange: change not applied");
   }
 }

@@ -29,24 +29,38 @@ export function ruleText({ toolName, ruleContent }: RuleValue): string {
 
 /**
  * A session's permission rules: its settings files' and those added while it runs. Precedence
- * deny > ask > allow, whatever the source; rules are only ever added, so no lower source and
- * nothing the model does removes a deny.
+ * deny > ask > allow, whatever the source. The settings files' rules are replaced as a whole
+ * when a change to a file is let in (read again through the one loader, so a lower file never
+ * removes a more trusted file's deny); the session's own are only ever added.
  */
 export class RuleBook {
-  private readonly rules: PermissionRule[];
-  /** Bumped whenever a rule is added (the tool catalog re-reads what is hidden). */
+  private settings: readonly PermissionRule[];
+  private readonly added: PermissionRule[] = [];
+  /** Bumped whenever the rules change (the tool catalog re-reads what is hidden). */
   version = 0;
 
   constructor(
     settings: readonly PermissionRule[],
     private readonly places: RulePlaces,
   ) {
-    this.rules = [...settings];
+    this.settings = [...settings];
+  }
+
+  /** The settings files' rules then the session's, in the order they were read or added. */
+  private get rules(): readonly PermissionRule[] {
+    return [...this.settings, ...this.added];
+  }
+
+  /** Puts the settings files' rules, as read again, in place of those read before. */
+  useSettings(settings: readonly PermissionRule[]): void {
+    this.settings = [...settings];
+    this.version++;
   }
 
   /** The rules' verdict on a call, or undefined when no rule is about it. */
   judge(toolName: string, input: unknown): RuleVerdict | undefined {
-    const of = (behavior: RuleBehavior) => this.rules.filter((r) => r.behavior === behavior);
+    const rules = this.rules;
+    const of = (behavior: RuleBehavior) => rules.filter((r) => r.behavior === behavior);
     let unsure: PermissionRule | undefined;
     for (const r of of("deny")) {
       const touched = touches(r.rule, toolName, input);
@@ -99,7 +113,7 @@ export class RuleBook {
     const problems: string[] = [];
     for (const value of values) {
       const { rule, problem } = compilePermissionRule(ruleText(value), this.places, behavior);
-      if (rule) this.rules.push({ behavior, rule, source: "session" });
+      if (rule) this.added.push({ behavior, rule, source: "session" });
       if (problem !== undefined) problems.push(problem);
     }
     this.version++;

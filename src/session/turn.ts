@@ -1,104 +1,26 @@
 import type { ContentBlock, StopReason } from "@agentclientprotocol/sdk";
 import type { LanguageModel, ModelMessage } from "ai";
-import { contextUsage, type StepUsage } from "../model/context-window.js";
+import { contextUsage } from "../model/context-window.js";
 import { errorSummary } from "../model/describe-error.js";
 import { runStep, type StepFinish } from "../model/step.js";
 import type { ClientPort } from "../shared/port.js";
-import type { Steering } from "../hooks/steering.js";
 import { matchSlashCommand } from "../slash/slash.js";
-import type { SlashCommand } from "../slash/slash-config.js";
 import { ReportingClient } from "./hook-reports.js";
 import { runSlashTurn } from "./slash-turn.js";
-import { runToolCall, type ToolCallEnv } from "./tool-call.js";
-import {
-  hookMessages,
-  placeReminders,
-  promptMessage,
-  type HookContextMark,
-} from "./hook-context.js";
-import { CANCELLED_BEFORE_RUN, type ToolCallResult } from "./call-report.js";
-import type { Transcript } from "./transcript.js";
+import { promptMessage } from "./hook-context.js";
 import { detach } from "../shared/values.js";
 import { telemetry } from "../shared/telemetry.js";
 import {
-  checkBatch,
   checkStop,
   expandCommand,
   lateContext,
   openTurn,
   type TurnHooksEnv,
 } from "./turn-hooks.js";
-import type { CustomCommand } from "../instructions/commands.js";
 import { matchCustomCommand } from "../instructions/expand.js";
-import { compact, matchCompact, type ContextMeter } from "./compaction.js";
-
-/** What one prompt turn needs from its session. */
-export interface TurnEnv extends ToolCallEnv {
-  /** The model the next step goes to (read at each step: a switch applies from the next). */
-  readonly model: () => LanguageModel;
-  /** Told of each answer the model gave, with its usage. */
-  readonly responded?: (usage: StepUsage) => void;
-  readonly system: () => string | undefined;
-  /** The conversation so far, read-only: the turn adds to it through `remember`. */
-  readonly history: readonly ModelMessage[];
-  /** Appends messages to the session's conversation (the session alone changes it). */
-  readonly remember: (messages: readonly ModelMessage[]) => void;
-  /** Replaces the conversation the model reads (a compaction's summary). */
-  readonly replaceHistory: (messages: readonly ModelMessage[]) => void;
-  /** How full the context was after the last step: past its threshold, the next step compacts. */
-  readonly context: ContextMeter;
-  readonly maxRounds: number;
-  /** Turns a model failure into one line telling the user what to fix. */
-  readonly describeError: (error: unknown) => string;
-  readonly transcript?: Transcript | undefined;
-  /** `_hooks/run` `toolUseId` for this turn's UserPromptSubmit and Stop. */
-  readonly turnId: string;
-  /** Consecutive Stop blocks the turn honours before it ends anyway. */
-  readonly maxStopBlocks: number;
-  readonly sessionId: string;
-  /** Slash commands that answer a prompt without the model. */
-  readonly commands: readonly SlashCommand[];
-  /** Custom commands (`.claude/commands/*.md`): a prompt that uses one is expanded. */
-  readonly customCommands: readonly CustomCommand[];
-  /**
-   * The session's instructions (CLAUDE.md...) for the model, on the turn that begins its
-   * conversation; kept in its history right before the prompt, after the hooks' context, as
-   * Claude Code sends them.
-   */
-  readonly instructions: readonly ModelMessage[];
-  /**
-   * The prompt passed UserPromptSubmit: only now may it be kept (shown on replay, titled,
-   * the session's record saved). A blocked prompt never gets here.
-   */
-  readonly admit: () => Promise<void>;
-  /** SessionStart's answer, on the session's first turn. */
-  readonly start?: Steering | undefined;
-  /** The hook that wrote this turn's prompt (SessionStart's `initialUserMessage`), if one did. */
-  readonly promptFrom?: HookContextMark | undefined;
-  /** A hook's `sessionTitle`: retitles the session and tells the client. */
-  readonly retitle: (title: string) => Promise<void>;
-}
-
-/**
- * How a turn ended, and whether a Stop hook had kept it going: a stop reason, or `failed`
- * when the model could not run a step (the user has been told why).
- */
-export type TurnEnd = (
-  | { readonly stopReason: StopReason; readonly failed?: never }
-  | { readonly failed: ModelTurnError; readonly stopReason?: never }
-) & {
-  readonly stopHookActive: boolean;
-  /** A built-in command (`/compact`) answered it, no model turn: Stop does not fire. */
-  readonly local?: true;
-};
-
-/**
- * The model could not run the turn (no API key, a refused or failed request): no stop reason
- * says that, so the prompt answers an error. `message` is the line the user was shown.
- */
-export class ModelTurnError extends Error {
-  override readonly name = "ModelTurnError";
-}
+import { compact, matchCompact } from "./compaction.js";
+import { runToolBatch } from "./tool-batch.js";
+import { ModelTurnError, RECORDING, remember, type TurnEnd, type TurnEnv } from "./turn-env.js";
 
 /** Joins a prompt's text (and resource links / embedded text) into what the model reads. */
 export function promptText(prompt: readonly ContentBlock[]): string {
@@ -266,55 +188,8 @@ async function steps(
       continue;
     }
 
-    const done: ToolCallResult[] = [];
-    let stop: { readonly reason: string } | undefined;
-    for (const call of step.toolCalls) {
-      // Every call gets a result, so the history stays well-formed after a cancel or a stop.
-      const result = signal.aborted
-        ? { output: CANCELLED_BEFORE_RUN, isError: true }
-        : stop
-          ? { output: `Not run: a hook ended the turn (${stop.reason}).`, isError: true }
-          : await runToolCall(call, env, signal);
-      stop ??= result.stop;
-      done.push(result);
-    }
-    const batch = signal.aborted
-      ? { reminders: [] }
-      : await checkBatch(
-          step.toolCalls.map((call, i) => ({
-            tool_name: call.toolName,
-            tool_input: call.input,
-            tool_use_id: call.toolCallId,
-            tool_response: done[i]?.output ?? "",
-          })),
-          env,
-          signal,
-        );
-    // Hook text goes where Claude Code sends it: inside the results, or in a message after
-    // them; PostToolBatch's after every call's own (with the step's last result).
-    const withBatch = done.map((r, i) => ({
-      ...r,
-      reminders: [...(r.reminders ?? []), ...(i === done.length - 1 ? batch.reminders : [])],
-    }));
-    const placed = placeReminders(withBatch);
-    const results = step.toolCalls.map((call, i) => {
-      const value = placed.outputs[i] ?? "";
-      return {
-        type: "tool-result" as const,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: done[i]?.isError
-          ? { type: "error-text" as const, value }
-          : { type: "text" as const, value },
-      };
-    });
-    detach(
-      remember(env, [{ role: "tool", content: results }, ...hookMessages(placed.after)]),
-      env.log,
-      RECORDING,
-    );
+    const stop = await runToolBatch(step.toolCalls, env, signal);
     if (signal.aborted) return "cancelled";
-    if (batch.stop !== undefined) stop ??= { reason: batch.stop };
     if (stop) {
       // A hook's `continue: false`: the turn ends here, and the user sees why.
       await say(env.client, "agent_message_chunk", `\n${stop.reason}\n`);
@@ -343,19 +218,12 @@ function compactEnv(env: TurnEnv & { client: ReportingClient }) {
   };
 }
 
-/** Adds messages to the model's history and to the transcript, in order. */
-function remember(env: TurnEnv, messages: readonly ModelMessage[]): Promise<void> {
-  env.remember(messages);
-  return env.transcript?.record(messages) ?? Promise.resolve();
-}
-
 /** The model as a model span names it: its provider and id. */
 function modelFacts(model: LanguageModel): { provider: string; model: string } {
   if (typeof model === "string") return { provider: "gateway", model };
   return { provider: model.provider, model: model.modelId };
 }
 
-const RECORDING = "recording the turn in the transcript";
 const SAYING = "sending a message chunk";
 
 function stopReasonFor(finish: StepFinish): StopReason {

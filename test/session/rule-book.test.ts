@@ -321,3 +321,19 @@ describe("permission rules on a real workspace: links and search results", () =>
     expect(denied.readable(files)).toEqual([join(cwd, "open.txt")]);
   });
 });
+
+describe("permission rules: the settings files' read again", () => {
+  it("settings rules read again replace the old ones; the session's own stay, and hidden tools are re-read", () => {
+    const b = book({ deny: ["Bash(rm:*)"] });
+    b.add([{ toolName: "Bash", ruleContent: "curl:*" }], "deny");
+    const before = b.version;
+    const files: PolicyFile[] = [
+      { source: "project", path: "/p.json", trust: 1, data: { permissions: { deny: ["Write"] } } },
+    ];
+    b.useSettings(settingsPolicy(files, places).rules);
+    expect(behavior(b, bash("rm -rf build"))).toBeUndefined();
+    expect(behavior(b, bash("curl x"))).toBe("deny");
+    expect(b.hides("Write")).toBe(true);
+    expect(b.version).toBeGreaterThan(before);
+  });
+});

@@ -1,0 +1,153 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  loadCommandHooks,
+  settingsFiles,
+  type LoadedSettings,
+  type SettingsRequest,
+} from "../command-hooks/settings.js";
+import {
+  changedFiles,
+  keepStarting,
+  readStoredSnapshot,
+  snapshotReader,
+  takeSnapshot,
+  writeStoredSnapshot,
+  type HookFilesSnapshot,
+} from "../command-hooks/settings-snapshot.js";
+import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
+import { isModeId, type ModeId } from "../session/modes.js";
+import type { Logger } from "../shared/log.js";
+import type { ClientPort } from "../shared/port.js";
+import { errorMessage } from "../shared/values.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { SettingsReport } from "../wire/hook-reports.js";
+
+/** What a session opening needs to read its settings files. */
+export interface SettingsOpening {
+  readonly id: string;
+  /** The session's files (user, project, local, `--settings`), without the managed file. */
+  readonly files: SettingsRequest;
+  /** The one load request: the files above, the managed file, the http header environment. */
+  readonly load: SettingsRequest;
+  readonly restoring: boolean;
+  readonly client: ClientPort;
+  readonly store: SessionStore | undefined;
+  readonly log: Logger;
+}
+
+/**
+ * A session's settings files as it runs them: the snapshot it started from (stored beside its
+ * transcript, so a file changed while it was away is asked about when it opens again), and
+ * each change a ConfigChange hook let in since. One owner per session; nothing module-wide.
+ */
+export class SessionSettings {
+  private constructor(
+    private snapshot: HookFilesSnapshot,
+    private readonly request: SettingsRequest,
+    /** Where the snapshot is stored, when the session is; the paths it stores. */
+    private readonly stored: { path: string; files: ReadonlySet<string> } | undefined,
+    private readonly log: Logger,
+    /** Told to the user and client: changed files kept out or accepted when it opened. */
+    readonly notice: string | undefined,
+  ) {}
+
+  /**
+   * For a new session the files as they are; for one opening again, the files as they were
+   * when it started (or last let a change in), unless the user accepts what changed since: a
+   * hook file the model wrote must not run unseen on the next load.
+   */
+  static async open(o: SettingsOpening): Promise<SessionSettings> {
+    const now = takeSnapshot(settingsFiles(o.files).map((f) => f.path));
+    if (!o.store) return new SessionSettings(now, o.load, undefined, o.log, undefined);
+    const path = join(o.store.dir, `${o.id}.hooks`);
+    let snapshot = now;
+    let notice: string | undefined;
+    const stored = o.restoring ? await readStoredSnapshot(path) : undefined;
+    if (stored && !stored.ok) o.log.warn({ error: stored.error }, "hook snapshot unreadable");
+    const start = stored?.ok ? stored.snapshot : undefined;
+    const changed = start ? changedFiles(start, now) : [];
+    if (start && changed.length > 0) {
+      let applied = false;
+      try {
+        applied = await askToApplyHookChanges(o.client, changed);
+      } catch (error) {
+        o.log.warn({ error: errorMessage(error) }, "asking to apply changed hooks failed");
+      }
+      snapshot = applied ? now : keepStarting(start, now, changed);
+      notice = hookChangeNotice(changed, applied);
+      o.log.warn({ changed, applied }, notice);
+    }
+    const settings = new SessionSettings(
+      snapshot,
+      o.load,
+      { path, files: new Set(Object.keys(now)) },
+      o.log,
+      notice,
+    );
+    await settings.save(o.store.dir);
+    return settings;
+  }
+
+  /** The settings loaded through the one loader, the session's files as its snapshot has them. */
+  load(): LoadedSettings {
+    return this.loadFrom(this.snapshot);
+  }
+
+  /** Loads the files as `snapshot` has them; what a file could not be or skipped is logged. */
+  private loadFrom(snapshot: HookFilesSnapshot): LoadedSettings {
+    const loaded = loadCommandHooks({ ...this.request, readText: snapshotReader(snapshot) });
+    for (const r of loaded.reports) {
+      const at = { path: r.path };
+      if (r.error !== undefined) this.log.warn(at, `settings ${r.path}: ${r.error}`);
+      for (const s of r.skipped ?? []) this.log.warn(at, `settings ${r.path}: ${s}`);
+    }
+    return loaded;
+  }
+
+  /**
+   * Takes `path` as it is now (the other files as the session has them), loads the settings
+   * again and stores the snapshot (a throw, such as a broken managed file, takes nothing), so the session opening again does not ask about a change
+   * its ConfigChange hooks let in.
+   */
+  async accept(path: string): Promise<LoadedSettings> {
+    const next = { ...this.snapshot, ...takeSnapshot([path]) };
+    // Taken only once it loads: a change that fails to load stays out, as a blocked one.
+    const loaded = this.loadFrom(next);
+    this.snapshot = next;
+    if (this.stored?.files.has(path)) await this.save();
+    return loaded;
+  }
+
+  /** Stores the session's files' snapshot (the managed file is read as it is, never stored). */
+  private async save(dir?: string): Promise<void> {
+    if (!this.stored) return;
+    const { path, files } = this.stored;
+    const kept = Object.fromEntries(Object.entries(this.snapshot).filter(([f]) => files.has(f)));
+    try {
+      if (dir !== undefined) await mkdir(dir, { recursive: true });
+      await writeStoredSnapshot(path, kept);
+    } catch (error) {
+      this.log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
+    }
+  }
+}
+
+/** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */
+export function settingsMode(mode: string | undefined, log: Logger): ModeId | undefined {
+  if (mode === undefined || isModeId(mode)) return mode;
+  log.warn({ mode }, "permissions.defaultMode names a mode hookgate does not have; ignored");
+  return undefined;
+}
+
+/**
+ * A settings file that could not be loaded means hooks the user expects are off: said where
+ * the user looks (an agent message), not only where a client may look.
+ */
+export function unloadedNotices(reports: readonly SettingsReport[]): string[] {
+  return reports.flatMap((r) =>
+    r.error === undefined
+      ? []
+      : [`Settings file ${r.path} (${r.source}) was not loaded, its hooks are off: ${r.error}`],
+  );
+}
