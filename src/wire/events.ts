@@ -27,6 +27,11 @@ export interface AnyEventRow {
   readonly fields: z.ZodRawShape;
   readonly matcher: string | null;
   readonly summary: readonly string[];
+  /**
+   * The event can come before any prompt (a session's start), so its input has no
+   * `prompt_id`, as in Claude Code.
+   */
+  readonly beforePrompt?: true;
 }
 
 /** One event as the wire knows it; `S` is its own input fields (beside the common ones). */
@@ -113,6 +118,7 @@ export const EVENT_TABLE = {
     fields: { source: z.enum(["startup", "resume"]) },
     matcher: "source",
     summary: ["source"],
+    beforePrompt: true,
   }),
   SessionEnd: row({
     fields: { reason: z.enum(SESSION_END_REASONS) },
@@ -152,6 +158,7 @@ export const EVENT_TABLE = {
     },
     matcher: "load_reason",
     summary: ["file_path", "load_reason"],
+    beforePrompt: true,
   }),
   // Claude Code fires it only when its `auto` mode's classifier denies a call; hookgate has no
   // such mode, so it is accepted and never fires (docs/hooks.md).
