@@ -33,31 +33,37 @@ export {
 export {
   HOOK_EVENT_METHOD,
   HOOK_RUN_METHOD,
-  OUTCOME_LABELS,
   hookEventParamsSchema,
-  hookGroupSchema,
   hookInputSchemas,
-  hookRegistrationSchema,
-  hookReplySchema,
   hookRunParamsSchema,
+  type HookEventParams,
+  type HookInput,
+  type HookInputFor,
+  type HookRunParams,
+} from "./wire/hook-input.js";
+export {
+  hookReplySchema,
   hookRunResultSchema,
   knownHookReplySchema,
   strictHookReplySchema,
-  outcomeReportSchema,
-  type HookEventParams,
-  type HookGroup,
-  type HookInput,
-  type HookInputFor,
-  type HookRegistration,
   type HookReply,
-  type HookRunParams,
   type HookRunResult,
   type KnownHookReply,
+} from "./wire/hook-reply.js";
+export {
+  OUTCOME_LABELS,
+  outcomeReportSchema,
   type OutcomeLabel,
   type OutcomeReport,
   sessionHooksReportSchema,
   type SessionHooksReport,
-} from "./wire/hooks.js";
+} from "./wire/hook-reports.js";
+export {
+  hookGroupSchema,
+  hookRegistrationSchema,
+  type HookGroup,
+  type HookRegistration,
+} from "./wire/registration.js";
 export {
   capabilityMetaSchema,
   hookCapabilitySchema,

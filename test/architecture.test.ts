@@ -316,8 +316,8 @@ const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "store/lock.ts: self": "cache: this process's pid and start time, which cannot change",
   "tools/paths.ts: resolvedRoots": "cache: a session's roots, resolved through symlinks once",
   "mcp/input-schema.ts: dialects": "constant: the JSON Schema dialects' compilers, by URI",
-  "wire/hooks.ts: replyFields": "constant: REPLY_FIELDS as a set, never written",
-  "wire/hooks.ts: actingFields": "constant: ACTING_REPLY_FIELDS as a set, never written",
+  "wire/hook-reply.ts: replyFields": "constant: REPLY_FIELDS as a set, never written",
+  "wire/hook-reply.ts: actingFields": "constant: ACTING_REPLY_FIELDS as a set, never written",
   "mcp/input-schema.ts: checkers": "cache: one compiled validator per dialect",
   "client/kit/workspace.ts: made":
     "process-wide by design: the temporary directories its one exit handler removes",

@@ -9,13 +9,11 @@ import { sessionMetaSchema } from "../src/store/metadata.js";
 import {
   hookEventParamsSchema,
   hookInputSchemas,
-  hookRegistrationSchema,
   hookRunParamsSchema,
-  hookRunResultSchema,
-  knownHookReplySchema,
-  sessionHooksReportSchema,
-  settingsReportSchema,
-} from "../src/wire/hooks.js";
+} from "../src/wire/hook-input.js";
+import { hookRunResultSchema, knownHookReplySchema } from "../src/wire/hook-reply.js";
+import { sessionHooksReportSchema, settingsReportSchema } from "../src/wire/hook-reports.js";
+import { hookRegistrationSchema } from "../src/wire/registration.js";
 import { updateHooksMetaSchema } from "../src/wire/meta.js";
 import { defValidator, methodDef } from "./helpers/schema.js";
 import { describeIssue } from "../src/shared/zod-issues.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SessionEndReason } from "../wire/hooks.js";
+import type { SessionEndReason } from "../wire/event-fields.js";
 import type { AgentOptions } from "./options.js";
 import type {
   AgentHost,

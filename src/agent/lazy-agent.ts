@@ -10,7 +10,7 @@ import type {
   SessionHandle,
   SessionPage,
 } from "../protocol/host.js";
-import type { SessionEndReason } from "../wire/hooks.js";
+import type { SessionEndReason } from "../wire/event-fields.js";
 import { detach } from "../shared/values.js";
 
 /**

@@ -21,7 +21,7 @@ import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import { errorMessage } from "../shared/values.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { SettingsReport } from "../wire/hooks.js";
+import type { SettingsReport } from "../wire/hook-reports.js";
 
 /** What a session opening needs to read its settings files. */
 export interface SettingsOpening {

@@ -6,7 +6,7 @@
 export { HookRouter, type HookRouterOptions, type Registration } from "./router.js";
 export { HookConfigError } from "./registration.js";
 export { HookResultError } from "./run.js";
-export { hookInputSchemas } from "../wire/hooks.js";
+export { hookInputSchemas } from "../wire/hook-input.js";
 export {
   hookgateBinary,
   spawnHookgate,

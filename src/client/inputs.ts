@@ -1,5 +1,5 @@
 import type { HookEventName } from "../wire/events.js";
-import { hookInputSchemas, type HookInput, type HookInputFor } from "../wire/hooks.js";
+import { hookInputSchemas, type HookInput, type HookInputFor } from "../wire/hook-input.js";
 import { firstIssue } from "../shared/zod-issues.js";
 
 /** Parses an agent-sent input as event E's; the error names the first bad field. */

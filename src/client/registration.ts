@@ -1,5 +1,5 @@
 import { HOOK_EVENTS, isHookEventName, type HookEventName } from "../wire/events.js";
-import { hookGroupSchema, hookRegistrationSchema, type HookGroup } from "../wire/hooks.js";
+import { hookGroupSchema, hookRegistrationSchema, type HookGroup } from "../wire/registration.js";
 import { asAnyInput, parseHookInput } from "./inputs.js";
 import type {
   HookCallback,

@@ -9,7 +9,7 @@ import {
   HOOK_RUN_METHOD,
   hookEventParamsSchema,
   hookRunParamsSchema,
-} from "../wire/hooks.js";
+} from "../wire/hook-input.js";
 import type { sessionRequestMetaSchema } from "../wire/meta.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../shared/zod-issues.js";

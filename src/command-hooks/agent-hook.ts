@@ -1,7 +1,7 @@
 import { VERDICT_TOOL, type AgentExchange, type HookAgent } from "../hooks/agent-hook.js";
 import type { AgentHandler } from "../hooks/command.js";
 import { errorMessage } from "../shared/values.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import type { HandlerBase } from "./http-handler.js";
 import { fillArguments, RULES } from "./prompt-hook.js";
 import type { AgentHandlerSpec } from "./settings-schema.js";

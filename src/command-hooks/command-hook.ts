@@ -12,7 +12,7 @@ import type {
 } from "../hooks/command.js";
 import type { HookMcpServers, McpToolExchange } from "../hooks/mcp-tool.js";
 import type { AgentExchange, HookAgent } from "../hooks/agent-hook.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { SessionEnvFiles } from "./session-env.js";

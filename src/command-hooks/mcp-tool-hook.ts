@@ -4,7 +4,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES, utf8Head } from "../process/capped-output.js"
 import { FrameSkeleton } from "../shared/json-skeleton.js";
 import { errorMessage } from "../shared/values.js";
 import type { HookEventName } from "../wire/events.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import type { HandlerBase } from "./http-handler.js";
 import type { McpToolHandlerSpec } from "./settings-schema.js";
 

@@ -1,6 +1,6 @@
 import type { HookModel, PromptExchange, PromptHandler } from "../hooks/command.js";
 import { errorMessage } from "../shared/values.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import type { HandlerBase } from "./http-handler.js";
 import type { PromptHandlerSpec } from "./settings-schema.js";
 

@@ -1,4 +1,4 @@
-import type { SettingsReport } from "../wire/hooks.js";
+import type { SettingsReport } from "../wire/hook-reports.js";
 import { compilePermissionRule, type Rule, type RulePlaces } from "./if-rule.js";
 import type { SettingsFile } from "./settings-schema.js";
 

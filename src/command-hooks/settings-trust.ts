@@ -1,5 +1,5 @@
 import type { FileHandler } from "../hooks/command.js";
-import type { SettingsReport } from "../wire/hooks.js";
+import type { SettingsReport } from "../wire/hook-reports.js";
 import { maxOf } from "../shared/values.js";
 
 /**

@@ -4,7 +4,7 @@ import type { FileHandler } from "../hooks/command.js";
 import { isHookEventName, NOT_RUN, type HookEventName } from "../wire/events.js";
 import type { CommandGroup } from "../hooks/registry.js";
 import { appendAll, errorMessage } from "../shared/values.js";
-import type { SettingsReport } from "../wire/hooks.js";
+import type { SettingsReport } from "../wire/hook-reports.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { baseOf, toCommand } from "./handler-spec.js";
 import { toHttpHandler } from "./http-handler.js";

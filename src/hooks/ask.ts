@@ -5,7 +5,7 @@ import type { CommandHookRunner } from "./command.js";
 import type { Outcome } from "./outcome.js";
 import type { Handler } from "./registry.js";
 import type { HookCancel, HookTransport } from "./transport.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 
 /** How a session's hooks are reached. */
 export interface AskOptions {

@@ -1,5 +1,5 @@
 import type { HookEventName } from "../wire/events.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import type { McpToolExchange } from "./mcp-tool.js";
 import type { AgentExchange } from "./agent-hook.js";
 

@@ -7,10 +7,10 @@ import { logOutcome } from "./outcome-log.js";
 import { raceHandlers } from "./race.js";
 import { rewriteJudge } from "./rewrite-judge.js";
 import type { Logger } from "../shared/log.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 
 export type { GateCall } from "./gate-call.js";
-export type { OutcomeReport } from "../wire/hooks.js";
+export type { OutcomeReport } from "../wire/hook-reports.js";
 
 /** Held by this module only: the one key that opens Clearance's constructor. */
 const SEAL: unique symbol = Symbol("the PreToolUse gate");

@@ -1,8 +1,8 @@
-import type { HookEventName } from "../wire/events.js";
-import type { CommonInput, EventFields, HookInputFor } from "../wire/hooks.js";
+import { eventRow, type HookEventName } from "../wire/events.js";
+import type { CommonInput, EventFields, HookInputFor } from "../wire/hook-input.js";
 import { capValue } from "./truncate.js";
 
-export type { CommonInput, EventFields, HookInput, HookInputFor } from "../wire/hooks.js";
+export type { CommonInput, EventFields, HookInput, HookInputFor } from "../wire/hook-input.js";
 
 const CAPPED_FIELDS = ["tool_input", "tool_response"] as const;
 
@@ -19,7 +19,7 @@ export function buildHookInput<E extends HookEventName>(
   const input: Record<string, unknown> = { ...common, hook_event_name: event, ...fields };
   // A session starts (and reads its instructions) before any prompt: no prompt_id, as in
   // Claude Code.
-  if (event === "SessionStart" || event === "InstructionsLoaded") delete input.prompt_id;
+  if (eventRow(event).beforePrompt) delete input.prompt_id;
   for (const key of maxValueBytes === Infinity ? [] : CAPPED_FIELDS) {
     if (!(key in input)) continue;
     const capped = capValue(input[key], maxValueBytes);

@@ -1,5 +1,5 @@
 import type { Logger } from "../shared/log.js";
-import { HOOK_RUN_METHOD, type HookRunParams } from "../wire/hooks.js";
+import { HOOK_RUN_METHOD, type HookRunParams } from "../wire/hook-input.js";
 import type { HookRegistry } from "./registry.js";
 import { JSON_RPC } from "../wire/json-rpc.js";
 import { HookTransportError, type HookTransport } from "./transport.js";

@@ -8,7 +8,7 @@ import { raceHandlers } from "./race.js";
 import { applicable, type Handler } from "./registry.js";
 import { isFileHandler } from "./command.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 import { detach } from "../shared/values.js";
 
 /**

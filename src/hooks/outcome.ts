@@ -1,11 +1,11 @@
 import type { HookEventName } from "../wire/events.js";
 import type { Handler } from "./registry.js";
 import type { HookResult } from "./result.js";
-import { MAX_REPORT_OUTPUT_BYTES } from "../wire/hooks.js";
-import type { OutcomeLabel, OutcomeReport } from "../wire/hooks.js";
+import { MAX_REPORT_OUTPUT_BYTES } from "../wire/hook-reports.js";
+import type { OutcomeLabel, OutcomeReport } from "../wire/hook-reports.js";
 import { cutUtf8 } from "./truncate.js";
 
-export type { OutcomeLabel } from "../wire/hooks.js";
+export type { OutcomeLabel } from "../wire/hook-reports.js";
 
 /** What one handler's answer came to: exactly one label (classify.ts decides it). */
 export interface Outcome {

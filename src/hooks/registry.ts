@@ -1,7 +1,7 @@
 import { HOOK_EVENTS, hasMatcher, type HookEventName } from "../wire/events.js";
 import { isFileHandler, type FileHandler } from "./command.js";
 import { compileMatcher, type ToolMatcher } from "../wire/matcher.js";
-import type { HookGroup } from "../wire/hooks.js";
+import type { HookGroup } from "../wire/registration.js";
 
 /** Default group timeout, as in Claude Code. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -88,8 +88,8 @@ export class HookRegistry {
 
   /**
    * The handlers to ask, in registration order: command hooks, then client callbacks.
-   * `toolName`: what the matcher is tested against (the tool name, or on SessionStart,
-   * SessionEnd, Notification and PreCompact the value of their MATCHER_FIELDS field). A
+   * `toolName`: what the matcher is tested against (the value of the event's matcher field in
+   * the wire's event table: the tool name, SessionStart's `source`, ...). A
    * callback id that appears in several matching groups is called once, with its first
    * group's timeout, failing closed (and blocking) if any of those groups asked for it.
    */

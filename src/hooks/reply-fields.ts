@@ -1,4 +1,4 @@
-import { hasKnownField, REPLY_FIELDS, SPECIFIC_OUTPUT_FIELDS } from "../wire/hooks.js";
+import { hasKnownField, REPLY_FIELDS, SPECIFIC_OUTPUT_FIELDS } from "../wire/hook-reply.js";
 
 /** Unknown fields named in one message, at most; the rest are counted. */
 const MAX_NAMED = 5;

@@ -8,7 +8,7 @@ import {
   type HookDecision,
   type HookReply,
   type PermissionUpdate,
-} from "../wire/hooks.js";
+} from "../wire/hook-reply.js";
 import { ELICITATION_ACTIONS, type ElicitationAnswer } from "../wire/elicitation.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { unknownFields } from "./reply-fields.js";

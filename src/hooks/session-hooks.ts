@@ -22,7 +22,7 @@ import {
   type Steering,
 } from "./steering.js";
 import { unlessAborted } from "../shared/values.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";
 export type { RunRequest } from "./run-request.js";

@@ -12,7 +12,7 @@ import { viewAfter } from "./events/tool-output.js";
 import { noSteering, type SteerEvent, type ToolOutputEvent, type Steering } from "./steering.js";
 import type { HookTransport } from "./transport.js";
 import { TOOL_EVENTS } from "../wire/events.js";
-import type { AnyHookInput } from "../wire/hooks.js";
+import type { AnyHookInput } from "../wire/hook-input.js";
 
 /** Where a steering event's hooks are asked from, and what names it in logs. */
 export interface SteerContext {

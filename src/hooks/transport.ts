@@ -1,5 +1,5 @@
 import { LazyAbort } from "../shared/lazy-abort.js";
-import type { HookEventParams, HookRunParams } from "../wire/hooks.js";
+import type { HookEventParams, HookRunParams } from "../wire/hook-input.js";
 
 /** Why a callback's request was abandoned; carried as the AbortSignal's reason. */
 export class HookAbort extends Error {

@@ -1,6 +1,7 @@
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { HookInput } from "../client/index.js";
-import { toolNameMetaSchema, type OutcomeReport } from "../wire/hooks.js";
+import { type OutcomeReport } from "../wire/hook-reports.js";
+import { toolNameMetaSchema } from "../wire/meta.js";
 import { readUpdateHooksMeta } from "../wire/meta.js";
 import { appendAll } from "../shared/values.js";
 

@@ -1,6 +1,6 @@
-import type { MemoryType } from "../wire/hooks.js";
+import type { MemoryType } from "../wire/event-fields.js";
 
-export type { MemoryType } from "../wire/hooks.js";
+export type { MemoryType } from "../wire/event-fields.js";
 
 const PREAMBLE =
   "Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.";

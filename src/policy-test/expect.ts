@@ -1,7 +1,7 @@
 import type { Timeline } from "../client/kit/spawn-agent.js";
 import type { ToolCallRecord } from "../client/kit/timeline.js";
 import { parseToolLines } from "../model/scripted-reply.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 import { promptText, type CallDecision, type CallExpectation, type PolicyCase } from "./spec.js";
 import { appendAll } from "../shared/values.js";
 

@@ -5,7 +5,7 @@ import {
   HOOK_RUN_METHOD,
   type HookEventParams,
   type HookRunParams,
-} from "../wire/hooks.js";
+} from "../wire/hook-input.js";
 
 /** Frames written straight to the connection's output, in the order they are sent. */
 export interface FrameOutput {

@@ -7,7 +7,7 @@ import {
   HOOK_RUN_METHOD,
   type HookEventParams,
   type HookRunParams,
-} from "../wire/hooks.js";
+} from "../wire/hook-input.js";
 import { cancelRequestFrame, JSON_RPC } from "../wire/json-rpc.js";
 import type { FrameOutput, HookFrames } from "./hook-frames.js";
 import { Requester, type Reply, type RequestWay } from "./requester.js";

@@ -1,4 +1,4 @@
-import type { SessionEndReason } from "../wire/hooks.js";
+import type { SessionEndReason } from "../wire/event-fields.js";
 import type {
   ContentBlock,
   McpServer,
@@ -9,7 +9,8 @@ import type {
 import type { HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
-import type { HookRegistration, OutcomeReport, SettingsReport } from "../wire/hooks.js";
+import type { OutcomeReport, SettingsReport } from "../wire/hook-reports.js";
+import type { HookRegistration } from "../wire/registration.js";
 import type { McpServerReport } from "../wire/mcp.js";
 
 /**

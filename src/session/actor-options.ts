@@ -8,7 +8,7 @@ import type { ClientPort } from "../shared/port.js";
 import type { CallTally } from "../store/call-tally.js";
 import type { CustomCommand } from "../instructions/commands.js";
 import type { InstructionFile } from "../instructions/load.js";
-import type { PermissionUpdate } from "../wire/hooks.js";
+import type { PermissionUpdate } from "../wire/hook-reply.js";
 import type { ToolCatalog } from "./catalog.js";
 import type { ModelChoice } from "./model-switch.js";
 import type { ModeId } from "./modes.js";

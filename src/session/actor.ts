@@ -13,7 +13,7 @@ import { applyPermissionUpdates } from "./permission-updates.js";
 import type { ClientPort } from "../shared/port.js";
 import { runTurn } from "./turn.js";
 import type { TurnEnd } from "./turn-env.js";
-import type { SessionEndReason } from "../wire/hooks.js";
+import type { SessionEndReason } from "../wire/event-fields.js";
 import { ViewRecorder, type Chunk } from "./view-recorder.js";
 import { firstLine, hookPromptChunk } from "./prompt-view.js";
 import { appendAll, detach } from "../shared/values.js";

@@ -1,6 +1,6 @@
 import type { Decision } from "../hooks/steering.js";
 import type { ClientPort } from "../shared/port.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 
 /** Where a decision's effects for the client go: the session's client, and its reports' sink. */
 export interface DecisionTarget {

@@ -5,7 +5,7 @@ import { textContent } from "../tools/text.js";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import type { HookReminder } from "./hook-context.js";
 import type { z } from "zod";
-import { toolNameMeta } from "../wire/hooks.js";
+import { toolNameMeta } from "../wire/meta.js";
 import type { UpdateHooksMeta, updateHooksMetaSchema } from "../wire/meta.js";
 
 /** What the model is told about one tool call. */

@@ -4,7 +4,7 @@ import { runStep } from "../model/step.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import { errorMessage } from "../shared/values.js";
-import type { CompactTrigger } from "../wire/hooks.js";
+import type { CompactTrigger } from "../wire/event-fields.js";
 import { applyDecision, say } from "./apply-decision.js";
 import type { ReportingClient } from "./hook-reports.js";
 import type { Transcript } from "./transcript.js";

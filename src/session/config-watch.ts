@@ -6,7 +6,7 @@ import { keepsOut } from "../hooks/events/config-change.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
-import type { ConfigChangeSource } from "../wire/hooks.js";
+import type { ConfigChangeSource } from "../wire/event-fields.js";
 import { showMessages } from "./apply-decision.js";
 import { watchFiles } from "./file-watch.js";
 

@@ -5,7 +5,8 @@ import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import { errorMessage, unlessAborted } from "../shared/values.js";
 import type { ElicitationAnswer } from "../wire/elicitation.js";
-import type { EventFields, OutcomeReport } from "../wire/hooks.js";
+import type { EventFields } from "../wire/hook-input.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 import { applyDecision } from "./apply-decision.js";
 import { PERMISSION_NOTICE_DELAY_MS } from "./permission-notice.js";
 

@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { ClientProxy } from "./client-proxy.js";
 import type { z } from "zod";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 import { updateHooksMetaSchema } from "../wire/meta.js";
 import { appendAll } from "../shared/values.js";
 

@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { InstructionFile } from "../instructions/load.js";
 import { instructionsText } from "../instructions/render.js";
-import type { LoadReason } from "../wire/hooks.js";
+import type { LoadReason } from "../wire/event-fields.js";
 import { instructionsMessage } from "./hook-context.js";
 
 /**

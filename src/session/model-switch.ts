@@ -4,7 +4,7 @@ import type { StepUsage } from "../model/context-window.js";
 import type { EventFields } from "../hooks/input.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { ClientPort } from "../shared/port.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 import type { PromptSession } from "../model/index.js";
 import { showMessages } from "./apply-decision.js";
 

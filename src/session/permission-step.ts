@@ -15,7 +15,7 @@ import { modePolicy, type ModeId } from "./modes.js";
 import { textContent } from "../tools/text.js";
 import type { PermissionMemory } from "./permission.js";
 import type { RuleBook, RuleVerdict } from "./rule-book.js";
-import type { PermissionUpdate } from "../wire/hooks.js";
+import type { PermissionUpdate } from "../wire/hook-reply.js";
 import { telemetry, type DecisionSource } from "../shared/telemetry.js";
 
 /** A call past the PreToolUse gate. */

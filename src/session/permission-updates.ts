@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Logger } from "../shared/log.js";
 import { errorMessage, isRecord } from "../shared/values.js";
-import type { PermissionUpdate } from "../wire/hooks.js";
+import type { PermissionUpdate } from "../wire/hook-reply.js";
 import { ruleText, type RuleBook } from "./rule-book.js";
 
 /** Where a session applies permission updates. */

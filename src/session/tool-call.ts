@@ -18,7 +18,7 @@ import { locate } from "./locations.js";
 import { permit, type ClearedCall, type PermissionEnv } from "./permission-step.js";
 import { errorMessage, isRecord } from "../shared/values.js";
 import { tooDeep } from "../shared/json-depth.js";
-import { toolNameMeta } from "../wire/hooks.js";
+import { toolNameMeta } from "../wire/meta.js";
 import { telemetry } from "../shared/telemetry.js";
 import { HOOK_DENIED_PREFIX } from "../store/call-tally.js";
 

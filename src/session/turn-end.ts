@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import { failureKind } from "../model/describe-error.js";
-import { STOP_FAILURE_ERRORS } from "../wire/hooks.js";
+import { STOP_FAILURE_ERRORS } from "../wire/event-fields.js";
 import { assistantText } from "./turn.js";
 import type { TurnEnd } from "./turn-env.js";
 

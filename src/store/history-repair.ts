@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
-import { toolNameMeta } from "../wire/hooks.js";
+import { toolNameMeta } from "../wire/meta.js";
 import type { ViewEntry } from "./transcript-lines.js";
 
 /** What the model is told about a call whose process died before it answered. */

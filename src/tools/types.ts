@@ -4,7 +4,7 @@ import type { ChildEnvPolicy } from "../process/child-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
-import type { OutcomeReport } from "../wire/hooks.js";
+import type { OutcomeReport } from "../wire/hook-reports.js";
 
 /** Everything a tool may touch while it runs. */
 export interface ToolContext {

@@ -1,73 +1,292 @@
-/** Hook events, named as in Claude Code so existing matchers and scripts port unchanged. */
-export const HOOK_EVENTS = [
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "UserPromptSubmit",
-  "PermissionRequest",
-  "Notification",
-  "Stop",
-  "SessionStart",
-  "SessionEnd",
-  "PreCompact",
-  "UserPromptExpansion",
-  "InstructionsLoaded",
-  "PermissionDenied",
-  "PostToolBatch",
-  "StopFailure",
-  "FileChanged",
-  "PostCompact",
-  "PreModelSwitch",
-  "PostModelSwitch",
-  "Elicitation",
-  "ElicitationResult",
-  "ConfigChange",
-] as const;
+/**
+ * The hook events, named as in Claude Code so existing matchers and scripts port unchanged:
+ * ONE table, keyed by event name, whose row is everything the wire knows of an event (its
+ * input fields, what its matcher selects on, what a client's one-line summary shows). The
+ * event list, the tool events, the matcher fields, the input types and schemas
+ * (hook-input.ts) and the client's summary (client/kit/format.ts) are all read from it: a new
+ * event is one row here.
+ */
+import { z } from "zod";
+import { ELICITATION_ACTIONS, elicitationContentSchema } from "./elicitation.js";
+import {
+  COMPACT_TRIGGERS,
+  CONFIG_CHANGE_SOURCES,
+  LOAD_REASONS,
+  MEMORY_TYPES,
+  MODEL_SWITCH_SOURCES,
+  modelSwitchFields,
+  permissionSuggestionSchema,
+  PRE_MODEL_SWITCH_SOURCES,
+  SESSION_END_REASONS,
+  STOP_FAILURE_ERRORS,
+  toolFields,
+} from "./event-fields.js";
 
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+/** What every row of the table has, whatever its fields. */
+export interface AnyEventRow {
+  readonly fields: z.ZodRawShape;
+  readonly matcher: string | null;
+  readonly summary: readonly string[];
+  /**
+   * The event can come before any prompt (a session's start), so its input has no
+   * `prompt_id`, as in Claude Code.
+   */
+  readonly beforePrompt?: true;
+}
 
-/** Events whose input carries a `tool_name`, so a group's matcher applies. */
-export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "PermissionRequest",
-  "PermissionDenied",
-]);
+/** One event as the wire knows it; `S` is its own input fields (beside the common ones). */
+export interface EventRow<S extends z.ZodRawShape> extends AnyEventRow {
+  /** The event's input fields, Claude Code's names (snake_case; docs/protocol.md). */
+  readonly fields: S;
+  /**
+   * The input field a group's `matcher` is tested against: `tool_name` on a tool event (whose
+   * `if` rules apply too), another field on an event without a tool, `null` where the
+   * matcher is ignored.
+   */
+  readonly matcher: (keyof S & string) | null;
+  /** The fields a client's one-line summary of the event shows, in order. */
+  readonly summary: readonly (keyof S & string)[];
+}
+
+/** A row, with its field names checked against its fields. */
+function row<const S extends z.ZodRawShape>(r: EventRow<S>): EventRow<S> {
+  return r;
+}
+
+/** The table of hook events; its order is the order of HOOK_EVENTS (and of the JSON Schema). */
+export const EVENT_TABLE = {
+  PreToolUse: row({
+    fields: toolFields,
+    matcher: "tool_name",
+    summary: ["tool_name", "tool_use_id"],
+  }),
+  PostToolUse: row({
+    fields: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
+    matcher: "tool_name",
+    summary: ["tool_name", "tool_use_id"],
+  }),
+  PostToolUseFailure: row({
+    fields: {
+      ...toolFields,
+      error: z.string(),
+      /** The call was cut short by a cancel. */
+      is_interrupt: z.boolean(),
+      duration_ms: z.number(),
+    },
+    matcher: "tool_name",
+    summary: ["tool_name", "tool_use_id", "error"],
+  }),
+  UserPromptSubmit: row({ fields: { prompt: z.string() }, matcher: null, summary: ["prompt"] }),
+  // As Claude Code's: no `tool_use_id` (the `_hooks/run` params carry it), and the rule
+  // changes the user could pick instead of a one-off answer.
+  PermissionRequest: row({
+    fields: {
+      tool_name: z.string(),
+      tool_input: z.unknown(),
+      permission_suggestions: z.array(permissionSuggestionSchema),
+    },
+    matcher: "tool_name",
+    summary: ["tool_name"],
+  }),
+  Notification: row({
+    fields: {
+      message: z.string(),
+      title: z.string().optional(),
+      /**
+       * What the notice is about (a Notification matcher selects on it): `permission_prompt`,
+       * `elicitation_dialog`, `elicitation_response`.
+       */
+      notification_type: z.string(),
+    },
+    matcher: "notification_type",
+    summary: ["message"],
+  }),
+  Stop: row({
+    fields: {
+      stop_hook_active: z.boolean(),
+      stop_reason: z.string(),
+      /** The text of the model's last message in the turn ("" when it said nothing). */
+      last_assistant_message: z.string(),
+      /** Claude Code's background shells and scheduled prompts: hookgate has none, always `[]`. */
+      background_tasks: z.array(z.unknown()),
+      session_crons: z.array(z.unknown()),
+    },
+    matcher: null,
+    summary: ["stop_reason"],
+  }),
+  SessionStart: row({
+    fields: { source: z.enum(["startup", "resume"]) },
+    matcher: "source",
+    summary: ["source"],
+    beforePrompt: true,
+  }),
+  SessionEnd: row({
+    fields: { reason: z.enum(SESSION_END_REASONS) },
+    matcher: "reason",
+    summary: ["reason"],
+  }),
+  /** Before a compaction; `custom_instructions`: what `/compact <instructions>` gave, else null. */
+  PreCompact: row({
+    fields: { trigger: z.enum(COMPACT_TRIGGERS), custom_instructions: z.string().nullable() },
+    matcher: "trigger",
+    summary: ["trigger"],
+  }),
+  UserPromptExpansion: row({
+    fields: {
+      /** `slash_command` for a custom command (Claude Code's `mcp_prompt`: not in hookgate). */
+      expansion_type: z.enum(["slash_command", "mcp_prompt"]),
+      command_name: z.string(),
+      command_args: z.string(),
+      /** Where the command file lives: `projectSettings` or `userSettings`. */
+      command_source: z.string().optional(),
+      /** The prompt as typed: `/<name> <args>`. */
+      prompt: z.string(),
+    },
+    matcher: "command_name",
+    summary: ["prompt"],
+  }),
+  /** Once per instruction file a session gives the model. */
+  InstructionsLoaded: row({
+    fields: {
+      file_path: z.string(),
+      memory_type: z.enum(MEMORY_TYPES),
+      load_reason: z.enum(LOAD_REASONS),
+      globs: z.array(z.string()).optional(),
+      trigger_file_path: z.string().optional(),
+      /** The file whose `@path` import loaded this one (`load_reason: "include"`). */
+      parent_file_path: z.string().optional(),
+    },
+    matcher: "load_reason",
+    summary: ["file_path", "load_reason"],
+    beforePrompt: true,
+  }),
+  // Claude Code fires it only when its `auto` mode's classifier denies a call; hookgate has no
+  // such mode, so it is accepted and never fires (docs/hooks.md).
+  PermissionDenied: row({
+    fields: { ...toolFields, reason: z.string() },
+    matcher: "tool_name",
+    summary: ["tool_name", "reason"],
+  }),
+  /** Every call of one model step, once all have finished; `tool_response` is what the model read. */
+  PostToolBatch: row({
+    fields: {
+      tool_calls: z.array(
+        z.object({
+          tool_name: z.string(),
+          tool_input: z.unknown(),
+          tool_use_id: z.string(),
+          tool_response: z.unknown().optional(),
+        }),
+      ),
+    },
+    matcher: null,
+    summary: ["tool_calls"],
+  }),
+  /** A turn ended on a model (API) error instead of Stop (its hooks' output is ignored). */
+  StopFailure: row({
+    fields: {
+      error: z.enum(STOP_FAILURE_ERRORS),
+      error_details: z.string().optional(),
+      /** What the user was shown (Claude Code: its synthetic "API Error: …" message). */
+      last_assistant_message: z.string().optional(),
+    },
+    matcher: "error",
+    summary: ["error"],
+  }),
+  /**
+   * A path SessionStart's `watchPaths` named (or a file inside it) changed; the matcher is
+   * tested against the file's base name. Claude Code honours `watchPaths` in its output
+   * (replacing the watched set); hookgate keeps the set SessionStart gave (docs/hooks.md).
+   */
+  FileChanged: row({
+    fields: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
+    matcher: "file_path",
+    summary: ["file_path", "event"],
+  }),
+  /** After a compaction: the summary that now stands for the conversation before it. */
+  PostCompact: row({
+    fields: { trigger: z.enum(COMPACT_TRIGGERS), compact_summary: z.string() },
+    matcher: "trigger",
+    summary: ["trigger"],
+  }),
+  /** A client asked for another model (`session/set_config_option`); hooks may refuse it. */
+  PreModelSwitch: row({
+    fields: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
+    matcher: "to_model",
+    summary: ["from_model", "to_model"],
+  }),
+  /** The session's model changed; context goes to the model with its next request. */
+  PostModelSwitch: row({
+    fields: modelSwitchFields(MODEL_SWITCH_SOURCES),
+    matcher: "to_model",
+    summary: ["from_model", "to_model"],
+  }),
+  /** An MCP server asks the user for input; a hook may answer instead (Claude Code's fields). */
+  Elicitation: row({
+    fields: {
+      mcp_server_name: z.string(),
+      message: z.string(),
+      mode: z.enum(["form", "url"]),
+      /** `url` mode: the page to open, and the id the server gave the question. */
+      url: z.string().optional(),
+      elicitation_id: z.string().optional(),
+      /** `form` mode: the JSON Schema of the fields asked for. */
+      requested_schema: z.record(z.string(), z.unknown()).optional(),
+    },
+    matcher: "mcp_server_name",
+    summary: ["mcp_server_name", "message"],
+  }),
+  /** The answer to an elicitation, before it goes back to the server; a hook may change it. */
+  ElicitationResult: row({
+    fields: {
+      mcp_server_name: z.string(),
+      elicitation_id: z.string().optional(),
+      mode: z.enum(["form", "url"]),
+      action: z.enum(ELICITATION_ACTIONS),
+      content: elicitationContentSchema.optional(),
+    },
+    matcher: "mcp_server_name",
+    summary: ["mcp_server_name", "action"],
+  }),
+  /** A settings file the session read changed on disk; hooks may keep the change out. */
+  ConfigChange: row({
+    fields: { source: z.enum(CONFIG_CHANGE_SOURCES), file_path: z.string().optional() },
+    matcher: "source",
+    summary: ["source", "file_path"],
+  }),
+};
+
+export type HookEventName = keyof typeof EVENT_TABLE;
+
+/** Every hook event, in the table's order. */
+// Object.keys of a literal table lists exactly its keys; TypeScript types them as strings.
+export const HOOK_EVENTS = Object.keys(EVENT_TABLE) as readonly HookEventName[];
+
+/** The row of `event`, typed by what every row has. */
+export function eventRow(event: HookEventName): AnyEventRow {
+  return EVENT_TABLE[event];
+}
+
+/** Events whose matcher selects on `tool_name`: their input is about one tool call. */
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(
+  HOOK_EVENTS.filter((event) => eventRow(event).matcher === "tool_name"),
+);
 
 /**
- * Events without a tool whose matcher selects on a field of their input, as in Claude Code:
- * SessionStart's `source`, SessionEnd's `reason`, Notification's `notification_type`,
- * PreCompact's and PostCompact's `trigger`, UserPromptExpansion's `command_name`, InstructionsLoaded's
- * `load_reason`, StopFailure's `error`, FileChanged's `file_path` (its base name: the matcher
- * names files), Pre/PostModelSwitch's `to_model`, Elicitation's and ElicitationResult's
- * `mcp_server_name`, ConfigChange's `source`. On the other events
- * without a tool the matcher is ignored.
+ * The input field a group's matcher is tested against on `event` (`tool_name` on a tool
+ * event), or undefined where the matcher is ignored (UserPromptSubmit, Stop, PostToolBatch).
  */
-export const MATCHER_FIELDS = {
-  SessionStart: "source",
-  SessionEnd: "reason",
-  Notification: "notification_type",
-  PreCompact: "trigger",
-  UserPromptExpansion: "command_name",
-  InstructionsLoaded: "load_reason",
-  StopFailure: "error",
-  FileChanged: "file_path",
-  PostCompact: "trigger",
-  PreModelSwitch: "to_model",
-  PostModelSwitch: "to_model",
-  Elicitation: "mcp_server_name",
-  ElicitationResult: "mcp_server_name",
-  ConfigChange: "source",
-} as const satisfies Partial<Record<HookEventName, string>>;
+export function matcherField(event: HookEventName): string | undefined {
+  return eventRow(event).matcher ?? undefined;
+}
 
-/** True when a group's matcher applies on `event` (a tool event or one of MATCHER_FIELDS). */
+/** True when a group's matcher applies on `event`. */
 export function hasMatcher(event: HookEventName): boolean {
-  return TOOL_EVENTS.has(event) || Object.hasOwn(MATCHER_FIELDS, event);
+  return eventRow(event).matcher !== null;
 }
 
 export function isHookEventName(name: string): name is HookEventName {
-  return (HOOK_EVENTS as readonly string[]).includes(name);
+  return Object.hasOwn(EVENT_TABLE, name);
 }
 
 /**

@@ -8,23 +8,25 @@ import { HOOK_EVENTS } from "./events.js";
 import { JSON_RPC } from "./json-rpc.js";
 import {
   HOOK_EVENT_METHOD,
-  HOOK_PROTOCOL_VERSION,
   HOOK_RUN_METHOD,
   hookEventParamsSchema,
-  hookGroupSchema,
   hookInputSchemas,
-  hookRegistrationSchema,
   hookRunParamsSchema,
+} from "./hook-input.js";
+import {
   hookRunReplySchema,
   hookRunResultSchema,
   KNOWN_FIELD_JSON_SCHEMA,
   knownHookReplySchema,
+  strictHookReplySchema,
+} from "./hook-reply.js";
+import {
   outcomeReportSchema,
   sessionHooksReportSchema,
   settingsReportSchema,
-  strictHookReplySchema,
-} from "./hooks.js";
+} from "./hook-reports.js";
 import { mcpReportSchema, mcpServerReportSchema } from "./mcp.js";
+import { HOOK_PROTOCOL_VERSION, hookGroupSchema, hookRegistrationSchema } from "./registration.js";
 import {
   capabilityMetaSchema,
   hookWarningsMetaSchema,

@@ -5,16 +5,24 @@
  */
 import { z } from "zod";
 import { HOOK_EVENTS } from "./events.js";
-import {
-  HOOK_EVENT_METHOD,
-  HOOK_PROTOCOL_VERSION,
-  HOOK_RUN_METHOD,
-  hookRegistrationSchema,
-  outcomeReportSchema,
-  sessionHooksReportSchema,
-  toolNameMetaSchema,
-} from "./hooks.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-input.js";
+import { outcomeReportSchema, sessionHooksReportSchema } from "./hook-reports.js";
 import { mcpReportSchema } from "./mcp.js";
+import { HOOK_PROTOCOL_VERSION, hookRegistrationSchema } from "./registration.js";
+
+/**
+ * The tool's name on every `tool_call` and `tool_call_update` (ACP's tool call has a kind and a
+ * title but no name): `_meta.claudeCode.toolName`, where Zed's Claude Code adapter puts it, so
+ * clients written for that adapter read it unchanged. Loose: other `_meta` fields pass.
+ */
+export const toolNameMetaSchema = z.looseObject({
+  claudeCode: z.looseObject({ toolName: z.string() }),
+});
+
+/** The `_meta` fields naming a call's tool. */
+export function toolNameMeta(toolName: string): { claudeCode: { toolName: string } } {
+  return { claudeCode: { toolName } };
+}
 
 /** `initialize` result `agentCapabilities._meta.hooks`: the hook extension this agent speaks. */
 export const hookCapabilitySchema = z.looseObject({

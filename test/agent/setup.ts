@@ -22,10 +22,10 @@ import {
   HOOK_RUN_METHOD,
   hookEventParamsSchema,
   hookRunParamsSchema,
-  hookRunResultSchema,
   type HookEventParams,
   type HookRunParams,
-} from "../../src/wire/hooks.js";
+} from "../../src/wire/hook-input.js";
+import { hookRunResultSchema } from "../../src/wire/hook-reply.js";
 import { silentLogger } from "../../src/shared/log.js";
 import {
   connectInProcess,

@@ -11,7 +11,7 @@ import { RULES } from "../../src/command-hooks/prompt-hook.js";
 import { loadCommandHooks } from "../../src/command-hooks/settings.js";
 import type { HookAgentRequest } from "../../src/hooks/agent-hook.js";
 import type { AgentHandler } from "../../src/hooks/command.js";
-import type { AnyHookInput } from "../../src/wire/hooks.js";
+import type { AnyHookInput } from "../../src/wire/hook-input.js";
 
 const temps: string[] = [];
 afterEach(() => {

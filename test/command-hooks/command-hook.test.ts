@@ -4,7 +4,7 @@ import { SessionCommandRunner } from "../../src/command-hooks/command-hook.js";
 import { SessionEnvFiles } from "../../src/command-hooks/session-env.js";
 import { ChildEnvPolicy } from "../../src/process/child-env.js";
 import { ProcessGroups } from "../../src/process/process-group.js";
-import type { AnyHookInput } from "../../src/wire/hooks.js";
+import type { AnyHookInput } from "../../src/wire/hook-input.js";
 
 const NAMES = [
   "CLAUDE_PROJECT_DIR",

@@ -6,7 +6,7 @@ import { callMcpToolHook, toolArguments } from "../../src/command-hooks/mcp-tool
 import { loadCommandHooks } from "../../src/command-hooks/settings.js";
 import type { McpToolHandler } from "../../src/hooks/command.js";
 import type { HookMcpServers } from "../../src/hooks/mcp-tool.js";
-import type { AnyHookInput } from "../../src/wire/hooks.js";
+import type { AnyHookInput } from "../../src/wire/hook-input.js";
 
 const temps: string[] = [];
 afterEach(() => {

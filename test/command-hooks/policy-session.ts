@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
-import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hooks.js";
+import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hook-reports.js";
 import {
   finishedCalls,
   startStdio,

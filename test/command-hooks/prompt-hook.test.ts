@@ -9,7 +9,7 @@ import {
 } from "../../src/command-hooks/prompt-hook.js";
 import { loadCommandHooks } from "../../src/command-hooks/settings.js";
 import type { HookModelRequest, PromptHandler } from "../../src/hooks/command.js";
-import type { AnyHookInput } from "../../src/wire/hooks.js";
+import type { AnyHookInput } from "../../src/wire/hook-input.js";
 
 const temps: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runGate } from "../../src/hooks/gate.js";
 import { HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
-import type { HookRunParams } from "../../src/wire/hooks.js";
+import type { HookRunParams } from "../../src/wire/hook-input.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { cb, gateCall } from "./gate-call.js";
 

@@ -3,7 +3,7 @@ import { watchMethodNotFound } from "../../src/hooks/method-not-found.js";
 import { HookRegistry } from "../../src/hooks/registry.js";
 import { HookCancel, HookTransportError, type HookTransport } from "../../src/hooks/transport.js";
 import { silentLogger } from "../../src/shared/log.js";
-import type { HookRunParams } from "../../src/wire/hooks.js";
+import type { HookRunParams } from "../../src/wire/hook-input.js";
 
 const registry = new HookRegistry({
   PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["audit", "no-rm"] }],

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { classify, type Answer } from "../../src/hooks/classify.js";
 import type { CommandHandler, CommandRun } from "../../src/hooks/command.js";
 import { reportsOf } from "../../src/hooks/outcome.js";
-import { MAX_REPORT_OUTPUT_BYTES, outcomeReportSchema } from "../../src/wire/hooks.js";
+import { MAX_REPORT_OUTPUT_BYTES, outcomeReportSchema } from "../../src/wire/hook-reports.js";
 
 const handler: CommandHandler = {
   kind: "command",

@@ -5,7 +5,7 @@ import { blocks, isFailure, policyOf } from "../../src/hooks/policy.js";
 import { raceHandlers, type RaceOptions } from "../../src/hooks/race.js";
 import { isSteerEvent, type SteerEvent } from "../../src/hooks/steering.js";
 import { HOOK_EVENTS, type HookEventName } from "../../src/wire/events.js";
-import { OUTCOME_LABELS } from "../../src/wire/hooks.js";
+import { OUTCOME_LABELS } from "../../src/wire/hook-reports.js";
 import { cb } from "./gate-call.js";
 
 const outcome = (label: OutcomeLabel, failClosed: boolean): Outcome => ({

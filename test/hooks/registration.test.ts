@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HookRegistry } from "../../src/hooks/registry.js";
-import { hookRegistrationSchema } from "../../src/wire/hooks.js";
+import { hookRegistrationSchema } from "../../src/wire/registration.js";
 import { invalidParams } from "../../src/protocol/errors.js";
 
 function reject(hooks: unknown): string {

@@ -6,7 +6,7 @@ import {
   type McpServer,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HookEventParams } from "../../src/wire/hooks.js";
+import type { HookEventParams } from "../../src/wire/hook-input.js";
 import { initialize } from "../helpers/harness.js";
 import { connectStdio } from "../helpers/stdio.js";
 import { waitUntil } from "../helpers/wait.js";

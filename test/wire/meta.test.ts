@@ -9,7 +9,7 @@ import {
   PERMISSION_DECISION_MEANING,
   PERMISSION_DECISIONS,
   replyDecisionFieldsSchema,
-} from "../../src/wire/hooks.js";
+} from "../../src/wire/hook-reply.js";
 import {
   capabilityMetaSchema,
   readUpdateHooksMeta,

@@ -7,6 +7,7 @@ import {
 } from "./timeline.js";
 import type { HookInput } from "../types.js";
 import { interpretReply, type ReplyDecision } from "../../hooks/result.js";
+import { eventRow } from "../../wire/events.js";
 import { readUpdateHooksMeta } from "../../wire/meta.js";
 
 /** ANSI styles, or none: {@link formatTimeline} and the demo write through one of these. */
@@ -164,52 +165,26 @@ function describeEvent(event: HookEventRecord, s: Styles): string {
   return `${s.bold(event.event)}${eventDetail(event.input)} ${s.dim(`→ ${event.hookCallbackId}`)}${failed}`;
 }
 
+/**
+ * What an event's line shows after its name: the fields its row of the event table names
+ * (`summary`), in order, whatever the event.
+ */
 function eventDetail(input: HookInput): string {
-  switch (input.hook_event_name) {
-    case "PreToolUse":
-    case "PostToolUse":
-      return ` ${input.tool_name} ${input.tool_use_id}`;
-    case "PermissionRequest":
-      return ` ${input.tool_name}`;
-    case "PermissionDenied":
-      return ` ${input.tool_name}: ${oneLine(input.reason, 60)}`;
-    case "PostToolUseFailure":
-      return ` ${input.tool_name} ${input.tool_use_id}: ${oneLine(input.error, 60)}`;
-    case "UserPromptSubmit": {
-      const n = input.prompt.split("\n").length;
-      return ` (${n} line${n === 1 ? "" : "s"})`;
-    }
-    case "Stop":
-      return ` (${input.stop_reason})`;
-    case "SessionStart":
-      return ` (${input.source})`;
-    case "SessionEnd":
-      return ` (${input.reason})`;
-    case "Notification":
-      return ` ${oneLine(input.message, 60)}`;
-    case "PreCompact":
-    case "PostCompact":
-      return ` (${input.trigger})`;
-    case "UserPromptExpansion":
-      return ` /${input.command_name}`;
-    case "InstructionsLoaded":
-      return ` ${input.file_path} (${input.load_reason})`;
-    case "PostToolBatch":
-      return ` (${input.tool_calls.length} call${input.tool_calls.length === 1 ? "" : "s"})`;
-    case "StopFailure":
-      return ` (${input.error})`;
-    case "FileChanged":
-      return ` ${input.file_path} (${input.event})`;
-    case "PreModelSwitch":
-    case "PostModelSwitch":
-      return ` ${input.from_model} → ${input.to_model}`;
-    case "Elicitation":
-      return ` ${input.mcp_server_name}: ${oneLine(input.message, 60)}`;
-    case "ElicitationResult":
-      return ` ${input.mcp_server_name}: ${input.action}`;
-    case "ConfigChange":
-      return ` ${input.source}${input.file_path === undefined ? "" : ` ${input.file_path}`}`;
-  }
+  const fields: Readonly<Record<string, unknown>> = input;
+  const shown = eventRow(input.hook_event_name).summary.flatMap((field) => {
+    const text = summaryValue(field, fields[field]);
+    return text === undefined ? [] : [text];
+  });
+  return shown.length === 0 ? "" : ` ${shown.join(" ")}`;
+}
+
+/** One field as a summary shows it: text cut to one line, a list by its length, absent: nothing. */
+function summaryValue(field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return oneLine(value, 60);
+  if (Array.isArray(value)) return `${value.length} ${field}`;
+  if (typeof value === "object") return oneLine(JSON.stringify(value), 60);
+  return String(value);
 }
 
 function describePermission(p: PermissionRecord, s: Styles): string {

@@ -7,7 +7,7 @@ import {
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { JSON_RPC } from "../../wire/json-rpc.js";
-import { sessionHooksReportSchema, type SettingsReport } from "../../wire/hooks.js";
+import { sessionHooksReportSchema, type SettingsReport } from "../../wire/hook-reports.js";
 import type { HookRouter } from "../router.js";
 import type { HooksConfig } from "../types.js";
 import type { Recording } from "./timeline.js";

@@ -6,7 +6,7 @@ import type { HookErrorInfo, HooksConfig } from "../types.js";
 import { makeWorkspace, removeTempDir, tempDir } from "./workspace.js";
 import { readModelContext } from "./model-context.js";
 import { resolve } from "node:path";
-import type { SettingsReport } from "../../wire/hooks.js";
+import type { SettingsReport } from "../../wire/hook-reports.js";
 import {
   agentText,
   answerPermission,

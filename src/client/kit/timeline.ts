@@ -10,7 +10,8 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import { errorMessage } from "../../shared/values.js";
-import { toolNameMetaSchema, type OutcomeReport } from "../../wire/hooks.js";
+import { type OutcomeReport } from "../../wire/hook-reports.js";
+import { toolNameMetaSchema } from "../../wire/meta.js";
 import { readUpdateHooksMeta } from "../../wire/meta.js";
 import type {
   HookErrorInfo,

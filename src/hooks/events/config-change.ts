@@ -1,4 +1,4 @@
-import type { ConfigChangeSource } from "../../wire/hooks.js";
+import type { ConfigChangeSource } from "../../wire/event-fields.js";
 import { foldTogether } from "./rules.js";
 import type { Decision, EventModule, EventPolicy } from "./types.js";
 

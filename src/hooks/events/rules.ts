@@ -1,5 +1,5 @@
 import type { HookEventName } from "../../wire/events.js";
-import type { OutcomeLabel } from "../../wire/hooks.js";
+import type { OutcomeLabel } from "../../wire/hook-reports.js";
 import {
   denyReason,
   reportsOf,

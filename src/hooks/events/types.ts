@@ -1,6 +1,7 @@
 import type { HookEventName } from "../../wire/events.js";
 import type { ElicitationAnswer } from "../../wire/elicitation.js";
-import type { OutcomeReport, PermissionUpdate } from "../../wire/hooks.js";
+import type { PermissionUpdate } from "../../wire/hook-reply.js";
+import type { OutcomeReport } from "../../wire/hook-reports.js";
 import type { HookText, Outcome } from "../outcome.js";
 import type { Handler } from "../registry.js";
 

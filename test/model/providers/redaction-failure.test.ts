@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
-import type { HookRunParams } from "../../../src/wire/hooks.js";
+import type { HookRunParams } from "../../../src/wire/hook-input.js";
 import type { Reply } from "./replay-server.js";
 import { providerCase, replayPerTest, stream } from "./setup.js";
 import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";

@@ -6,7 +6,7 @@ import { afterEach } from "vitest";
 import { z } from "zod";
 import { resolveModel } from "../../../src/model/index.js";
 import type { AgentOptions } from "../../../src/agent/agent.js";
-import type { HookRunParams } from "../../../src/wire/hooks.js";
+import type { HookRunParams } from "../../../src/wire/hook-input.js";
 import { startInProcess, type ClientScript } from "../../agent/setup.js";
 import type { ReplayServer } from "./replay-server.js";
 import { providerCase } from "./setup.js";
