@@ -1,24 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { ContentBlock, SessionConfigOption, StopReason } from "@agentclientprotocol/sdk";
-import { homedir } from "node:os";
-import type { ModelMessage } from "ai";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { SwitchOutcome } from "./model-switch.js";
 import type { HookText, Steering } from "../hooks/steering.js";
-import type { AnyTool, ToolContext } from "../tools/types.js";
+import type { AnyTool } from "../tools/types.js";
 import { modeState, type ModeId } from "./modes.js";
 import { PermissionMemory } from "./permission.js";
 import { RuleBook } from "./rule-book.js";
-import { applyPermissionUpdates } from "./permission-updates.js";
 import type { ClientPort } from "../shared/port.js";
 import { runTurn } from "./turn.js";
 import type { TurnEnd } from "./turn-env.js";
 import type { SessionEndReason } from "../wire/event-fields.js";
-import { ViewRecorder, type Chunk } from "./view-recorder.js";
-import { firstLine, hookPromptChunk } from "./prompt-view.js";
-import { appendAll, detach } from "../shared/values.js";
+import { detach } from "../shared/values.js";
 import type { CustomCommand } from "../instructions/commands.js";
-import { announceInstructions, instructionMessages } from "./instructions.js";
 import { ContextMeter } from "./compaction.js";
 import {
   hooksWarning,
@@ -28,8 +22,9 @@ import {
 } from "./session-notices.js";
 import { ModelSelection } from "./model-selection.js";
 import type { ActorOptions, SessionSnapshot } from "./actor-options.js";
-import { emitTurnEnd } from "./turn-end.js";
 import { WatchedPaths } from "./watched-paths.js";
+import { Conversation } from "./conversation.js";
+import { turnEnv, type SessionParts } from "./turn-parts.js";
 
 /** A second prompt arrived while one is running in the same session. */
 export class SessionBusyError extends Error {}
@@ -43,42 +38,49 @@ export class SessionClosedError extends Error {}
  */
 export class SessionActor {
   private currentMode: ModeId;
-  private updatedAt: Date;
-  private title: string | undefined;
-  /** The model's conversation: the actor alone appends; others get a read-only view. */
-  private readonly history: ModelMessage[];
-  private readonly permissions = new PermissionMemory();
-  private readonly context = new ContextMeter();
-  private readonly rules: RuleBook;
+  private readonly conversation: Conversation;
   private current: { controller: AbortController; finished: Promise<StopReason> } | undefined;
   private closed = false;
   private currentPromptId: string | undefined;
   /** The client, recording what it is shown when the session keeps a transcript. */
   private readonly client: ClientPort;
-  private readonly recorder: ViewRecorder | undefined;
   private pendingAdvert: (() => void) | undefined;
-  private instructionsAnnounced = false;
   private readonly watched: WatchedPaths;
   readonly hooks: SessionHooks;
   private readonly models: ModelSelection;
+  /** What each turn is handed: the session's own parts. */
+  private readonly parts: SessionParts;
 
   constructor(readonly settings: ActorOptions<SessionActor>) {
-    const { restored } = settings;
-    this.updatedAt = restored?.updatedAt ?? settings.createdAt;
-    // A copy: the stored conversation it came from is not this session's to change.
-    this.history = [...(restored?.history ?? [])];
-    this.currentMode = restored?.mode ?? settings.mode ?? "default";
-    this.rules = settings.rules ?? new RuleBook([], { cwd: settings.cwd });
-    this.title = restored?.title;
-    this.recorder = settings.transcript && new ViewRecorder(settings.client, settings.transcript);
-    this.client = this.recorder ?? settings.client;
+    this.currentMode = settings.restored?.mode ?? settings.mode ?? "default";
     this.hooks = settings.hooks(this);
+    this.conversation = new Conversation({
+      client: settings.client,
+      transcript: settings.transcript,
+      restored: settings.restored,
+      createdAt: settings.createdAt,
+      hooks: this.hooks,
+      instructions: settings.instructions ?? [],
+      save: () => settings.persist?.(this),
+    });
+    this.client = this.conversation.client;
     this.watched = new WatchedPaths(this.hooks, settings.log);
     this.models = new ModelSelection(settings, {
       hooks: this.hooks,
       client: this.client,
       log: settings.log,
     });
+    this.parts = {
+      settings,
+      client: this.client,
+      hooks: this.hooks,
+      permissions: new PermissionMemory(),
+      rules: settings.rules ?? new RuleBook([], { cwd: settings.cwd }),
+      context: new ContextMeter(),
+      models: this.models,
+      mode: () => this.currentMode,
+      system: () => (this.models.now.system ?? settings.system)(this),
+    };
     // Told to the user once (not recorded: the transcript is what failed).
     settings.transcript?.onFailure((error) => {
       detach(
@@ -115,10 +117,10 @@ export class SessionActor {
       id: settings.id,
       cwd: settings.cwd,
       roots: settings.roots,
-      title: this.title,
+      title: this.conversation.title,
       mode: this.currentMode,
       createdAt: new Date(settings.createdAt),
-      updatedAt: new Date(this.updatedAt),
+      updatedAt: new Date(this.conversation.updatedAt),
       tally: this.settings.transcript?.tally,
     });
   }
@@ -130,7 +132,7 @@ export class SessionActor {
 
   /** Whether the conversation has begun (a session with nothing said is not persisted). */
   get started(): boolean {
-    return this.history.length > 0;
+    return this.conversation.started;
   }
 
   /**
@@ -183,17 +185,17 @@ export class SessionActor {
       const start = await this.hooks.takeSessionStart(controller.signal);
       // A switch's PostModelSwitch answer goes with this prompt, so the turn waits for it.
       await this.models.answered;
-      if (start?.title) await this.retitle(start.title.text);
+      if (start?.title) await this.conversation.retitle(start.title.text);
       this.watched.add(start?.watchPaths, this.closed);
       const opening = start?.initialUserMessage;
       if (opening && !controller.signal.aborted) {
-        const first = await this.finish(
+        const first = await this.conversation.finish(
           this.turn([{ type: "text", text: opening.text }], controller, start, opening),
         );
         if (first === "cancelled") return first;
-        return await this.finish(this.turn(prompt, controller, undefined));
+        return await this.conversation.finish(this.turn(prompt, controller, undefined));
       }
-      return await this.finish(this.turn(prompt, controller, start));
+      return await this.conversation.finish(this.turn(prompt, controller, start));
     } finally {
       this.current = undefined;
     }
@@ -206,84 +208,11 @@ export class SessionActor {
     start: Steering | undefined,
     from?: HookText,
   ): Promise<TurnEnd> {
-    const { settings } = this;
-    const toolContext: ToolContext = {
-      cwd: settings.cwd,
-      roots: settings.roots,
-      signal: controller.signal,
-      client: this.client,
-      log: settings.log,
-      processGroups: settings.groups,
-      childEnv: settings.childEnv,
-      readable: (files) => this.rules.readable(files),
-      ...(settings.shellPrelude && { shellPrelude: settings.shellPrelude }),
-    };
     this.currentPromptId = randomUUID();
-    // A prompt a hook wrote is shown to the client (which did not send it) as that hook's.
-    const written = from && hookPromptChunk(from);
-    if (written) this.recorder?.hookPrompt(written);
-    else this.recorder?.user(prompt);
-    // The instructions open the conversation: sent with its first prompt, kept in its history.
-    const opening = this.history.length === 0;
-    if (opening && !this.instructionsAnnounced) {
-      this.instructionsAnnounced = true;
-      announceInstructions(this.hooks, settings.instructions ?? []);
-    }
-    return runTurn(
-      prompt,
-      {
-        client: this.client,
-        hooks: this.hooks,
-        start,
-        retitle: (title) => this.retitle(title),
-        permissions: this.permissions,
-        mode: () => this.currentMode,
-        toolContext,
-        log: settings.log,
-        // Read at each step: a switch made during the turn applies from the next step.
-        model: () => this.models.now.model,
-        catalog: settings.catalog,
-        system: () => (this.models.now.system ?? settings.system)(this),
-        history: this.history,
-        remember: (messages) => appendAll(this.history, messages),
-        replaceHistory: (messages) => {
-          this.history.length = 0;
-          appendAll(this.history, messages);
-        },
-        context: this.context,
-        maxRounds: settings.maxRounds,
-        describeError: (error) => this.models.now.describeError(error),
-        responded: (usage) => this.models.responded(usage),
-        transcript: settings.transcript,
-        turnId: `turn_${this.currentPromptId}`,
-        maxStopBlocks: settings.maxStopBlocks,
-        sessionId: settings.id,
-        commands: settings.commands,
-        customCommands: this.customCommands(),
-        instructions: opening ? instructionMessages(settings.instructions ?? []) : [],
-        admit: () => this.admit(prompt, written),
-        promptFrom: from && { event: "SessionStart", hookCallbackIds: [from.hookCallbackId] },
-        hookConfigFiles: settings.hookConfigFiles,
-        rules: this.rules,
-        updatePermissions:
-          settings.updatePermissions ??
-          ((updates) =>
-            applyPermissionUpdates(updates, {
-              rules: this.rules,
-              cwd: settings.cwd,
-              home: homedir(),
-              log: settings.log,
-            })),
-      },
-      controller.signal,
-    );
-  }
-
-  /** A hook's `sessionTitle`: the session's title now, told to the client. */
-  private async retitle(title: string): Promise<void> {
-    this.title = title;
-    await this.settings.persist?.(this);
-    await this.client.update({ sessionUpdate: "session_info_update", title });
+    const said = this.conversation.open(prompt, from);
+    const turnId = `turn_${this.currentPromptId}`;
+    const env = turnEnv(this.parts, { signal: controller.signal, start, turnId, said });
+    return runTurn(prompt, env, controller.signal);
   }
 
   /**
@@ -292,37 +221,6 @@ export class SessionActor {
    */
   private customCommands(): readonly CustomCommand[] {
     return offeredCustomCommands(this.settings.commands, this.settings.customCommands);
-  }
-
-  /**
-   * A prompt that passed its hooks is kept: it titles the session, goes to the transcript, and
-   * the record is saved now, so a crash in this turn still leaves the session listed.
-   */
-  private async admit(prompt: readonly ContentBlock[], written?: Chunk): Promise<void> {
-    this.title ??= firstLine(prompt);
-    this.recorder?.admit();
-    if (written) await this.client.update(written);
-    this.updatedAt = new Date();
-    await this.settings.persist?.(this);
-  }
-
-  /**
-   * Ends a turn: Stop goes out once the transcript holds the whole turn, and only then may
-   * the next prompt start or the session end, so no event overtakes this Stop.
-   */
-  private async finish(done: Promise<TurnEnd>): Promise<StopReason> {
-    let end: TurnEnd = { stopReason: "cancelled", stopHookActive: false };
-    try {
-      end = await done;
-      if (end.failed) throw end.failed;
-      return end.stopReason;
-    } finally {
-      await this.recorder?.flush();
-      await this.settings.transcript?.flush();
-      this.updatedAt = new Date();
-      await this.settings.persist?.(this);
-      emitTurnEnd(this.hooks, end, this.history);
-    }
   }
 
   /**
