@@ -2,7 +2,8 @@
 // argv: <log file> <base64 JSON action>; action: { tag?, out?, err?, code?, env?, sleep?,
 // onlyIf?, probe? } (`onlyIf`: input fields that must hold for the action to apply; it logs
 // either way; `probe`: environment variable names whose presence is logged, or `NAME=field`
-// to log whether the variable equals that input field).
+// to log whether the variable equals that input field). `$CWD` in `out` is the input's cwd,
+// for output that names workspace files by absolute path (SessionStart's `watchPaths`).
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { setTimeout } from "node:timers";
@@ -32,7 +33,8 @@ if (action.env && process.env.CLAUDE_ENV_FILE)
   appendFileSync(process.env.CLAUDE_ENV_FILE, action.env);
 if (action.sleep) await new Promise((r) => setTimeout(r, action.sleep));
 if (action.out !== undefined) {
-  process.stdout.write(typeof action.out === "string" ? action.out : JSON.stringify(action.out));
+  const out = typeof action.out === "string" ? action.out : JSON.stringify(action.out);
+  process.stdout.write(out.replaceAll("$CWD", input.cwd ?? "$CWD"));
 }
 if (action.err !== undefined) process.stderr.write(action.err);
 process.exitCode = action.code ?? 0;

@@ -2,6 +2,7 @@
 // model's scripted turns, and which optional facets to compare. Names say what is pinned.
 import { COMPACTION_SCENARIOS } from "./scenarios/compaction.mjs";
 import { CONFIG_CHANGE_SCENARIOS } from "./scenarios/config-change.mjs";
+import { FILE_CHANGED_SCENARIOS } from "./scenarios/file-changed.mjs";
 import { ELICITATION_SCENARIOS } from "./scenarios/elicitation.mjs";
 import { INSTRUCTION_SCENARIOS } from "./scenarios/instructions.mjs";
 import { MCP_TOOL_SCENARIOS } from "./scenarios/mcp-tool.mjs";
@@ -1480,3 +1481,4 @@ SCENARIOS.push(...ruleScenarios);
 SCENARIOS.push(...COMPACTION_SCENARIOS);
 SCENARIOS.push(...MODEL_SWITCH_SCENARIOS);
 SCENARIOS.push(...CONFIG_CHANGE_SCENARIOS);
+SCENARIOS.push(...FILE_CHANGED_SCENARIOS);
