@@ -308,12 +308,15 @@ function agreement(row) {
 }
 
 /**
- * True when the scenario registers hooks and neither side logged one: an agreement that says
+ * True when the scenario registers hooks that log and neither side logged one: an agreement that says
  * nothing of the hooks (both lost their logs, or both skipped them), so the table says so.
  */
 function silentOnBothSides(scenario, cc, hg) {
-  const registered = Object.keys(scenario.hooks ?? {}).length > 0;
-  return registered && cc.hooks === "" && hg.hooks === "";
+  // Only the hook program logs: prompt, agent, http and mcp_tool handlers do not.
+  const logging = Object.values(scenario.hooks ?? {}).some((groups) =>
+    groups.some(({ hooks }) => hooks.some((h) => !h.prompt && !h.agent && !h.http && !h.mcpTool)),
+  );
+  return logging && cc.hooks === "" && hg.hooks === "";
 }
 
 /**
