@@ -76,9 +76,19 @@ function card(toolCallId, sessionId) {
   return entry;
 }
 
-/** Reports of these events belong to their tool call's card; others to the turn. */
+/**
+ * Reports of these events belong to their tool call's card; others to the turn (the wire's
+ * CALL_REPORT_EVENTS, src/wire/meta.ts: the page is served as is and imports nothing of it).
+ */
+const CALL_EVENTS = new Set([
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "Elicitation",
+  "ElicitationResult",
+]);
 const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
-const ownReport = (report) => report.event === undefined || TOOL_EVENTS.has(report.event);
+const ownReport = (report) => report.event === undefined || CALL_EVENTS.has(report.event);
 
 /** The column headers over a list of hook rows, the last one the time axis. */
 function columnHeads(spanMs) {

@@ -2,7 +2,7 @@ import type { SessionNotification } from "@agentclientprotocol/sdk";
 import type { HookInput } from "../client/index.js";
 import { type OutcomeReport } from "../wire/hook-reports.js";
 import { toolNameMetaSchema } from "../wire/meta.js";
-import { readUpdateHooksMeta } from "../wire/meta.js";
+import { isCallReport, readUpdateHooksMeta } from "../wire/meta.js";
 import { appendAll } from "../shared/values.js";
 
 /** How much of one session's hook record is kept; past a bound the oldest entries go. */
@@ -45,8 +45,6 @@ interface SessionRecord {
   readonly dropped: { toolCalls: number; turnHooks: number; events: number };
 }
 
-const TOOL_EVENTS = new Set(["PostToolUse", "PostToolUseFailure"]);
-
 /**
  * Each session's hook record, kept on the server for Export: tool calls with their hooks,
  * the hooks of each turn's other events, and the observers' events. Bounded (see
@@ -69,7 +67,7 @@ export class HookRecord {
     // Reports of other events can ride on a tool call's update: they belong to the turn.
     this.turnHooks(
       session,
-      reports.filter((r) => r.event !== undefined && !TOOL_EVENTS.has(r.event)),
+      reports.filter((r) => !isCallReport(r)),
     );
     let call = session.calls.get(update.toolCallId);
     if (!call) {
@@ -92,7 +90,7 @@ export class HookRecord {
       if (capped.truncated) call.rawInputTruncated = true;
       else delete call.rawInputTruncated;
     }
-    const own = reports.filter((r) => r.event === undefined || TOOL_EVENTS.has(r.event));
+    const own = reports.filter(isCallReport);
     if (read?.hooks) call.hooks = own;
     if (read?.hooksGateMs !== undefined) call.hooksGateMs = read.hooksGateMs;
   }

@@ -92,6 +92,24 @@ export const updateHooksMetaSchema = z.looseObject({
 export type UpdateHooksMeta = z.infer<typeof updateHooksMetaSchema>;
 
 /**
+ * Events whose hooks' reports belong to a tool call: they join the gate's on that call's
+ * updates, and every later update of the call carries them again. Reports of other events on
+ * a tool call's update were carried there once for the turn.
+ */
+export const CALL_REPORT_EVENTS: ReadonlySet<string> = new Set([
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "Elicitation",
+  "ElicitationResult",
+]);
+
+/** True when `report` belongs to the tool call whose update carries it (see CALL_REPORT_EVENTS). */
+export function isCallReport(report: { readonly event?: string | undefined }): boolean {
+  return report.event === undefined || CALL_REPORT_EVENTS.has(report.event);
+}
+
+/**
  * An entry as a client reads it: the fields this version knows, checked; fields a newer agent
  * added are dropped, not the entry (docs/protocol.md, "Reading hook reports").
  */

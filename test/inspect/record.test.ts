@@ -69,6 +69,20 @@ describe("the hook record Export gives", () => {
     expect(out.events).toHaveLength(1);
   });
 
+  it("keeps the reports a call's later hooks add (an MCP question's, a permission's) on that call, once", () => {
+    const record = new HookRecord();
+    const gate = { hookCallbackId: "g", kind: "callback", outcome: "proceeded", durationMs: 1 };
+    const asked = { ...gate, event: "Elicitation", hookCallbackId: "e", outcome: "denied" };
+    const after = { ...gate, event: "PostToolUse", hookCallbackId: "p" };
+    record.update(call("t1", { hooks: [gate] }));
+    record.update(call("t1", { hooks: [gate, asked] }));
+    record.update(call("t1", { hooks: [gate, asked] }));
+    record.update(call("t1", { hooks: [gate, asked, after] }));
+    const out = record.export("s1");
+    expect(out.toolCalls[0]?.hooks).toEqual([gate, asked, after]);
+    expect(out.turnHooks).toEqual([]);
+  });
+
   it("past its bounds drops the oldest and says so, with what it holds", () => {
     const record = new HookRecord({ ...RECORD_LIMITS, toolCalls: 2, events: 3, valueBytes: 200 });
     for (let i = 0; i < 5; i++) record.update(call(`t${i}`, {}));

@@ -235,7 +235,9 @@ export class TimelineRecorder implements Recording {
     if (hooksGateMs !== undefined) call.gateMs = hooksGateMs;
     if (!hooks) return;
     call.hooks = hooks;
+    // Only the gate's reports (no `event`) answer the PreToolUse requests recorded here.
     for (const report of call.hooks) {
+      if (report.event !== undefined) continue;
       const record = this.hookCalls.find(
         (c) => c.toolUseId === call.toolCallId && c.hookCallbackId === report.hookCallbackId,
       );
