@@ -1,7 +1,7 @@
 import { LazyAbort } from "../shared/lazy-abort.js";
 import type { HookEventParams, HookRunParams } from "../wire/hook-input.js";
 
-/** Why a callback's request was abandoned; carried as the AbortSignal's reason. */
+/** Why a callback's request was abandoned; carried as its HookCancel's reason. */
 export class HookAbort extends Error {
   constructor(
     readonly kind: "timeout" | "cancelled" | "decided",

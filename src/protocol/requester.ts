@@ -64,7 +64,7 @@ interface Pending {
 
 /**
  * The agent's one requester for reverse requests, after the MCP SDK's `Protocol.request`: it
- * gives each request its id, keeps it pending until its reply, its signal or the
+ * gives each request its id, keeps it pending until its reply, its cancellation or the
  * connection's close, whichever comes first, and releases every pending request on close.
  * The one cancellation is the request's {@link LazyAbort}: it abandons the request (the peer
  * is told) and rejects with its reason, which says why (a timeout, a cancel, a deny
@@ -90,8 +90,9 @@ export class Requester<P> {
     return new Promise((resolve, reject) => {
       const stopListening = cancel.onAbort((reason) => {
         if (!this.pending.delete(id)) return;
-        this.way.abandon(id);
+        // Settled first: a way that fails to send its cancel still leaves nothing waiting.
         reject(reason);
+        this.way.abandon(id);
       });
       this.pending.set(id, {
         settle: (reply) => {

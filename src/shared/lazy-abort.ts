@@ -43,6 +43,16 @@ export class LazyAbort<R = unknown> {
     const listeners = this.listeners ?? [];
     this.listeners = undefined;
     this.controller?.abort(reason);
-    for (const listener of listeners) listener(reason);
+    // As an AbortSignal does: one listener that throws neither stops the others nor the caller
+    // (a race ending its siblings); its error is reported as uncaught, not swallowed.
+    for (const listener of listeners) {
+      try {
+        listener(reason);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 }

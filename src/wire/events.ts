@@ -260,7 +260,14 @@ export type HookEventName = keyof typeof EVENT_TABLE;
 
 /** Every hook event, in the table's order. */
 // Object.keys of a literal table lists exactly its keys; TypeScript types them as strings.
-export const HOOK_EVENTS = Object.keys(EVENT_TABLE) as readonly HookEventName[];
+// A non-empty tuple, so `z.enum(HOOK_EVENTS)` (zod 3 and 4) still takes it.
+export const HOOK_EVENTS = nonEmpty(Object.keys(EVENT_TABLE) as HookEventName[]);
+
+function nonEmpty<T>(items: readonly T[]): readonly [T, ...T[]] {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error("the event table is empty");
+  return [first, ...rest];
+}
 
 /** The row of `event`, typed by what every row has. */
 export function eventRow(event: HookEventName): AnyEventRow {
