@@ -4,6 +4,8 @@
 // either way; `probe`: environment variable names whose presence is logged, or `NAME=field`
 // to log whether the variable equals that input field). `$CWD` in `out` is the input's cwd,
 // for output that names workspace files by absolute path (SessionStart's `watchPaths`).
+// `logAfter`: ms to wait before logging, so a hook that is never awaited and started just
+// before this one (a Notification before Stop) has logged first.
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import { setTimeout } from "node:timers";
@@ -26,6 +28,7 @@ const probed = (n) => {
   return field ? process.env[name] === input[field] : name in process.env;
 };
 const probe = action.probe && Object.fromEntries(action.probe.map((n) => [n, probed(n)]));
+if (action.logAfter) await new Promise((r) => setTimeout(r, action.logAfter));
 appendFileSync(logFile, `${JSON.stringify({ tag: action.tag, input, probe })}\n`);
 const applies = Object.entries(action.onlyIf ?? {}).every(([k, v]) => input[k] === v);
 if (!applies) process.exit(0);

@@ -7,14 +7,14 @@ const ASK = { tool: "mcp__conf__ask", input: {} };
 const answer = (event, out) => ({ out: { hookSpecificOutput: { hookEventName: event, ...out } } });
 /**
  * Every elicitation event logged; `elicitation`: the Elicitation hook's action. The Stop hook
- * waits, so a Notification hook (never awaited, started a model request earlier) has logged
- * before the run ends.
+ * waits before it logs and after, so a Notification hook (never awaited, started a model
+ * request earlier) has logged before it, and before the run ends.
  */
 const hooksWith = (elicitation, result = {}) => ({
   Elicitation: [{ matcher: "conf", hooks: [{ tag: "ask", ...elicitation }] }],
   ElicitationResult: [{ hooks: [{ tag: "result", ...result }] }],
   Notification: [{ matcher: "elicitation_dialog|elicitation_response", hooks: [{ tag: "note" }] }],
-  Stop: [{ hooks: [{ tag: "wait", sleep: 2000 }] }],
+  Stop: [{ hooks: [{ tag: "wait", logAfter: 1000, sleep: 1000 }] }],
 });
 const SEEN = {
   deviation: "hookgate keeps permission_mode, common to every hookgate input",
