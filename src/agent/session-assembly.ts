@@ -227,7 +227,7 @@ export class SessionAssembly {
       hooks: actor.hooks,
       client,
       reload: async (path) => {
-        const reloaded = await settings.accept(path);
+        const reloaded = settings.accept(path);
         actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
         rules.useSettings(reloaded.policy.rules);
       },

@@ -38,8 +38,8 @@ export interface SettingsOpening {
 
 /**
  * A session's settings files as it runs them: the snapshot it started from (stored beside its
- * transcript, so a file changed while it was away is asked about when it opens again), and
- * each change a ConfigChange hook let in since. One owner per session; nothing module-wide.
+ * transcript, so a file changed since is asked about when it opens again), and each change
+ * a ConfigChange hook let in while it runs (applied, never stored). One owner per session; nothing module-wide.
  */
 export class SessionSettings {
   private constructor(
@@ -54,7 +54,7 @@ export class SessionSettings {
 
   /**
    * For a new session the files as they are; for one opening again, the files as they were
-   * when it started (or last let a change in), unless the user accepts what changed since: a
+   * when it was last opened, unless the user accepts what changed since: a
    * hook file the model wrote must not run unseen on the next load.
    */
   static async open(o: SettingsOpening): Promise<SessionSettings> {
@@ -106,16 +106,16 @@ export class SessionSettings {
   }
 
   /**
-   * Takes `path` as it is now (the other files as the session has them), loads the settings
-   * again and stores the snapshot (a throw, such as a broken managed file, takes nothing), so the session opening again does not ask about a change
-   * its ConfigChange hooks let in.
+   * Takes `path` as it is now (the other files as the session has them) and loads the
+   * settings again (a throw, such as a broken managed file, takes nothing). The stored
+   * snapshot stays as the session opened: a change made while it runs (the model's Bash can
+   * write these files) is asked about when the session opens again.
    */
-  async accept(path: string): Promise<LoadedSettings> {
+  accept(path: string): LoadedSettings {
     const next = { ...this.snapshot, ...takeSnapshot([path]) };
     // Taken only once it loads: a change that fails to load stays out, as a blocked one.
     const loaded = this.loadFrom(next);
     this.snapshot = next;
-    if (this.stored?.files.has(path)) await this.save();
     return loaded;
   }
 

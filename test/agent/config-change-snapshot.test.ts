@@ -79,18 +79,20 @@ async function storedSession(cwd: string, configChange: Record<string, string>) 
 }
 
 describe("the stored settings snapshot after ConfigChange", () => {
-  it("a change a ConfigChange hook let in is not asked about when the session is loaded: its hooks apply", async () => {
+  it("a change a ConfigChange hook let in applies mid-session, yet is asked about when the session is loaded: declined, the old hooks run", async () => {
     const cwd = workspace();
     const s = await storedSession(cwd, { "*": "cat > /dev/null" });
     s.writeProject("new");
     await s.untilPrompted("new");
     const loaded = await s.reload();
-    expect(loaded.seen.permissions).toHaveLength(0);
+    expect(loaded.seen.permissions.map((p) => p.toolCall.title)).toEqual([
+      `Apply changed hook configuration: ${s.projectFile}`,
+    ]);
     await loaded.prompt(s.sessionId, "loaded");
-    expect(linesOf(s.prompts).at(-1)).toBe("new");
+    expect(linesOf(s.prompts).at(-1)).toBe("old");
   });
 
-  it("on load only the change a ConfigChange hook blocked is asked about, not one it let in", async () => {
+  it("on load a change a ConfigChange hook let in is asked about as one it blocked", async () => {
     const cwd = workspace();
     const s = await storedSession(cwd, {
       project_settings: "cat > /dev/null; exit 2",
@@ -103,8 +105,9 @@ describe("the stored settings snapshot after ConfigChange", () => {
     await s.untilPrompted("user");
     expect(linesOf(s.prompts)).not.toContain("new");
     const loaded = await s.reload();
-    expect(loaded.seen.permissions.map((p) => p.toolCall.title)).toEqual([
-      `Apply changed hook configuration: ${s.projectFile}`,
-    ]);
+    const titles = loaded.seen.permissions.map((p) => p.toolCall.title);
+    expect(titles).toHaveLength(1);
+    expect(titles[0]).toContain(s.projectFile);
+    expect(titles[0]?.split(", ")).toHaveLength(2);
   });
 });
