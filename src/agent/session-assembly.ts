@@ -221,15 +221,18 @@ export class SessionAssembly {
     });
     // A settings file changed on disk is asked of ConfigChange, then loaded again through the
     // one loader, so the trust order and managed settings hold as they did at the start: its
-    // hooks and permission rules replace the session's.
+    // hooks and permission rules replace the session's, but what it would turn off stays on.
     const unwatchSettings = watchSettings({
       files: settingsFiles(loadRequest),
       hooks: actor.hooks,
       client,
       reload: async (path) => {
-        const reloaded = settings.accept(path);
-        actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
-        rules.useSettings(reloaded.policy.rules);
+        const { loaded: reloaded, notice } = settings.accept(path);
+        if (reloaded) {
+          actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
+          rules.useSettings(reloaded.policy.rules);
+        }
+        return { applied: reloaded !== undefined, notice };
       },
       log,
     });

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   loadCommandHooks,
   settingsFiles,
@@ -15,6 +15,7 @@ import {
   writeStoredSnapshot,
   type HookFilesSnapshot,
 } from "../command-hooks/settings-snapshot.js";
+import { keepInForce } from "../command-hooks/settings-removals.js";
 import { askToApplyHookChanges, hookChangeNotice } from "../session/hook-changes.js";
 import { isModeId, type ModeId } from "../session/modes.js";
 import type { Logger } from "../shared/log.js";
@@ -89,9 +90,13 @@ export class SessionSettings {
     return settings;
   }
 
+  /** What is in force: what a reload may add to but not take from (`accept`). */
+  private current: LoadedSettings | undefined;
+
   /** The settings loaded through the one loader, the session's files as its snapshot has them. */
   load(): LoadedSettings {
-    return this.loadFrom(this.snapshot);
+    this.current = this.loadFrom(this.snapshot);
+    return this.current;
   }
 
   /** Loads the files as `snapshot` has them; what a file could not be or skipped is logged. */
@@ -109,14 +114,29 @@ export class SessionSettings {
    * Takes `path` as it is now (the other files as the session has them) and loads the
    * settings again (a throw, such as a broken managed file, takes nothing). The stored
    * snapshot stays as the session opened: a change made while it runs (the model's Bash can
-   * write these files) is asked about when the session opens again.
+   * write these files) is asked about when the session opens again. A change to a file other
+   * than the managed one adds, but what it would turn off (a hook, a deny or ask rule) stays
+   * in force, told in `notice`: only the policy's author may switch it off, by a change the
+   * user accepts when the session opens again.
    */
-  accept(path: string): LoadedSettings {
+  accept(path: string): Reload {
     const next = { ...this.snapshot, ...takeSnapshot([path]) };
-    // Taken only once it loads: a change that fails to load stays out, as a blocked one.
     const loaded = this.loadFrom(next);
     this.snapshot = next;
-    return loaded;
+    const managed = this.request.managed !== undefined && resolve(this.request.managed) === path;
+    if (managed || !this.current) {
+      this.current = loaded;
+      return { loaded };
+    }
+    const { settings, kept } = keepInForce(this.current, loaded);
+    this.current = settings;
+    if (kept.length === 0) return { loaded: settings };
+    const shown =
+      kept.slice(0, 5).join(", ") + (kept.length > 5 ? `, and ${kept.length - 5} more` : "");
+    const notice =
+      `Settings file ${path} changed; what it adds applies, but what it would turn off stays in force for this session: ${shown}. ` +
+      `Open the session again to be asked about the change.`;
+    return { loaded: settings, notice };
   }
 
   /** Stores the session's files' snapshot (the managed file is read as it is, never stored). */
@@ -131,6 +151,14 @@ export class SessionSettings {
       this.log.warn({ error: errorMessage(error) }, "hook snapshot not saved");
     }
   }
+}
+
+/** A reload's outcome. */
+export interface Reload {
+  /** Put in force; absent when the change stays out. */
+  readonly loaded?: LoadedSettings;
+  /** Why the change stays out, or what of it does not apply: for the user. */
+  readonly notice?: string;
 }
 
 /** The settings' `permissions.defaultMode`, if it names a mode hookgate has. */

@@ -7,7 +7,7 @@ import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { ConfigChangeSource } from "../wire/event-fields.js";
-import { showMessages } from "./apply-decision.js";
+import { say, showMessages } from "./apply-decision.js";
 import { watchFiles } from "./file-watch.js";
 
 type SettingsFile = ReturnType<typeof settingsFiles>[number];
@@ -27,9 +27,10 @@ export interface ConfigWatch {
   readonly client: ClientPort;
   /**
    * Takes `path` as it is now (the other files as the session has them) and loads the
-   * settings again through the one loader, putting their hooks and permission rules in force.
+   * settings again through the one loader, putting their hooks and permission rules in force
+   * (or not); `notice` is for the user: why it stays out, or what of it does not apply.
    */
-  readonly reload: (path: string) => Promise<void>;
+  readonly reload: (path: string) => Promise<{ applied: boolean; notice?: string | undefined }>;
   readonly log: Logger;
 }
 
@@ -87,8 +88,13 @@ async function changed(
     }
     if (decision.block)
       log.warn({ path }, "ConfigChange: a managed change applies despite a block");
-    await reload(path);
-    log.info({ path, source }, "ConfigChange: settings reloaded");
+    const { applied, notice } = await reload(path);
+    if (notice !== undefined) {
+      // A gate never goes quiet: what keeps a change (or part of it) out is told to the user.
+      log.warn({ path, source, applied }, notice);
+      await say(client, notice);
+    }
+    if (applied) log.info({ path, source }, "ConfigChange: settings reloaded");
   } catch (error) {
     // A change that could not be judged or loaded stays out: the session keeps what it has.
     log.warn({ path, error: String(error) }, "ConfigChange: change not applied");

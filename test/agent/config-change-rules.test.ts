@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/wait.js";
+import { chunks } from "../model/providers/setup.js";
 import { startInProcess, toolLine, workspace, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -149,5 +150,29 @@ describe("permission rules when a settings file changes mid-session", () => {
       return existsSync(marker);
     });
     expect(await ran("mkdir")).toBe(true);
+  });
+
+  it("a change that drops the user file's deny (no ConfigChange hook to ask) keeps it in force; what it adds applies; the user is told", async () => {
+    const cwd = workspace();
+    const {
+      ran,
+      writeUser,
+      session: t,
+      sessionId,
+    } = await session(cwd, {
+      user: { permissions: { deny: ["Bash(touch:*)"], ask: ["Bash(rmdir:*)"] } },
+      configChange: {},
+    });
+    expect(await ran("touch")).toBe(false);
+    const marker = join(cwd, "user-loaded");
+    writeUser({ hooks: { UserPromptSubmit: command(`touch ${marker}`) } });
+    await waitUntil("the user's change in force", async () => {
+      await ran("mkdir");
+      return existsSync(marker);
+    });
+    expect(await ran("touch")).toBe(false);
+    const said = chunks(t.h.sessionUpdates(sessionId), "agent_message_chunk");
+    expect(said).toContain("deny rule Bash(touch:*)");
+    expect(said).toContain("ask rule Bash(rmdir:*)");
   });
 });
