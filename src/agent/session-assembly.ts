@@ -7,6 +7,7 @@ import { SessionEnvFiles } from "../command-hooks/session-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { AgentRuntime } from "./runtime.js";
 import { settingsFiles } from "../command-hooks/settings.js";
+import { readSettingsText } from "../command-hooks/settings-snapshot.js";
 import { SessionSettings, settingsMode, unloadedNotices } from "./session-settings.js";
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
@@ -226,8 +227,9 @@ export class SessionAssembly {
       files: settingsFiles(loadRequest),
       hooks: actor.hooks,
       client,
-      reload: async (path) => {
-        const { loaded: reloaded, notice } = settings.accept(path);
+      read: readSettingsText,
+      reload: async (path, text) => {
+        const { loaded: reloaded, notice } = settings.accept(path, text);
         if (reloaded) {
           actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
           rules.useSettings(reloaded.policy.rules);

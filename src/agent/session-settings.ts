@@ -9,6 +9,7 @@ import {
 import {
   changedFiles,
   keepStarting,
+  type SettingsText,
   readStoredSnapshot,
   snapshotReader,
   takeSnapshot,
@@ -51,7 +52,13 @@ export class SessionSettings {
     private readonly log: Logger,
     /** Told to the user and client: changed files kept out or accepted when it opened. */
     readonly notice: string | undefined,
-  ) {}
+    /** Files whose change the user declined when it opened: they stay as the snapshot has them. */
+    declined: readonly string[],
+  ) {
+    this.declined = new Set(declined);
+  }
+
+  private readonly declined: Set<string>;
 
   /**
    * For a new session the files as they are; for one opening again, the files as they were
@@ -59,11 +66,13 @@ export class SessionSettings {
    * hook file the model wrote must not run unseen on the next load.
    */
   static async open(o: SettingsOpening): Promise<SessionSettings> {
-    const now = takeSnapshot(settingsFiles(o.files).map((f) => f.path));
-    if (!o.store) return new SessionSettings(now, o.load, undefined, o.log, undefined);
+    // The managed file is held too (never stored): deleted mid-session, it is not lifted.
+    const now = takeSnapshot(settingsFiles(o.load).map((f) => f.path));
+    if (!o.store) return new SessionSettings(now, o.load, undefined, o.log, undefined, []);
     const path = join(o.store.dir, `${o.id}.hooks`);
     let snapshot = now;
     let notice: string | undefined;
+    let declined: string[] = [];
     const stored = o.restoring ? await readStoredSnapshot(path) : undefined;
     if (stored && !stored.ok) o.log.warn({ error: stored.error }, "hook snapshot unreadable");
     const start = stored?.ok ? stored.snapshot : undefined;
@@ -76,15 +85,17 @@ export class SessionSettings {
         o.log.warn({ error: errorMessage(error) }, "asking to apply changed hooks failed");
       }
       snapshot = applied ? now : keepStarting(start, now, changed);
+      if (!applied) declined = changed;
       notice = hookChangeNotice(changed, applied);
       o.log.warn({ changed, applied }, notice);
     }
     const settings = new SessionSettings(
       snapshot,
       o.load,
-      { path, files: new Set(Object.keys(now)) },
+      { path, files: new Set(settingsFiles(o.files).map((f) => f.path)) },
       o.log,
       notice,
+      declined,
     );
     await settings.save(o.store.dir);
     return settings;
@@ -111,17 +122,37 @@ export class SessionSettings {
   }
 
   /**
-   * Takes `path` as it is now (the other files as the session has them) and loads the
-   * settings again (a throw, such as a broken managed file, takes nothing). The stored
-   * snapshot stays as the session opened: a change made while it runs (the model's Bash can
-   * write these files) is asked about when the session opens again. A change to a file other
-   * than the managed one adds, but what it would turn off (a hook, a deny or ask rule) stays
-   * in force, told in `notice`: only the policy's author may switch it off, by a change the
-   * user accepts when the session opens again.
+   * Takes `text` as `path`'s (the file as read before its ConfigChange hooks were asked; null:
+   * absent), the other files as the session has them, and loads the settings again. The
+   * stored snapshot stays as the session opened: a change made while it runs (the model's Bash
+   * can write these files) is asked about when the session opens again. The change stays out,
+   * told in `notice`, when the file cannot be read or loaded, was deleted, or its change was
+   * declined when the session opened; for a file other than the managed one, what it would
+   * turn off (a hook, a deny or ask rule) stays in force: only the policy's author may switch
+   * it off, by a change the user accepts when the session opens again.
    */
-  accept(path: string): Reload {
-    const next = { ...this.snapshot, ...takeSnapshot([path]) };
-    const loaded = this.loadFrom(next);
+  accept(path: string, read: SettingsText): Reload {
+    const keptOut = (why: string): Reload => ({
+      notice: `Settings file ${path} changed, but the change stays out of this session: ${why}. The session keeps the hooks and rules it had.`,
+    });
+    if (this.declined.has(path)) {
+      if (this.toldDeclined.has(path)) return {};
+      this.toldDeclined.add(path);
+      return keptOut("you declined its change when the session opened");
+    }
+    if ("problem" in read) return keptOut(read.problem);
+    if (read.text === null && typeof this.snapshot[path] === "string") {
+      return keptOut("the file was deleted");
+    }
+    const next = { ...this.snapshot, [path]: read.text };
+    let loaded: LoadedSettings;
+    try {
+      loaded = this.loadFrom(next);
+    } catch (error) {
+      return keptOut(errorMessage(error));
+    }
+    const broken = loaded.reports.find((r) => r.path === path && r.error !== undefined);
+    if (broken) return keptOut(`it does not load (${broken.error ?? ""})`);
     this.snapshot = next;
     const managed = this.request.managed !== undefined && resolve(this.request.managed) === path;
     if (managed || !this.current) {
@@ -138,6 +169,8 @@ export class SessionSettings {
       `Open the session again to be asked about the change.`;
     return { loaded: settings, notice };
   }
+
+  private readonly toldDeclined = new Set<string>();
 
   /** Stores the session's files' snapshot (the managed file is read as it is, never stored). */
   private async save(dir?: string): Promise<void> {
