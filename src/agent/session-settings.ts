@@ -154,12 +154,12 @@ export class SessionSettings {
     const broken = loaded.reports.find((r) => r.path === path && r.error !== undefined);
     if (broken) return keptOut(`it does not load (${broken.error ?? ""})`);
     this.snapshot = next;
-    const managed = this.request.managed !== undefined && resolve(this.request.managed) === path;
-    if (managed || !this.current) {
+    if (!this.current) {
       this.current = loaded;
       return { loaded };
     }
-    const { settings, kept } = keepInForce(this.current, loaded);
+    const managed = this.request.managed !== undefined && resolve(this.request.managed) === path;
+    const { settings, kept } = keepInForce(this.current, loaded, managed);
     this.current = settings;
     if (kept.length === 0) return { loaded: settings };
     const shown =

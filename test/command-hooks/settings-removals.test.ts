@@ -68,4 +68,39 @@ describe("keepInForce: what a reload would turn off stays on", () => {
     expect(kept).toHaveLength(1);
     expect(settings.commands.PreToolUse?.[0]?.handlers).toHaveLength(1);
   });
+
+  describe("after a change to the managed file", () => {
+    const MANAGED = "/m/managed-settings.json";
+    /** Project and managed files holding `project` and `managed`. */
+    const both = (project: unknown, managed: unknown) =>
+      loadCommandHooks({
+        cwd: "/p",
+        home: "/h",
+        sources: ["project"],
+        explicit: [],
+        managed: MANAGED,
+        readText: (path) => {
+          if (path === PROJECT) return JSON.stringify(project);
+          if (path === MANAGED) return JSON.stringify(managed);
+          throw Object.assign(new Error("ENOENT"), { code: "ENOENT" });
+        },
+      });
+    const texts = (s: ReturnType<typeof both>) =>
+      s.policy.rules.map((r) => `${r.behavior} ${r.rule.text}`);
+
+    it("the operator's own removal applies; what the project file had in force is still kept", () => {
+      const before = both(
+        { permissions: { deny: ["Bash(rm:*)"] } },
+        { permissions: { deny: ["Read"] } },
+      );
+      const { settings } = keepInForce(before, both({}, {}), true);
+      expect(texts(settings)).toEqual(["deny Bash(rm:*)"]);
+    });
+
+    it("allowManagedPermissionRulesOnly turns the project's rules off", () => {
+      const before = both({ permissions: { deny: ["Bash(rm:*)"] } }, {});
+      const after = both({}, { allowManagedPermissionRulesOnly: true });
+      expect(texts(keepInForce(before, after, true).settings)).toEqual([]);
+    });
+  });
 });
