@@ -41,7 +41,8 @@ export interface SettingsOpening {
 /**
  * A session's settings files as it runs them: the snapshot it started from (stored beside its
  * transcript, so a file changed since is asked about when it opens again), and each change
- * a ConfigChange hook let in while it runs (applied, never stored). One owner per session; nothing module-wide.
+ * a ConfigChange hook let in while it runs (applied, never stored). One owner per session;
+ * nothing module-wide.
  */
 export class SessionSettings {
   private constructor(
@@ -59,6 +60,10 @@ export class SessionSettings {
   }
 
   private readonly declined: Set<string>;
+  /** Declined files whose later change the user was told stays out (told once). */
+  private readonly toldDeclined = new Set<string>();
+  /** What is in force: what a reload may add to but not take from (`accept`). */
+  private current: LoadedSettings | undefined;
 
   /**
    * For a new session the files as they are; for one opening again, the files as they were
@@ -100,9 +105,6 @@ export class SessionSettings {
     await settings.save(o.store.dir);
     return settings;
   }
-
-  /** What is in force: what a reload may add to but not take from (`accept`). */
-  private current: LoadedSettings | undefined;
 
   /** The settings loaded through the one loader, the session's files as its snapshot has them. */
   load(): LoadedSettings {
@@ -170,9 +172,7 @@ export class SessionSettings {
     return { loaded: settings, notice };
   }
 
-  private readonly toldDeclined = new Set<string>();
-
-  /** Stores the session's files' snapshot (the managed file is read as it is, never stored). */
+  /** Stores the session's files' snapshot (the managed file is never stored). */
   private async save(dir?: string): Promise<void> {
     if (!this.stored) return;
     const { path, files } = this.stored;
