@@ -70,4 +70,21 @@ export const CONFIG_CHANGE_SCENARIOS = [
     turns: rewriteLocal(DENY_AFTER),
     show: ["hooks", "results"],
   },
+  {
+    name: "config change: a deny rule the change removes stays in force in hookgate",
+    ...common,
+    files: { ".claude/settings.local.json": `${DENY_AFTER}\n` },
+    hooks: { ConfigChange: [{ hooks: [{ tag: "cc" }] }] },
+    // Not a heredoc: a deny rule in force makes hookgate ask about a line it cannot split.
+    turns: [
+      bash("echo '{}' > .claude/settings.local.json"),
+      bash("sleep 4"),
+      bash("echo after"),
+      done,
+    ],
+    show: ["hooks", "results"],
+    deviation:
+      "a reload never removes a deny rule of a user, project or local file mid-session (docs/hooks.md, ConfigChange)",
+    deviates: ["results"],
+  },
 ];

@@ -7,6 +7,7 @@ import { SessionEnvFiles } from "../command-hooks/session-env.js";
 import type { ProcessGroups } from "../process/process-group.js";
 import type { AgentRuntime } from "./runtime.js";
 import { settingsFiles } from "../command-hooks/settings.js";
+import { readSettingsText } from "../command-hooks/settings-snapshot.js";
 import { SessionSettings, settingsMode, unloadedNotices } from "./session-settings.js";
 import { HookRegistry } from "../hooks/registry.js";
 import { SessionHooks } from "../hooks/session-hooks.js";
@@ -221,15 +222,19 @@ export class SessionAssembly {
     });
     // A settings file changed on disk is asked of ConfigChange, then loaded again through the
     // one loader, so the trust order and managed settings hold as they did at the start: its
-    // hooks and permission rules replace the session's.
+    // hooks and permission rules replace the session's, but what it would turn off stays on.
     const unwatchSettings = watchSettings({
       files: settingsFiles(loadRequest),
       hooks: actor.hooks,
       client,
-      reload: async (path) => {
-        const reloaded = await settings.accept(path);
-        actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
-        rules.useSettings(reloaded.policy.rules);
+      read: readSettingsText,
+      reload: async (path, text) => {
+        const { loaded: reloaded, notice } = settings.accept(path, text);
+        if (reloaded) {
+          actor.hooks.useRegistry(new HookRegistry(request.hooks, reloaded.commands));
+          rules.useSettings(reloaded.policy.rules);
+        }
+        return { applied: reloaded !== undefined, notice };
       },
       log,
     });

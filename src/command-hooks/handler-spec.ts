@@ -57,7 +57,7 @@ export function baseOf(
     timeoutMs: Math.min(seconds, MAX_COMMAND_TIMEOUT_S) * 1000,
     failClosed: spec.onFailure === "block" || spec.onFailure === "deny",
     ...(spec.statusMessage !== undefined && { statusMessage: spec.statusMessage }),
-    ...(applies && { applies }),
+    ...(applies && { applies, ifRule: spec.if }),
   };
 }
 

@@ -5,7 +5,7 @@ import type { HttpHandlerSpec } from "./settings-schema.js";
 /** The fields every settings-file handler gets from where and how it was declared. */
 export type HandlerBase = Pick<
   HttpHandler,
-  "id" | "event" | "timeoutMs" | "failClosed" | "statusMessage" | "applies"
+  "id" | "event" | "timeoutMs" | "failClosed" | "statusMessage" | "applies" | "ifRule"
 >;
 
 /**

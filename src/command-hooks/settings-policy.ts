@@ -35,6 +35,8 @@ export interface SettingsPolicy {
   readonly http: HttpHookPolicy;
   /** Managed settings' `allowManagedHooksOnly`: only managed command hooks run. */
   readonly managedHooksOnly: boolean;
+  /** Managed settings' `allowManagedPermissionRulesOnly`: only managed rules count. */
+  readonly managedRulesOnly: boolean;
   /** Per file path: rules added, and what was skipped. */
   readonly notes: ReadonlyMap<string, { rules: number; skipped: string[] }>;
 }
@@ -101,6 +103,7 @@ export function settingsPolicy(files: readonly PolicyFile[], places: RulePlaces)
       ...(envVars && { httpHookAllowedEnvVars: envVars }),
     },
     managedHooksOnly: managed.some((f) => f.data.allowManagedHooksOnly === true),
+    managedRulesOnly,
     notes,
   };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage } from "../shared/values.js";
 
@@ -60,6 +60,43 @@ export function snapshotReader(snapshot: HookFilesSnapshot): (path: string) => s
     }
     return readFileSync(path, "utf8");
   };
+}
+
+/** Larger than this a settings file is not read mid-session (its change stays out). */
+export const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** A settings file's text as read mid-session: null when absent, or why it cannot be used. */
+export type SettingsText = { text: string | null } | { problem: string };
+
+/** Reads a settings file, at most `MAX_SETTINGS_BYTES` of it, off the event loop. */
+export async function readSettingsText(path: string): Promise<SettingsText> {
+  let file;
+  try {
+    file = await open(path, "r");
+  } catch (error) {
+    if (isMissing(error)) return { text: null };
+    return { problem: `cannot read it: ${errorMessage(error)}` };
+  }
+  try {
+    // One byte more than the cap tells a file that grew past it since it was opened.
+    const buffer = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0 || (length += bytesRead) === buffer.length) break;
+    }
+    if (length > MAX_SETTINGS_BYTES) return { problem: "it is larger than 1 MiB" };
+    return { text: buffer.toString("utf8", 0, length) };
+  } catch (error) {
+    return { problem: `cannot read it: ${errorMessage(error)}` };
+  } finally {
+    await file.close();
+  }
+}
+
+/** Whether two reads saw the same text. */
+export function sameText(a: SettingsText, b: SettingsText): boolean {
+  return "text" in a && "text" in b ? a.text === b.text : JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The snapshot a session stored, or undefined when there is none (or it is unreadable). */

@@ -91,13 +91,16 @@ export function mergeCopies(copies: readonly Copy[]): FileHandler[] {
   return copies.map(({ handler }) => {
     const shared = merged.get(handlerKey(handler));
     if (!shared) return handler;
-    return { ...shared, ...(handler.applies && { applies: handler.applies }) };
+    return {
+      ...shared,
+      ...(handler.applies && { applies: handler.applies, ifRule: handler.ifRule }),
+    };
   });
 }
 
 /** A handler without the settings its copies merge (`if`, `async`, status message). */
 function withoutMerged(handler: FileHandler): FileHandler {
   const out: Record<string, unknown> = { ...handler };
-  for (const field of ["applies", "async", "statusMessage"]) delete out[field];
+  for (const field of ["applies", "ifRule", "async", "statusMessage"]) delete out[field];
   return out as unknown as FileHandler;
 }

@@ -30,6 +30,8 @@ interface FileHandlerFields {
   readonly matcher?: string;
   /** The handler's `if` rule: false skips it for this call. Absent: always runs. */
   readonly applies?: (toolName: string, toolInput: unknown) => boolean;
+  /** The `if` rule's text, as written: a reload compares handlers by what they run on. */
+  readonly ifRule?: string;
 }
 
 /**

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { settingsFiles } from "../command-hooks/settings.js";
+import { sameText, type SettingsText } from "../command-hooks/settings-snapshot.js";
 import { keepsOut } from "../hooks/events/config-change.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import type { ClientPort } from "../shared/port.js";
 import type { ConfigChangeSource } from "../wire/event-fields.js";
-import { showMessages } from "./apply-decision.js";
+import { say, showMessages } from "./apply-decision.js";
 import { watchFiles } from "./file-watch.js";
 
 type SettingsFile = ReturnType<typeof settingsFiles>[number];
@@ -27,9 +28,15 @@ export interface ConfigWatch {
   readonly client: ClientPort;
   /**
    * Takes `path` as it is now (the other files as the session has them) and loads the
-   * settings again through the one loader, putting their hooks and permission rules in force.
+   * settings again through the one loader, putting their hooks and permission rules in force
+   * (or not); `notice` is for the user: why it stays out, or what of it does not apply.
    */
-  readonly reload: (path: string) => Promise<void>;
+  readonly reload: (
+    path: string,
+    text: SettingsText,
+  ) => Promise<{ applied: boolean; notice?: string | undefined }>;
+  /** Reads a settings file as it is now (capped). */
+  readonly read: (path: string) => Promise<SettingsText>;
   readonly log: Logger;
 }
 
@@ -64,13 +71,15 @@ export function watchSettings(watch: ConfigWatch): () => void {
 }
 
 async function changed(
-  { hooks, client, reload, log }: ConfigWatch,
+  { hooks, client, reload, read, log }: ConfigWatch,
   path: string,
   source: ConfigChangeSource,
   signal: AbortSignal,
 ): Promise<void> {
   if (signal.aborted) return;
   try {
+    // Read before asking: what the hooks judge is what applies, not a later write (below).
+    const text = await read(path);
     const fields = () => ({ source, file_path: path });
     hooks.emit("ConfigChange", fields, source);
     const decision = await hooks.run("ConfigChange", {
@@ -87,8 +96,23 @@ async function changed(
     }
     if (decision.block)
       log.warn({ path }, "ConfigChange: a managed change applies despite a block");
-    await reload(path);
-    log.info({ path, source }, "ConfigChange: settings reloaded");
+    if (!sameText(text, await read(path))) {
+      // Written again while its hooks were asked: that write settles as its own change, which
+      // is queued behind this one and judged in its turn.
+      log.info(
+        { path, source },
+        "ConfigChange: changed again while judged; the newer change is judged",
+      );
+      return;
+    }
+    const { applied, notice } = await reload(path, text);
+    if (notice !== undefined) {
+      // A gate never goes quiet: what keeps a change (or part of it) out is told to the user.
+      log.warn({ path, source, applied }, notice);
+      await say(client, notice);
+    }
+    if (applied) log.info({ path, source }, "ConfigChange: settings reloaded");
+    else if (notice === undefined) log.info({ path, source }, "ConfigChange: change not applied");
   } catch (error) {
     // A change that could not be judged or loaded stays out: the session keeps what it has.
     log.warn({ path, error: String(error) }, "ConfigChange: change not applied");

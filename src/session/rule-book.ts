@@ -31,7 +31,8 @@ export function ruleText({ toolName, ruleContent }: RuleValue): string {
  * A session's permission rules: its settings files' and those added while it runs. Precedence
  * deny > ask > allow, whatever the source. The settings files' rules are replaced as a whole
  * when a change to a file is let in (read again through the one loader, so a lower file never
- * removes a more trusted file's deny); the session's own are only ever added.
+ * removes a more trusted file's deny; the caller keeps a dropped deny or ask rule of a file
+ * other than the managed one, `keepInForce`); the session's own are only ever added.
  */
 export class RuleBook {
   private settings: readonly PermissionRule[];

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/wait.js";
+import { chunks } from "../model/providers/setup.js";
 import { startInProcess, toolLine, workspace, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -69,7 +70,7 @@ async function session(cwd: string, files: Files) {
     await session.prompt(sessionId, toolLine("Bash", { command: `${verb} ${path}` }));
     return existsSync(path);
   };
-  return { ran, writeProject, writeUser, sessionId, session };
+  return { ran, writeProject, writeUser, sessionId, session, userFile, projectFile };
 }
 
 const logged = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");
@@ -149,5 +150,77 @@ describe("permission rules when a settings file changes mid-session", () => {
       return existsSync(marker);
     });
     expect(await ran("mkdir")).toBe(true);
+  });
+
+  it("a change that drops the user file's deny (no ConfigChange hook to ask) keeps it in force; what it adds applies; the user is told", async () => {
+    const cwd = workspace();
+    const {
+      ran,
+      writeUser,
+      session: t,
+      sessionId,
+    } = await session(cwd, {
+      user: { permissions: { deny: ["Bash(touch:*)"], ask: ["Bash(rmdir:*)"] } },
+      configChange: {},
+    });
+    expect(await ran("touch")).toBe(false);
+    const marker = join(cwd, "user-loaded");
+    writeUser({ hooks: { UserPromptSubmit: command(`touch ${marker}`) } });
+    await waitUntil("the user's change in force", async () => {
+      await ran("mkdir");
+      return existsSync(marker);
+    });
+    expect(await ran("touch")).toBe(false);
+    const said = chunks(t.h.sessionUpdates(sessionId), "agent_message_chunk");
+    expect(said).toContain("deny rule Bash(touch:*)");
+    expect(said).toContain("ask rule Bash(rmdir:*)");
+  });
+
+  describe("a file that breaks or vanishes mid-session keeps what it had, and the user is told", () => {
+    /** A session whose user file denies touch; waits for the notice `why` after `change`. */
+    async function keeps(change: (t: Awaited<ReturnType<typeof session>>) => void, why: string) {
+      const cwd = workspace();
+      const t = await session(cwd, {
+        user: { permissions: { deny: ["Bash(touch:*)"] } },
+        project: { permissions: { deny: ["Bash(touch:*)"] } },
+        configChange: {},
+      });
+      expect(await t.ran("touch")).toBe(false);
+      change(t);
+      await waitUntil(`told: ${why}`, () =>
+        chunks(t.session.h.sessionUpdates(t.sessionId), "agent_message_chunk").includes(why),
+      );
+      expect(await t.ran("touch")).toBe(false);
+      return t;
+    }
+
+    it("a user file that no longer parses", async () => {
+      await keeps((t) => writeFileSync(t.userFile, "{"), "it does not load (not valid JSON");
+    });
+
+    it("a project file deleted", async () => {
+      await keeps((t) => rmSync(t.projectFile), "the file was deleted");
+    });
+
+    it("a user file larger than 1 MiB", async () => {
+      await keeps(
+        (t) => writeFileSync(t.userFile, JSON.stringify({ env: { PAD: "x".repeat(1 << 20) } })),
+        "it is larger than 1 MiB",
+      );
+    });
+  });
+
+  it("a managed file deleted mid-session keeps the managed deny in force", async () => {
+    const cwd = workspace();
+    const managed = join(mkdtempSync(join(tmpdir(), "managed-")), "managed-settings.json");
+    writeFileSync(managed, JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }));
+    const t = await session(cwd, { configChange: {}, managed });
+    expect(await t.ran("touch")).toBe(false);
+    rmSync(managed);
+    const why = "the file was deleted";
+    await waitUntil(`told: ${why}`, () =>
+      chunks(t.session.h.sessionUpdates(t.sessionId), "agent_message_chunk").includes(why),
+    );
+    expect(await t.ran("touch")).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { waitUntil } from "../helpers/wait.js";
+import { chunks } from "../model/providers/setup.js";
 import { rejectOnce, startInProcess, workspace, type Session } from "./setup.js";
 
 const open: Session[] = [];
@@ -68,8 +69,9 @@ async function storedSession(cwd: string, configChange: Record<string, string>) 
       { every: 50 },
     );
   /** Closes the first connection and loads the session on a new one that refuses any ask. */
-  const reload = async () => {
+  const reload = async (whileAway?: () => void) => {
     await first.h.close();
+    whileAway?.();
     const next = await startInProcess({ permission: rejectOnce }, agent);
     open.push(next);
     await next.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
@@ -79,18 +81,20 @@ async function storedSession(cwd: string, configChange: Record<string, string>) 
 }
 
 describe("the stored settings snapshot after ConfigChange", () => {
-  it("a change a ConfigChange hook let in is not asked about when the session is loaded: its hooks apply", async () => {
+  it("a change a ConfigChange hook let in applies mid-session, yet is asked about when the session is loaded: declined, the old hooks run", async () => {
     const cwd = workspace();
     const s = await storedSession(cwd, { "*": "cat > /dev/null" });
     s.writeProject("new");
     await s.untilPrompted("new");
     const loaded = await s.reload();
-    expect(loaded.seen.permissions).toHaveLength(0);
+    expect(loaded.seen.permissions.map((p) => p.toolCall.title)).toEqual([
+      `Apply changed hook configuration: ${s.projectFile}`,
+    ]);
     await loaded.prompt(s.sessionId, "loaded");
-    expect(linesOf(s.prompts).at(-1)).toBe("new");
+    expect(linesOf(s.prompts).at(-1)).toBe("old");
   });
 
-  it("on load only the change a ConfigChange hook blocked is asked about, not one it let in", async () => {
+  it("on load a change a ConfigChange hook let in is asked about as one it blocked", async () => {
     const cwd = workspace();
     const s = await storedSession(cwd, {
       project_settings: "cat > /dev/null; exit 2",
@@ -103,8 +107,25 @@ describe("the stored settings snapshot after ConfigChange", () => {
     await s.untilPrompted("user");
     expect(linesOf(s.prompts)).not.toContain("new");
     const loaded = await s.reload();
-    expect(loaded.seen.permissions.map((p) => p.toolCall.title)).toEqual([
-      `Apply changed hook configuration: ${s.projectFile}`,
-    ]);
+    const titles = loaded.seen.permissions.map((p) => p.toolCall.title);
+    expect(titles).toHaveLength(1);
+    expect(titles[0]).toContain(s.projectFile);
+    expect(titles[0]?.split(", ")).toHaveLength(2);
+  });
+
+  it("a change the user declined when the session opened stays out for the session, whatever touches the file later", async () => {
+    const cwd = workspace();
+    const s = await storedSession(cwd, { "*": "cat > /dev/null" });
+    // Written while the session is away: the first connection closes before the load.
+    const loaded = await s.reload(() => s.writeProject("new"));
+    expect(loaded.seen.permissions).toHaveLength(1);
+    // The same text written again: a settled change like any other.
+    s.writeProject("new");
+    const why = "you declined its change when the session opened";
+    await waitUntil(`told: ${why}`, () =>
+      chunks(loaded.h.sessionUpdates(s.sessionId), "agent_message_chunk").includes(why),
+    );
+    await loaded.prompt(s.sessionId, "after");
+    expect(linesOf(s.prompts).at(-1)).toBe("old");
   });
 });

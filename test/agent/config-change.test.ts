@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/wait.js";
+import { chunks } from "../model/providers/setup.js";
 import { startInProcess, workspace, type Session } from "./setup.js";
 
 let s: Session | undefined;
@@ -71,23 +72,28 @@ describe("ConfigChange when a settings file the session read changes", () => {
     expect(linesOf(prompts)).toEqual(["old", "old"]);
   });
 
-  it("without a block the file is loaded again: its new hook applies for the rest of the session", async () => {
+  it("without a block the file is loaded again: its new hook applies, the one it replaced stays in force and the user is told", async () => {
     const cwd = workspace();
     const asked = join(cwd, "asked.jsonl");
-    const { session, sessionId, prompts, writeProject } = await sessionWithSettings(
+    const { session, sessionId, project, prompts, writeProject } = await sessionWithSettings(
       cwd,
       `cat >> ${asked}`,
     );
     writeProject("new");
     await waitUntil("the new UserPromptSubmit hook in force", async () => {
       await session.prompt(sessionId, "again");
-      return linesOf(prompts).at(-1) === "new";
+      return linesOf(prompts).includes("new");
     });
     expect(linesOf(asked)).toHaveLength(1);
-    expect(linesOf(prompts).filter((l) => l === "new")).toHaveLength(1);
+    const before = linesOf(prompts).length;
+    await session.prompt(sessionId, "once more");
+    expect(linesOf(prompts).slice(before).sort()).toEqual(["new", "old"]);
+    const said = chunks(session.h.sessionUpdates(sessionId), "agent_message_chunk");
+    expect(said).toContain(`Settings file ${project} changed`);
+    expect(said).toContain("UserPromptSubmit[0].hooks[0]");
   });
 
-  it("a project file that turns hooks off mid-session turns off only its own level: the user's hooks stay", async () => {
+  it("a project file that turns hooks off mid-session turns off nothing: its own hooks and the user's stay", async () => {
     const cwd = workspace();
     const asked = join(cwd, "asked.jsonl");
     const { session, sessionId, project, prompts } = await sessionWithSettings(
@@ -104,7 +110,27 @@ describe("ConfigChange when a settings file the session read changes", () => {
     await waitUntil("the second ConfigChange hook run", runs(2));
     const before = linesOf(prompts).length;
     await session.prompt(sessionId, "again");
-    // The project's hook is off; the user's still runs.
-    expect(linesOf(prompts).slice(before)).toEqual(["user"]);
+    // Turning hooks off is the user's to accept when the session opens again.
+    expect(linesOf(prompts).slice(before).sort()).toEqual(["old", "user"]);
+  });
+
+  it("what the ConfigChange hooks judged is what applies: a write made while they ran is judged on its own", async () => {
+    const cwd = workspace();
+    const project = join(cwd, ".claude", "settings.json");
+    const guardLog = join(cwd, "guard.log");
+    const evil = JSON.stringify({
+      hooks: { UserPromptSubmit: command(`touch ${join(cwd, "evil-ran")}`) },
+    });
+    // Approves what it reads, then (once) writes `evil` before the change is applied; it
+    // blocks `evil` when asked about it.
+    const guard =
+      `cat > /dev/null; if grep -q evil-ran ${project}; then echo blocked >> ${guardLog}; exit 2; fi; ` +
+      `echo allowed >> ${guardLog}; printf '%s' '${evil}' > ${project}`;
+    const { session, sessionId, writeProject } = await sessionWithSettings(cwd, guard);
+    writeProject("benign");
+    await waitUntil("both writes judged", () => linesOf(guardLog).length === 2);
+    expect(linesOf(guardLog)).toEqual(["allowed", "blocked"]);
+    await session.prompt(sessionId, "again");
+    expect(existsSync(join(cwd, "evil-ran"))).toBe(false);
   });
 });

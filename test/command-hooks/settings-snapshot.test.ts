@@ -6,6 +6,8 @@ import { loadCommandHooks } from "../../src/command-hooks/settings.js";
 import {
   changedFiles,
   keepStarting,
+  MAX_SETTINGS_BYTES,
+  readSettingsText,
   snapshotReader,
   takeSnapshot,
 } from "../../src/command-hooks/settings-snapshot.js";
@@ -60,5 +62,25 @@ describe("the hook snapshot a session keeps", () => {
 
   it("a file the snapshot does not name is no change", () => {
     expect(changedFiles({ "/a": "x" }, { "/a": "x", "/b": "y" })).toEqual([]);
+  });
+});
+
+describe("readSettingsText: a settings file read mid-session, capped", () => {
+  const dir = mkdtempSync(join(tmpdir(), "capped-"));
+  const file = join(dir, "settings.json");
+
+  it("a missing file reads as null", async () => {
+    expect(await readSettingsText(join(dir, "none.json"))).toEqual({ text: null });
+  });
+
+  it("a file of exactly the cap is read whole", async () => {
+    writeFileSync(file, "x".repeat(MAX_SETTINGS_BYTES));
+    const read = await readSettingsText(file);
+    expect("text" in read && read.text?.length).toBe(MAX_SETTINGS_BYTES);
+  });
+
+  it("a file one byte over the cap is not read", async () => {
+    writeFileSync(file, "x".repeat(MAX_SETTINGS_BYTES + 1));
+    expect(await readSettingsText(file)).toEqual({ problem: "it is larger than 1 MiB" });
   });
 });
