@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as root from "../src/index.js";
 import * as clientLib from "../src/client/index.js";
 import * as testing from "../src/client/kit/index.js";
+import { EVENT_TABLE, HOOK_EVENTS } from "../src/wire/events.js";
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
 const pages = [
@@ -27,6 +28,22 @@ describe("the documentation", () => {
   it("the README's test command is the one CI runs", () => {
     expect(read(".ci/run").trimEnd().split("\n").at(-1)).toBe("npm test");
     expect(read("README.md")).toMatch(/^npm test +#/m);
+  });
+
+  it("docs/hooks.md's table of input fields is the wire's event table, row for row", () => {
+    const page = read("docs/hooks.md");
+    const section = page.slice(page.indexOf("### Input fields"), page.indexOf("### PreCompact"));
+    const names = (cell = "") => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    const rows = section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split("|").map((cell) => cell.trim()));
+    expect(rows.map((cells) => names(cells[1])[0])).toEqual([...HOOK_EVENTS]);
+    for (const cells of rows) {
+      const row = EVENT_TABLE[names(cells[1])[0] as (typeof HOOK_EVENTS)[number]];
+      expect(names(cells[2])).toEqual(Object.keys(row.fields));
+      expect(names(cells[3])).toEqual(row.matcher === null ? [] : [row.matcher]);
+    }
   });
 
   it.each([
