@@ -166,19 +166,27 @@ function groupKey(event: string, callbackId: string): string {
   return `${event}\0${callbackId}`;
 }
 
-const always = (): boolean => true;
-
 /** The handler as selected through a group with this matcher (reports name it). */
 function selected<H extends Handler>(handler: H, matcher: string | undefined): H {
   return matcher === undefined ? handler : { ...handler, matcher };
 }
 
-/** `first`, running wherever either copy's `if` admits the call (no rule: everywhere). */
+/**
+ * `first`, running wherever either copy's `if` admits the call (no rule: everywhere), with the
+ * strictest of the two copies: fail-closed if either is, the longer timeout, and in the
+ * background only if both are. So a weaker copy written beside a handler (a settings file
+ * rewritten mid-session, whose old handler a reload keeps in force) cannot loosen it.
+ */
 function withEitherRule(first: FileHandler, copy: FileHandler): FileHandler {
   const a = first.applies;
   const b = copy.applies;
-  if (!a) return first;
-  return { ...first, applies: b ? (name, input) => a(name, input) || b(name, input) : always };
+  return {
+    ...first,
+    failClosed: first.failClosed || copy.failClosed,
+    timeoutMs: Math.max(first.timeoutMs, copy.timeoutMs),
+    async: first.async === true && copy.async === true,
+    applies: a && b ? (name, input) => a(name, input) || b(name, input) : undefined,
+  };
 }
 
 /** The handlers whose `if` rule (settings-file hooks only) admits this call. */

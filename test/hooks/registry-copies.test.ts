@@ -37,3 +37,22 @@ describe("copies of one command handler across groups", () => {
     expect(applicable(write, "Write", {})).toHaveLength(0);
   });
 });
+
+describe("a weaker copy written beside a handler", () => {
+  it("cannot loosen it: fail-closed if either copy is, the longer timeout, async only if both are", () => {
+    const weak: CommandHandler = {
+      ...copy("rewritten"),
+      failClosed: false,
+      timeoutMs: 1,
+      async: true,
+    };
+    const kept = { ...copy("kept"), timeoutMs: 10_000 };
+    const registry = new HookRegistry(
+      {},
+      { PreToolUse: [{ matcher: "Bash", handlers: [weak] }, { handlers: [kept] }] },
+    );
+    const [only, ...rest] = registry.callbacksFor("PreToolUse", "Bash");
+    expect(rest).toEqual([]);
+    expect(only).toMatchObject({ failClosed: true, timeoutMs: 10_000, async: false });
+  });
+});
