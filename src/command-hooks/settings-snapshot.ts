@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { constants, readFileSync } from "node:fs";
 import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage } from "../shared/values.js";
@@ -65,19 +65,29 @@ export function snapshotReader(snapshot: HookFilesSnapshot): (path: string) => s
 /** Larger than this a settings file is not read mid-session (its change stays out). */
 export const MAX_SETTINGS_BYTES = 1024 * 1024;
 
-/** A settings file's text as read mid-session: null when absent, or why it cannot be used. */
-export type SettingsText = { text: string | null } | { problem: string };
+/**
+ * A settings file's text as read mid-session: null when absent, or why it cannot be used.
+ * `stamp` names the file version read (device, inode, size, modification and change times):
+ * a write between two reads changes it even when it puts the same text back.
+ */
+export type SettingsText = { text: string | null; stamp?: string } | { problem: string };
 
-/** Reads a settings file, at most `MAX_SETTINGS_BYTES` of it, off the event loop. */
+/**
+ * Reads a settings file, at most `MAX_SETTINGS_BYTES` of it, off the event loop. Only a
+ * regular file is read: opened without blocking, so a named pipe cannot stall the reload.
+ */
 export async function readSettingsText(path: string): Promise<SettingsText> {
   let file;
   try {
-    file = await open(path, "r");
+    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (isMissing(error)) return { text: null };
     return { problem: `cannot read it: ${errorMessage(error)}` };
   }
   try {
+    const stat = await file.stat({ bigint: true });
+    if (!stat.isFile()) return { problem: "it is not a regular file" };
+    const stamp = [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].join(":");
     // One byte more than the cap tells a file that grew past it since it was opened.
     const buffer = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
     let length = 0;
@@ -86,7 +96,7 @@ export async function readSettingsText(path: string): Promise<SettingsText> {
       if (bytesRead === 0 || (length += bytesRead) === buffer.length) break;
     }
     if (length > MAX_SETTINGS_BYTES) return { problem: "it is larger than 1 MiB" };
-    return { text: buffer.toString("utf8", 0, length) };
+    return { text: buffer.toString("utf8", 0, length), stamp };
   } catch (error) {
     return { problem: `cannot read it: ${errorMessage(error)}` };
   } finally {
@@ -94,9 +104,13 @@ export async function readSettingsText(path: string): Promise<SettingsText> {
   }
 }
 
-/** Whether two reads saw the same text. */
+/**
+ * Whether two reads saw the same version of the file: the same text and, for a file that
+ * exists, the same stamp (a write that put back the text read first still differs).
+ */
 export function sameText(a: SettingsText, b: SettingsText): boolean {
-  return "text" in a && "text" in b ? a.text === b.text : JSON.stringify(a) === JSON.stringify(b);
+  if ("text" in a && "text" in b) return a.text === b.text && a.stamp === b.stamp;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The snapshot a session stored, or undefined when there is none (or it is unreadable). */

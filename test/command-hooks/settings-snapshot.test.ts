@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import {
   keepStarting,
   MAX_SETTINGS_BYTES,
   readSettingsText,
+  sameText,
   snapshotReader,
   takeSnapshot,
 } from "../../src/command-hooks/settings-snapshot.js";
@@ -82,5 +84,23 @@ describe("readSettingsText: a settings file read mid-session, capped", () => {
   it("a file one byte over the cap is not read", async () => {
     writeFileSync(file, "x".repeat(MAX_SETTINGS_BYTES + 1));
     expect(await readSettingsText(file)).toEqual({ problem: "it is larger than 1 MiB" });
+  });
+
+  it("a named pipe is refused at once, not waited on", async () => {
+    const fifo = join(dir, "fifo.json");
+    execFileSync("mkfifo", [fifo]);
+    expect(await readSettingsText(fifo)).toEqual({ problem: "it is not a regular file" });
+  });
+
+  it("the same text written again is another version of the file", async () => {
+    writeFileSync(file, "{}");
+    const first = await readSettingsText(file);
+    // Written through a new file, as an editor saves: another inode, whatever the clock's tick.
+    writeFileSync(`${file}.new`, "{}");
+    renameSync(`${file}.new`, file);
+    const again = await readSettingsText(file);
+    expect("text" in again && again.text).toBe("{}");
+    expect(sameText(first, again)).toBe(false);
+    expect(sameText(again, await readSettingsText(file))).toBe(true);
   });
 });
