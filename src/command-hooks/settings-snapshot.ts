@@ -1,4 +1,4 @@
-import { constants, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { errorMessage } from "../shared/values.js";
@@ -20,7 +20,7 @@ export function takeSnapshot(paths: readonly string[]): HookFilesSnapshot {
   const files: Record<string, string | null> = {};
   for (const path of paths) {
     try {
-      files[path] = readFileSync(path, "utf8");
+      files[path] = readSettingsFileSync(path);
     } catch (error) {
       if (isMissing(error)) files[path] = null;
     }
@@ -58,8 +58,25 @@ export function snapshotReader(snapshot: HookFilesSnapshot): (path: string) => s
     if (text === null) {
       throw Object.assign(new Error(`ENOENT: no such file, ${path}`), { code: "ENOENT" });
     }
-    return readFileSync(path, "utf8");
+    return readSettingsFileSync(path);
   };
+}
+
+/**
+ * Reads a settings file when a session opens: only a regular file of at most
+ * `MAX_SETTINGS_BYTES`, opened without blocking, so a named pipe or a device a repository puts
+ * in a settings path cannot stall the agent or exhaust its memory. Throws as a read does.
+ */
+export function readSettingsFileSync(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+    if (stat.size > MAX_SETTINGS_BYTES) throw new Error(`${path} is larger than 1 MiB`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Larger than this a settings file is not read mid-session (its change stays out). */

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { FileHandler } from "../hooks/command.js";
 import { isHookEventName, NOT_RUN, type HookEventName } from "../wire/events.js";
@@ -22,6 +21,7 @@ export {
 import { disabledLevel, mergeCopies, TRUST, type Copy } from "./settings-trust.js";
 import { claudeSettingsSchema, codexHooksSchema, type SettingsFile } from "./settings-schema.js";
 import { settingsPolicy, type SettingsPolicy } from "./settings-policy.js";
+import { readSettingsFileSync } from "./settings-snapshot.js";
 
 /** Which settings files a session reads. */
 export interface SettingsRequest {
@@ -275,5 +275,5 @@ function readSettings(file: FileRef, readText = readUtf8): Read {
 }
 
 function readUtf8(path: string): string {
-  return readFileSync(path, "utf8");
+  return readSettingsFileSync(path);
 }

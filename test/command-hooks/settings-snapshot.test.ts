@@ -104,3 +104,17 @@ describe("readSettingsText: a settings file read mid-session, capped", () => {
     expect(sameText(again, await readSettingsText(file))).toBe(true);
   });
 });
+
+describe("settings files read when a session opens", () => {
+  const dir = mkdtempSync(join(tmpdir(), "opening-"));
+
+  it("a named pipe or a file past 1 MiB is left out of the snapshot, at once", () => {
+    const fifo = join(dir, "fifo.json");
+    const big = join(dir, "big.json");
+    execFileSync("mkfifo", [fifo]);
+    writeFileSync(big, " ".repeat(MAX_SETTINGS_BYTES + 1));
+    expect(takeSnapshot([fifo, big, join(dir, "none.json")])).toEqual({
+      [join(dir, "none.json")]: null,
+    });
+  });
+});
