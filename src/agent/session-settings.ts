@@ -72,7 +72,8 @@ export class SessionSettings {
    */
   static async open(o: SettingsOpening): Promise<SessionSettings> {
     // The managed file is held too (never stored): deleted mid-session, it is not lifted.
-    const now = takeSnapshot(settingsFiles(o.load).map((f) => f.path));
+    const paths = settingsFiles(o.load).map((f) => f.path);
+    const now = takeSnapshot(paths);
     if (!o.store) return new SessionSettings(now, o.load, undefined, o.log, undefined, []);
     const path = join(o.store.dir, `${o.id}.hooks`);
     let snapshot = now;
@@ -81,7 +82,10 @@ export class SessionSettings {
     const stored = o.restoring ? await readStoredSnapshot(path) : undefined;
     if (stored && !stored.ok) o.log.warn({ error: stored.error }, "hook snapshot unreadable");
     const start = stored?.ok ? stored.snapshot : undefined;
-    const changed = start ? changedFiles(start, now) : [];
+    // A stored file that cannot be read now (made a directory, a pipe, unreadable) is a change
+    // too: declined, the stored text stands, so nothing of it goes off unasked.
+    const unreadable = start ? paths.filter((p) => p in start && !(p in now)) : [];
+    const changed = start ? [...changedFiles(start, now), ...unreadable] : [];
     if (start && changed.length > 0) {
       let applied = false;
       try {

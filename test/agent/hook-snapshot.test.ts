@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type RequestPermissionRequest } from "@agentclientprotocol/sdk";
@@ -94,5 +94,31 @@ describe("hooks a session did not start with", () => {
     await fourth.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
     expect(fourth.seen.permissions).toHaveLength(0);
     await waitUntil("two lines in added.log", () => lines(join(cwd, "added.log")) === 2);
+  });
+  it("a hook file made unreadable since the session started is asked about, and declined keeps its hooks", async () => {
+    const cwd = workspace();
+    const agent: Partial<AgentOptions> = {
+      dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
+      home: mkdtempSync(join(tmpdir(), "home-")),
+      settingSources: ["project"],
+    };
+    writeHooks(cwd, "kept.log");
+    const first = await startInProcess({}, agent);
+    open.push(first);
+    const { sessionId } = await first.newSession({}, cwd);
+    expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
+    await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
+    await first.h.close();
+
+    // A directory where the file was: it cannot be read, yet it did not go away unasked.
+    const file = join(cwd, ".claude", "settings.json");
+    rmSync(file);
+    mkdirSync(file);
+
+    const second = await startInProcess({ permission: choose("reject_once") }, agent);
+    open.push(second);
+    await second.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    expect(second.seen.permissions).toHaveLength(1);
+    await waitUntil("two lines in kept.log", () => lines(join(cwd, "kept.log")) === 2);
   });
 });
