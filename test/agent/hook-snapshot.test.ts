@@ -34,21 +34,30 @@ const choose = (kind: "allow_once" | "reject_once") => (req: RequestPermissionRe
   },
 });
 
+/**
+ * A stored session whose project file has one SessionStart hook (logging to `kept.log`),
+ * started once and closed, so that opening it again compares the files with its snapshot.
+ */
+async function storedSession() {
+  const cwd = workspace();
+  const agent: Partial<AgentOptions> = {
+    dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
+    home: mkdtempSync(join(tmpdir(), "home-")),
+    settingSources: ["project"],
+  };
+  writeHooks(cwd, "kept.log");
+  const first = await startInProcess({}, agent);
+  open.push(first);
+  const { sessionId } = await first.newSession({}, cwd);
+  expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
+  await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
+  await first.h.close();
+  return { cwd, agent, sessionId };
+}
+
 describe("hooks a session did not start with", () => {
   it("a hook file changed since the session started runs only once the user accepts it", async () => {
-    const cwd = workspace();
-    const agent: Partial<AgentOptions> = {
-      dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
-      home: mkdtempSync(join(tmpdir(), "home-")),
-      settingSources: ["project"],
-    };
-    writeHooks(cwd, "kept.log");
-    const first = await startInProcess({}, agent);
-    open.push(first);
-    const { sessionId } = await first.newSession({}, cwd);
-    expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
-    await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
-    await first.h.close();
+    const { cwd, agent, sessionId } = await storedSession();
 
     // Written since the session started: by the model's Bash, a checkout, anyone.
     writeHooks(cwd, "kept.log", "added.log");
@@ -96,19 +105,7 @@ describe("hooks a session did not start with", () => {
     await waitUntil("two lines in added.log", () => lines(join(cwd, "added.log")) === 2);
   });
   it("a hook file made unreadable since the session started is asked about, and declined keeps its hooks", async () => {
-    const cwd = workspace();
-    const agent: Partial<AgentOptions> = {
-      dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
-      home: mkdtempSync(join(tmpdir(), "home-")),
-      settingSources: ["project"],
-    };
-    writeHooks(cwd, "kept.log");
-    const first = await startInProcess({}, agent);
-    open.push(first);
-    const { sessionId } = await first.newSession({}, cwd);
-    expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
-    await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
-    await first.h.close();
+    const { cwd, agent, sessionId } = await storedSession();
 
     // A directory where the file was: it cannot be read, yet it did not go away unasked.
     const file = join(cwd, ".claude", "settings.json");
