@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { eventRow, type HookEventName } from "../wire/events.js";
 import type { CommonInput, EventFields, HookInputFor } from "../wire/hook-input.js";
 import { capValue } from "./truncate.js";
@@ -29,4 +30,17 @@ export function buildHookInput<E extends HookEventName>(
   }
   // Built above from typed parts; TypeScript cannot follow the generic spread.
   return input as unknown as HookInputFor<E>;
+}
+
+/**
+ * What a group's matcher is tested against when `event` fires with `fields`: the field its
+ * row names (its base name where the row says so), "" where the matcher is ignored.
+ */
+export function matcherSubject<E extends HookEventName>(event: E, fields: EventFields[E]): string {
+  const { matcher, matchesBaseName } = eventRow(event);
+  if (matcher === null) return "";
+  const values: Readonly<Record<string, unknown>> = fields;
+  const value = values[matcher];
+  if (typeof value !== "string") return "";
+  return matchesBaseName ? basename(value) : value;
 }

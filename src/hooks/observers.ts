@@ -1,6 +1,6 @@
 import { TOOL_EVENTS, type HookEventName } from "../wire/events.js";
 import { askHandler } from "./ask.js";
-import { buildHookInput, type EventFields } from "./input.js";
+import { buildHookInput, matcherSubject, type EventFields } from "./input.js";
 import type { Outcome } from "./outcome.js";
 import { logOutcome } from "./outcome-log.js";
 import { policyOf } from "./policy.js";
@@ -33,21 +33,23 @@ export class Observers {
   /**
    * Notifies every matching callback and runs the event's command hooks. On steering events
    * only groups without `blocking` are notified and command hooks are left to the steering.
-   * The input is built once, and not at all when nothing is registered for the event.
+   * The fields are built once, and not at all when nothing is registered for the event.
    */
   emit<E extends Exclude<HookEventName, "PreToolUse">>(
     event: E,
     fields: () => EventFields[E],
-    toolName = "",
   ): void {
     const { opts } = this;
-    const all = opts.registry.callbacksFor(event, toolName);
+    if (!opts.registry.has(event)) return;
+    const values = fields();
+    const subject = matcherSubject(event, values);
+    const all = opts.registry.callbacksFor(event, subject);
     const handlers =
       policyOf(event).awaited === "none"
         ? all
         : all.filter((h) => !isFileHandler(h) && !h.blocking);
     if (handlers.length === 0) return;
-    const input = buildHookInput(opts.common(), event, fields(), opts.maxValueBytes);
+    const input = buildHookInput(opts.common(), event, values, opts.maxValueBytes);
     const commands: Handler[] = [];
     for (const h of handlers) {
       if (isFileHandler(h)) commands.push(h);
@@ -55,7 +57,7 @@ export class Observers {
     }
     const toolInput = "tool_input" in input ? input.tool_input : undefined;
     // `if` rules name tools: a SessionStart source or SessionEnd reason is never one.
-    const runnable = applicable(commands, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
+    const runnable = applicable(commands, TOOL_EVENTS.has(event) ? subject : "", toolInput);
     if (runnable.length === 0) return;
     // SessionEnd comes after the close: its hooks get their chance, each within its timeout.
     const signal = event === "SessionEnd" ? new AbortController().signal : this.lifetime;

@@ -87,9 +87,17 @@ export class HookRegistry {
   }
 
   /**
+   * True when some group is registered for `event`, whatever its matcher: only then is the
+   * event's input worth building (the matcher's subject is read from it).
+   */
+  has(event: HookEventName): boolean {
+    return this.groups.has(event);
+  }
+
+  /**
    * The handlers to ask, in registration order: command hooks, then client callbacks.
-   * `toolName`: what the matcher is tested against (the value of the event's matcher field in
-   * the wire's event table: the tool name, SessionStart's `source`, ...). A
+   * `toolName`: what the matcher is tested against (`matcherSubject` in `hooks/input.ts`: the
+   * tool name, SessionStart's `source`, ...). A
    * callback id that appears in several matching groups is called once, with its first
    * group's timeout, failing closed (and blocking) if any of those groups asked for it.
    */

@@ -8,9 +8,10 @@ export type RunRequest<E extends SteerEvent> = {
   readonly fields: () => EventFields[E];
   /** The turn's id for turn events, the tool call's for tool events, the session's for SessionStart. */
   readonly toolUseId: string;
-  /** The tool (or, for SessionStart, the source) matchers select on; "" for none. */
-  readonly toolName?: string;
-  /** What timeouts name; the tool name, else the event. */
+  /**
+   * What timeouts name; by default what the matcher selects on (the tool name, a compaction's
+   * trigger...), else the event.
+   */
   readonly subject?: string;
   readonly signal: AbortSignal;
   /** PostToolUse: judges a replacement of the tool's output. */

@@ -7,7 +7,7 @@ import { foldLate } from "./events/pre-tool-use.js";
 import { watchMethodNotFound } from "./method-not-found.js";
 import { policyOf } from "./policy.js";
 import { raceHandlers } from "./race.js";
-import { buildHookInput, type EventFields } from "./input.js";
+import { buildHookInput, matcherSubject, type EventFields } from "./input.js";
 import { Observers } from "./observers.js";
 import type { SessionHooksOptions } from "./session-hooks-options.js";
 import { viewedOf, type RunRequest } from "./run-request.js";
@@ -26,6 +26,15 @@ import type { AnyHookInput } from "../wire/hook-input.js";
 
 export type { SessionHooksOptions } from "./session-hooks-options.js";
 export type { RunRequest } from "./run-request.js";
+
+/** One event's plan: its handlers split into asked and background, over the fields built once. */
+interface Plan<E extends NoteEvent> {
+  readonly asked: readonly Handler[];
+  readonly background: readonly Handler[];
+  readonly fields: EventFields[E];
+  /** What the matcher was tested against. */
+  readonly subject: string;
+}
 
 /**
  * A session's hooks as the session actor sees them: one gate, one event emitter, and the
@@ -77,14 +86,12 @@ export class SessionHooks {
   sessionStart(source: "startup" | "resume"): void {
     this.startSource = source;
     this.pendingStart = () => {
-      // The source is what a SessionStart matcher selects on.
-      this.emit("SessionStart", () => ({ source }), source);
-      const { sessionId } = this.opts;
       const fields = () => ({ source });
-      if (!this.plan("SessionStart", source, fields)) return;
+      this.emit("SessionStart", fields);
+      const { sessionId } = this.opts;
+      if (!this.plan("SessionStart", fields)) return;
       this.startSteering = this.run("SessionStart", {
         fields,
-        toolName: source,
         toolUseId: sessionId,
         subject: "session",
         signal: this.lifetime.signal,
@@ -114,11 +121,11 @@ export class SessionHooks {
    * hooks before it left. A new event needs no method of its own here.
    */
   async run<E extends SteerEvent>(event: E, request: RunRequest<E>): Promise<Steering> {
-    const { toolName = "", toolUseId, signal } = request;
-    const planned = this.plan(event, toolName, request.fields);
+    const { toolUseId, signal } = request;
+    const planned = this.plan(event, request.fields);
     if (!planned) return noSteering(event);
-    const { asked, background, fields } = planned;
-    const ctx = this.context(event, toolUseId, request.subject ?? (toolName || event));
+    const { asked, background, fields, subject } = planned;
+    const ctx = this.context(event, toolUseId, request.subject ?? (subject || event));
     const viewed = viewedOf(event);
     if (!viewed) {
       const input = this.input(event, fields);
@@ -134,26 +141,23 @@ export class SessionHooks {
   }
 
   /**
-   * The plan of one event: which handlers are asked and awaited, which run in the background;
-   * `undefined` when none would run (the input is then never built). Starts a queued
+   * The plan of one event: which handlers are asked and awaited, which run in the background,
+   * and what the matcher selected on (`matcherSubject`); `undefined` when none would run. The
+   * fields are built only when some group is registered for the event. Starts a queued
    * SessionStart first, so events stay in order.
    */
-  private plan<E extends SteerEvent | "PreToolUse">(
-    event: E,
-    toolName: string,
-    fields: () => EventFields[E],
-  ):
-    | { asked: readonly Handler[]; background: readonly Handler[]; fields: EventFields[E] }
-    | undefined {
+  private plan<E extends NoteEvent>(event: E, fields: () => EventFields[E]): Plan<E> | undefined {
     this.flushStart();
-    if (this.opts.registry.callbacksFor(event, toolName).length === 0) return undefined;
+    if (!this.opts.registry.has(event)) return undefined;
     const values = fields();
+    const subject = matcherSubject(event, values);
+    if (this.opts.registry.callbacksFor(event, subject).length === 0) return undefined;
     const toolInput = "tool_input" in values ? values.tool_input : undefined;
-    const asked = this.asked(event, toolName, toolInput);
+    const asked = this.asked(event, subject, toolInput);
     // SessionStart's `async` hooks have never run; kept so until that is decided on purpose.
-    const background = event === "SessionStart" ? [] : this.background(event, toolName, toolInput);
+    const background = event === "SessionStart" ? [] : this.background(event, subject, toolInput);
     if (asked.length === 0 && background.length === 0) return undefined;
-    return { asked, background, fields: values };
+    return { asked, background, fields: values, subject };
   }
 
   /**
@@ -229,19 +233,19 @@ export class SessionHooks {
    * Handlers awaited, as the event's policy says: on the gate all but `async` command hooks,
    * on a steering event command hooks and callbacks of blocking groups.
    */
-  private asked(event: NoteEvent, toolName = "", toolInput?: unknown): readonly Handler[] {
-    const all = this.opts.registry.callbacksFor(event, toolName);
+  private asked(event: NoteEvent, subject: string, toolInput: unknown): readonly Handler[] {
+    const all = this.opts.registry.callbacksFor(event, subject);
     const every = policyOf(event).awaited === "all";
     const asked = all.filter((h) => (isFileHandler(h) ? !h.async : every || h.blocking));
     // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
-    return applicable(asked, TOOL_EVENTS.has(event) ? toolName : "", toolInput);
+    return applicable(asked, TOOL_EVENTS.has(event) ? subject : "", toolInput);
   }
 
   /** `async: true` command hooks: run in the background, never awaited. */
-  private background(event: NoteEvent, toolName: string, toolInput: unknown): readonly Handler[] {
-    const all = this.opts.registry.callbacksFor(event, toolName);
+  private background(event: NoteEvent, subject: string, toolInput: unknown): readonly Handler[] {
+    const all = this.opts.registry.callbacksFor(event, subject);
     const background = all.filter((h) => isFileHandler(h) && h.async === true);
-    return background.length === 0 ? background : applicable(background, toolName, toolInput);
+    return background.length === 0 ? background : applicable(background, subject, toolInput);
   }
 
   private input<E extends SteerEvent>(event: E, fields: EventFields[E]) {
@@ -273,8 +277,7 @@ export class SessionHooks {
   ): Promise<Verdict> {
     const { opts } = this;
     const fields = () => ({ tool_name: toolName, tool_input: input, tool_use_id: toolUseId });
-    const { asked: handlers = [], background = [] } =
-      this.plan("PreToolUse", toolName, fields) ?? {};
+    const { asked: handlers = [], background = [] } = this.plan("PreToolUse", fields) ?? {};
     const buildInput = () =>
       // A gate must see the whole call: a cut could hide the tail of a command.
       buildHookInput(opts.common(), "PreToolUse", fields(), Infinity);
@@ -306,10 +309,9 @@ export class SessionHooks {
   emit<E extends Exclude<HookEventName, "PreToolUse">>(
     event: E,
     fields: () => EventFields[E],
-    toolName = "",
   ): void {
     if (event !== "SessionStart") this.flushStart();
-    this.observers.emit(event, fields, toolName);
+    this.observers.emit(event, fields);
   }
 
   /** Resolves once the hook runs no turn awaits (events, `async` ones) have finished or timed out. */

@@ -279,7 +279,7 @@ export class SessionActor {
     await running?.catch(() => undefined);
     this.watched.close();
     this.hooks.close();
-    this.hooks.emit("SessionEnd", () => ({ reason }), reason);
+    this.hooks.emit("SessionEnd", () => ({ reason }));
     await this.settings.release?.();
     const { groups } = this.settings;
     detach(

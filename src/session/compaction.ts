@@ -111,13 +111,8 @@ export async function compact(
   signal: AbortSignal,
 ): Promise<Compaction> {
   const fields = () => ({ trigger, custom_instructions: instructions ?? null });
-  env.hooks.emit("PreCompact", fields, trigger);
-  const pre = await env.hooks.run("PreCompact", {
-    fields,
-    toolName: trigger,
-    toolUseId: env.turnId,
-    signal,
-  });
+  env.hooks.emit("PreCompact", fields);
+  const pre = await env.hooks.run("PreCompact", { fields, toolUseId: env.turnId, signal });
   if (signal.aborted) return { kind: "cancelled" };
   await applyDecision(pre, { client: env.client, attach: (r) => env.client.carry(r) });
   if (pre.block) {
@@ -166,10 +161,9 @@ export async function compact(
   await env.transcript?.recordCompaction(trigger, summarized, message);
   await say(env.client, `Conversation compacted (${trigger}): ${summarized} messages summarized.`);
   const after = () => ({ trigger, compact_summary: summary });
-  env.hooks.emit("PostCompact", after, trigger);
+  env.hooks.emit("PostCompact", after);
   const post = await env.hooks.run("PostCompact", {
     fields: after,
-    toolName: trigger,
     toolUseId: env.turnId,
     signal,
   });

@@ -81,11 +81,10 @@ async function changed(
     // Read before asking: what the hooks judge is what applies, not a later write (below).
     const text = await read(path);
     const fields = () => ({ source, file_path: path });
-    hooks.emit("ConfigChange", fields, source);
+    hooks.emit("ConfigChange", fields);
     const decision = await hooks.run("ConfigChange", {
       fields,
       toolUseId: `config-change-${randomUUID()}`,
-      toolName: source,
       signal,
     });
     await showMessages(client, decision.systemMessages);

@@ -74,14 +74,10 @@ export async function answerElicitation(
           (changed.content ?? given.content) && { content: changed.content ?? given.content }),
       }
     : given;
-  env.hooks.emit(
-    "Notification",
-    () => ({
-      message: `Elicitation response for server "${server}": ${final.action}`,
-      notification_type: "elicitation_response",
-    }),
-    "elicitation_response",
-  );
+  env.hooks.emit("Notification", () => ({
+    message: `Elicitation response for server "${server}": ${final.action}`,
+    notification_type: "elicitation_response",
+  }));
   return final;
 }
 
@@ -98,8 +94,8 @@ async function steer<E extends "Elicitation" | "ElicitationResult">(
   env: ElicitationEnv,
 ): Promise<Steering> {
   const { server, signal } = ask;
-  env.hooks.emit(event, fields, server);
-  const decision = await env.hooks.run(event, { fields, toolUseId, toolName: server, signal });
+  env.hooks.emit(event, fields);
+  const decision = await env.hooks.run(event, { fields, toolUseId, signal });
   const attach =
     ask.attachReports ??
     ((reports: readonly OutcomeReport[]) =>
@@ -119,11 +115,10 @@ async function askUser(ask: ElicitationAsk, env: ElicitationEnv): Promise<Elicit
     return { action: "cancel" };
   }
   const timer = setTimeout(() => {
-    env.hooks.emit(
-      "Notification",
-      () => ({ message: "hookgate needs your input", notification_type: "elicitation_dialog" }),
-      "elicitation_dialog",
-    );
+    env.hooks.emit("Notification", () => ({
+      message: "hookgate needs your input",
+      notification_type: "elicitation_dialog",
+    }));
   }, env.noticeDelayMs ?? PERMISSION_NOTICE_DELAY_MS);
   timer.unref();
   const deadlineMs = env.deadlineMs ?? ELICITATION_DEADLINE_MS;

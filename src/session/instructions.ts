@@ -13,16 +13,12 @@ import { instructionsMessage } from "./hook-context.js";
 export function announceInstructions(hooks: SessionHooks, files: readonly InstructionFile[]): void {
   for (const file of files) {
     const reason: LoadReason = file.parent === undefined ? "session_start" : "include";
-    hooks.emit(
-      "InstructionsLoaded",
-      () => ({
-        file_path: file.path,
-        memory_type: file.type,
-        load_reason: reason,
-        ...(file.parent !== undefined && { parent_file_path: file.parent }),
-      }),
-      reason,
-    );
+    hooks.emit("InstructionsLoaded", () => ({
+      file_path: file.path,
+      memory_type: file.type,
+      load_reason: reason,
+      ...(file.parent !== undefined && { parent_file_path: file.parent }),
+    }));
   }
 }
 

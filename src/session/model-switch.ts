@@ -95,9 +95,8 @@ export async function askToSwitch(
   toolUseId: string,
   signal: AbortSignal,
 ): Promise<{ refused?: string; reports: readonly OutcomeReport[] }> {
-  const request = { fields: () => fields, toolUseId, toolName: fields.to_model, signal };
-  // The matcher selects on the model asked for, as Claude Code's.
-  hooks.emit("PreModelSwitch", request.fields, fields.to_model);
+  const request = { fields: () => fields, toolUseId, signal };
+  hooks.emit("PreModelSwitch", request.fields);
   const decision = await hooks.run("PreModelSwitch", request);
   await showMessages(client, decision.systemMessages);
   const { reports, block } = decision;
@@ -114,7 +113,7 @@ export function announceSwitch(
   toolUseId: string,
   signal: AbortSignal,
 ): Promise<void> {
-  const request = { fields: () => fields, toolUseId, toolName: fields.to_model, signal };
-  hooks.emit("PostModelSwitch", request.fields, fields.to_model);
+  const request = { fields: () => fields, toolUseId, signal };
+  hooks.emit("PostModelSwitch", request.fields);
   return hooks.later("PostModelSwitch", request);
 }

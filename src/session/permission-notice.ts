@@ -18,15 +18,10 @@ export function noticeWhilePending(
   delayMs = PERMISSION_NOTICE_DELAY_MS,
 ): () => void {
   const timer = setTimeout(() => {
-    // The type is what a Notification matcher selects on.
-    hooks.emit(
-      "Notification",
-      () => ({
-        message: `hookgate needs your permission to use ${toolName}`,
-        notification_type: "permission_prompt",
-      }),
-      "permission_prompt",
-    );
+    hooks.emit("Notification", () => ({
+      message: `hookgate needs your permission to use ${toolName}`,
+      notification_type: "permission_prompt",
+    }));
   }, delayMs);
   timer.unref();
   return () => clearTimeout(timer);

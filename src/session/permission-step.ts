@@ -227,11 +227,10 @@ async function permissionHooks(
       },
     ],
   });
-  env.hooks.emit("PermissionRequest", fields, tool.name);
+  env.hooks.emit("PermissionRequest", fields);
   const steering = await env.hooks.run("PermissionRequest", {
     fields,
     toolUseId: toolCall.toolCallId,
-    toolName: tool.name,
     signal,
   });
   await applyDecision(steering, { client: env.client, attach: (r) => report.alsoReport(r) });

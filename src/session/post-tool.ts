@@ -46,11 +46,10 @@ export async function afterTool(
   const { response } = result;
   const fields = { ...call, duration_ms: Math.round(result.durationMs) };
   const withResponse = () => ({ ...fields, tool_response: response });
-  env.hooks.emit("PostToolUse", withResponse, call.tool_name);
+  env.hooks.emit("PostToolUse", withResponse);
   const steering = await env.hooks.run("PostToolUse", {
     fields: withResponse,
     toolUseId: call.tool_use_id,
-    toolName: call.tool_name,
     signal,
     judge: judgeFor(tool),
   });
@@ -85,11 +84,10 @@ export async function afterToolFailure(
     is_interrupt: failure.isInterrupt,
     duration_ms: Math.round(failure.durationMs),
   };
-  env.hooks.emit("PostToolUseFailure", () => fields, call.tool_name);
+  env.hooks.emit("PostToolUseFailure", () => fields);
   const steering = await env.hooks.run("PostToolUseFailure", {
     fields: () => fields,
     toolUseId: call.tool_use_id,
-    toolName: call.tool_name,
     signal,
   });
   await applyDecision(steering, env);

@@ -18,15 +18,10 @@ export function emitTurnEnd(
   if (end.failed) {
     const failed = end.failed;
     const kind = failureKind(failed.cause);
-    hooks.emit(
-      "StopFailure",
-      () => ({
-        error: STOP_FAILURE_ERRORS.find((e) => e === kind) ?? "unknown",
-        last_assistant_message: failed.message,
-      }),
-      // The kind is what a StopFailure matcher selects on.
-      kind,
-    );
+    hooks.emit("StopFailure", () => ({
+      error: STOP_FAILURE_ERRORS.find((e) => e === kind) ?? "unknown",
+      last_assistant_message: failed.message,
+    }));
     return;
   }
   const { stopHookActive, stopReason } = end;

@@ -102,11 +102,10 @@ export async function expandCommand(
     command_source: source,
     prompt,
   });
-  env.hooks.emit("UserPromptExpansion", fields, name);
+  env.hooks.emit("UserPromptExpansion", fields);
   const steering = await env.hooks.run("UserPromptExpansion", {
     fields,
     toolUseId: env.turnId,
-    toolName: name,
     signal,
   });
   if (signal.aborted) return { kind: "cancelled" };

@@ -1,4 +1,3 @@
-import { basename } from "node:path";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { Logger } from "../shared/log.js";
 import { watchFiles } from "./file-watch.js";
@@ -34,8 +33,7 @@ export class WatchedPaths {
   private startWatching(): void {
     this.unwatch = watchFiles(
       [...this.watched],
-      (path, event) =>
-        this.hooks.emit("FileChanged", () => ({ file_path: path, event }), basename(path)),
+      (path, event) => this.hooks.emit("FileChanged", () => ({ file_path: path, event })),
       this.log,
     );
   }

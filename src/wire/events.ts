@@ -32,6 +32,8 @@ export interface AnyEventRow {
    * `prompt_id`, as in Claude Code.
    */
   readonly beforePrompt?: true;
+  /** The matcher is tested against the base name of the matcher field's path, not the path. */
+  readonly matchesBaseName?: true;
 }
 
 /** One event as the wire knows it; `S` is its own input fields (beside the common ones). */
@@ -201,6 +203,7 @@ export const EVENT_TABLE = {
   FileChanged: row({
     fields: { file_path: z.string(), event: z.enum(["change", "add", "unlink"]) },
     matcher: "file_path",
+    matchesBaseName: true,
     summary: ["file_path", "event"],
   }),
   /** After a compaction: the summary that now stands for the conversation before it. */

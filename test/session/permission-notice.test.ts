@@ -4,14 +4,14 @@ import {
   PERMISSION_NOTICE_DELAY_MS,
 } from "../../src/session/permission-notice.js";
 
-type Emitted = { event: string; fields: unknown; matched: string | undefined };
+type Emitted = { event: string; fields: unknown };
 
 function hooks() {
   const emitted: Emitted[] = [];
   return {
     emitted,
-    emit: (event: string, fields: () => unknown, matched?: string) => {
-      emitted.push({ event, fields: fields(), matched });
+    emit: (event: string, fields: () => unknown) => {
+      emitted.push({ event, fields: fields() });
     },
   };
 }
@@ -34,7 +34,6 @@ describe("Notification for a permission request still open", () => {
           message: "hookgate needs your permission to use Bash",
           notification_type: "permission_prompt",
         },
-        matched: "permission_prompt",
       },
     ]);
   });
