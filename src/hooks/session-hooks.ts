@@ -245,7 +245,8 @@ export class SessionHooks {
   private background(event: NoteEvent, subject: string, toolInput: unknown): readonly Handler[] {
     const all = this.opts.registry.callbacksFor(event, subject);
     const background = all.filter((h) => isFileHandler(h) && h.async === true);
-    return background.length === 0 ? background : applicable(background, subject, toolInput);
+    if (background.length === 0) return background;
+    return applicable(background, TOOL_EVENTS.has(event) ? subject : "", toolInput);
   }
 
   private input<E extends SteerEvent>(event: E, fields: EventFields[E]) {

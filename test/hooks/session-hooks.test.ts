@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { compileIfRule } from "../../src/command-hooks/if-rule.js";
+import type { CommandHandler, CommandRun } from "../../src/hooks/command.js";
 import type { EventFields } from "../../src/hooks/input.js";
 import { HookRegistry, type GroupSpec } from "../../src/hooks/registry.js";
 import { SessionHooks } from "../../src/hooks/session-hooks.js";
@@ -103,5 +105,65 @@ describe("what a group's matcher is tested against is the field the event's row 
       expect(built, event).not.toHaveBeenCalled();
       expect([...asked, ...notified]).toEqual([]);
     }
+  });
+});
+
+/** A command handler with `if: "Bash"`, of `event`, named `id`. */
+function ifBash(id: string, event: HookEventName, async = false): CommandHandler {
+  const rule = compileIfRule("Bash", "/w");
+  if (!rule.ok) throw new Error(rule.message);
+  const exec = { form: "shell", shell: "sh", command: id } as const;
+  const base = { kind: "command", id, event, timeoutMs: 5000, failClosed: false } as const;
+  return { ...base, exec, dialect: "claude", applies: rule.applies, ifRule: "Bash", async };
+}
+
+/** A session's hooks over settings-file handlers, with the ids of the handlers that ran. */
+function commandHooks(handlers: CommandHandler[]) {
+  const ran: string[] = [];
+  const exited: CommandRun = {
+    status: "exited",
+    exitCode: 0,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    truncated: [],
+  };
+  const byEvent: { [E in HookEventName]?: { handlers: CommandHandler[] }[] } = {};
+  for (const h of handlers) (byEvent[h.event] ??= []).push({ handlers: [h] });
+  const hooks = new SessionHooks({
+    sessionId: "s1",
+    registry: new HookRegistry({}, byEvent),
+    transport: { run: async () => ({ kind: "result", result: {} }), event: () => undefined },
+    commands: { run: async (h) => (ran.push(h.id), exited) },
+    common: () => common,
+    maxValueBytes: 16 * 1024,
+    log: silentLogger(),
+  });
+  return { hooks, ran };
+}
+
+describe("an `if` rule is tested against the tool, never against another event's subject", () => {
+  it("on PreToolUse, `if: Bash` runs for a Bash call and not for a Read call", async () => {
+    const { hooks, ran } = commandHooks([ifBash("gate-if-bash", "PreToolUse")]);
+    const signal = new AbortController().signal;
+    await hooks.gate("t1", "Read", {}, z.object({}), signal);
+    expect(ran).toEqual([]);
+    await hooks.gate("t2", "Bash", { command: "ls" }, z.object({ command: z.string() }), signal);
+    expect(ran).toEqual(["gate-if-bash"]);
+  });
+
+  it("on an event without a tool it never applies, awaited or async, whatever the matched value", async () => {
+    const event = "UserPromptExpansion";
+    const { hooks, ran } = commandHooks([ifBash("sync", event), ifBash("async", event, true)]);
+    // A `/Bash` custom command: the value the matcher reads is "Bash", but no tool is called.
+    const fields = () => ({
+      expansion_type: "slash_command" as const,
+      command_name: "Bash",
+      command_args: "",
+      prompt: "/Bash",
+    });
+    await hooks.run(event, { fields, toolUseId: "u1", signal: new AbortController().signal });
+    await hooks.settled();
+    expect(ran).toEqual([]);
   });
 });
