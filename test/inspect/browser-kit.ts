@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
 
@@ -73,17 +74,44 @@ export async function inspect(
   };
 }
 
-/** Chromium, headless; a missing browser fails the run rather than skipping it. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * The worker's Chromium, headless, launched on first use. The e2e files run one after another in
+ * a worker sharing this module (`isolate: false`), so they share one browser instead of paying
+ * ~1.5 s of CPU each to start their own. It ends with the worker: Chromium exits when the pipe
+ * Playwright drives it through closes, however the worker ends.
+ */
+let launched: Promise<Browser> | undefined;
+
+function sharedChromium(): Promise<Browser> {
+  launched ??= launchChromium().then(
+    (browser) => {
+      browser.once("disconnected", () => (launched = undefined));
+      return browser;
+    },
+    (error: unknown) => {
+      launched = undefined;
+      throw error;
+    },
+  );
+  return launched;
+}
+
+/** A missing browser fails the run rather than skipping it. */
+async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
 }
 
-/** Opens the link in a fresh browser context (its own cookies) and waits for the live channel. */
-export async function openPage(browser: Browser, url: string): Promise<Page> {
+/**
+ * Opens the link in a fresh browser context (its own cookies and storage, closed when the test
+ * ends) and waits for the live channel.
+ */
+export async function openPage(url: string): Promise<Page> {
+  const browser = await sharedChromium();
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  onTestFinished(() => context.close());
   const page = await context.newPage();
   // Generous: a shared machine may be slow; every wait below is for a condition.
   page.setDefaultTimeout(60_000);
