@@ -1,13 +1,15 @@
 // The first minute, without the docs: the page says what to type, offers examples, asks
 // before a rule that gates every call, and says what is wrong once.
 import { describe, expect, it } from "vitest";
-import { inspect, openPage } from "./browser-kit.js";
+import { browserPages, inspect } from "./browser-kit.js";
 
 describe("the inspector page's first minute", () => {
+  const open = browserPages();
+
   it("the empty Prompt says what to type and examples fill it; an empty rule asks first; a bad matcher is said once; placeholders read as examples", async () => {
     const run = await inspect({});
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       const prompt = page.getByRole("textbox", { name: "Prompt" });
       expect(await prompt.getAttribute("placeholder")).toContain('/tool Bash {"command":');
       const examples = page.getByRole("group", { name: "Example prompts" }).getByRole("button");

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { OBSERVER, inspect, openPage } from "./browser-kit.js";
+import { OBSERVER, browserPages, inspect } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
@@ -22,13 +22,15 @@ const SETTINGS = {
 };
 
 describe("the inspector page's turn axis", () => {
+  const open = browserPages();
+
   it("a turn's UserPromptSubmit hooks, its two tool calls and its Stop hooks sit in order on one axis, each bar as long as its reported time", async () => {
     const run = await inspect(
       { ".claude/settings.json": JSON.stringify(SETTINGS) },
       { agent: ["--setting-sources", "project"] },
     );
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       // Two calls in one turn: Shift+Enter starts the Prompt's second line, Enter sends.
       const prompt = page.getByRole("textbox", { name: "Prompt" });
       await prompt.fill(toolLine("Bash", { command: "echo one" }));

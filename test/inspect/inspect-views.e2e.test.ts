@@ -3,18 +3,20 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, inspect, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
 describe("the inspector page's views", () => {
+  const open = browserPages();
+
   it("Events shows each event's time, session, tool and decision, PreToolUse included, with a count per outcome; hook rows have column headers and one-line ids", async () => {
     const run = await inspect(
       { "build/keep.txt": "precious\n" },
       { agent: ["--permission-mode", "bypassPermissions"] },
     );
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       const dialog = page.getByRole("alertdialog", { name: /Gate/ });

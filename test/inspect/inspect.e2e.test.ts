@@ -7,11 +7,11 @@ import {
   OBSERVER,
   addRule,
   alive,
+  browserPages,
   childrenOf,
   descendantsOf,
   inspect,
   openAgain,
-  openPage,
   send,
 } from "./browser-kit.js";
 
@@ -19,10 +19,12 @@ import {
 const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
 
 describe("hookgate inspect in a real browser", () => {
+  const open = browserPages();
+
   it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       // By keyboard: Enter sends the prompt; the focus stays in the Prompt (a dialog never
       // takes it from a text field); Tab passes Send and reaches the dialog's Reason, then Deny.
@@ -63,7 +65,7 @@ describe("hookgate inspect in a real browser", () => {
   it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
     const run = await inspect({});
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "");
       await send(page, toolLine("Bash", { command: "echo made > made.txt" }));
       await page.getByRole("alertdialog").getByRole("button", { name: "Allow" }).click();
@@ -157,7 +159,7 @@ describe("hookgate inspect in a real browser", () => {
     const first = await inspect(files, { agent: project });
     const commandId = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
     try {
-      const page = await openPage(first.url);
+      const page = await open(first.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       const dialog = page.getByRole("alertdialog");
@@ -180,7 +182,7 @@ describe("hookgate inspect in a real browser", () => {
 
     const second = await inspect({ cwd: first.cwd }, { agent: project });
     try {
-      const page = await openPage(second.url);
+      const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
       await page
         .getByRole("button", { name: /^Load session / })
@@ -201,7 +203,7 @@ describe("hookgate inspect in a real browser", () => {
   it("agent output is text: markup in a command's output is shown, never rendered", async () => {
     const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
       const card = page.getByRole("article", { name: /Bash/ });
       await card.filter({ hasText: "status: completed" }).waitFor();
@@ -216,7 +218,7 @@ describe("hookgate inspect in a real browser", () => {
   it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
@@ -234,7 +236,7 @@ describe("hookgate inspect in a real browser", () => {
     const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
     const agents = childrenOf(run.child.pid ?? 0);
     expect(agents).toHaveLength(1);
-    const page = await openPage(run.url);
+    const page = await open(run.url);
     await send(page, toolLine("Bash", { command: "echo started > started.txt; sleep 1000" }));
     await expect
       .poll(() => existsSync(join(run.cwd, "started.txt")), { timeout: 60_000 })

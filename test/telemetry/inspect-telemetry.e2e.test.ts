@@ -7,9 +7,11 @@ import { toolLine } from "../../src/client/kit/index.js";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { spansOf } from "../helpers/otlp-json.js";
 import { waitUntil } from "../helpers/wait.js";
-import { GATE_ID, addRule, inspect, openPage, send } from "../inspect/browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "../inspect/browser-kit.js";
 
 describe("hookgate inspect with OpenTelemetry on", () => {
+  const open = browserPages();
+
   it("a Deny from the page blocks the call, and its trace names the page's rule and the typed reason", async () => {
     const receiver = await startOtlpReceiver();
     const run = await inspect(
@@ -26,7 +28,7 @@ describe("hookgate inspect with OpenTelemetry on", () => {
       },
     );
     try {
-      const page = await openPage(run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       const dialog = page.getByRole("alertdialog");
