@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
 
@@ -73,18 +74,60 @@ export async function inspect(
   };
 }
 
-/** Chromium, headless; a missing browser fails the run rather than skipping it. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * The worker's Chromium, headless, launched on first use. The e2e files run one after another in
+ * a worker sharing this module (`isolate: false`), so they share one browser instead of paying
+ * ~1.5 s of CPU each to start their own. It ends with the worker: Chromium exits when the pipe
+ * Playwright drives it through closes, however the worker ends.
+ */
+let launched: Promise<Browser> | undefined;
+
+function sharedChromium(): Promise<Browser> {
+  launched ??= launchChromium().then(
+    (browser) => {
+      browser.once("disconnected", () => (launched = undefined));
+      return browser;
+    },
+    (error: unknown) => {
+      launched = undefined;
+      throw error;
+    },
+  );
+  return launched;
+}
+
+/** A missing browser fails the run rather than skipping it. */
+async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
 }
 
-/** Opens the link in a fresh browser context (its own cookies) and waits for the live channel. */
-export async function openPage(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+/**
+ * How one file's tests open the page: in one browser context of the worker's Chromium (its own
+ * cookies and storage, closed after the file; each inspector's cookie is named for its port, so
+ * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. Call it in
+ * the file's `describe`.
+ */
+export function browserPages(): (url: string) => Promise<Page> {
+  let context: Promise<BrowserContext> | undefined;
+  afterAll(async () => {
+    const made = await context?.catch(() => undefined);
+    await made?.close();
+  });
+  return async (url) => {
+    context ??= sharedChromium().then((browser) =>
+      browser.newContext({ viewport: { width: 1200, height: 900 } }),
+    );
+    return openIn(await context, url);
+  };
+}
+
+/** Opens the link in a new tab, closed when the test ends, and waits for the live channel. */
+async function openIn(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
+  onTestFinished(() => page.close());
   // Generous: a shared machine may be slow; every wait below is for a condition.
   page.setDefaultTimeout(60_000);
   await page.goto(url);
@@ -93,12 +136,8 @@ export async function openPage(browser: Browser, url: string): Promise<Page> {
 }
 
 /** Another tab of the browser `page` is in: signed in by the cookie, without a link. */
-export async function openAgain(page: Page): Promise<Page> {
-  const later = await page.context().newPage();
-  later.setDefaultTimeout(60_000);
-  await later.goto(new URL(page.url()).origin);
-  await later.getByRole("status").getByText("connected").waitFor();
-  return later;
+export function openAgain(page: Page): Promise<Page> {
+  return openIn(page.context(), new URL(page.url()).origin);
 }
 
 export async function addRule(page: Page, matcher: string, contains: string): Promise<void> {

@@ -3,10 +3,10 @@
 // means, the timings); and a call's hooks are drawn on one time axis with tick labels.
 // HOOKGATE_INSPECT_SCREENSHOTS=docs saves the pane and the waterfall for docs/inspect.md.
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 const COMMAND_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
@@ -31,18 +31,12 @@ async function denyRm(page: Page): Promise<void> {
 }
 
 describe("the inspector page's detail pane and waterfall", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("a hook row selected by keyboard shows its _hooks/run request and reply, its outcome's meaning and timings, linked to Traffic; a command hook shows its input; a call shows input, output and the model's hook text", async () => {
     const run = await inspect(PROJECT, { agent: ["--setting-sources", "project"] });
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await denyRm(page);
       const card = page.getByRole("article", { name: "Bash: rm -rf build" });
       const details = page.getByRole("region", { name: "Details" });
@@ -106,7 +100,7 @@ describe("the inspector page's detail pane and waterfall", () => {
       { agent: ["--setting-sources", "project"] },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       await page.getByText("turn ended: end_turn").waitFor();
       const card = page.getByRole("article", { name: "Bash: rm -rf build" });
@@ -137,7 +131,7 @@ describe("the inspector page's detail pane and waterfall", () => {
       { agent: ["--setting-sources", "project"] },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "echo hi" }));
       // The default mode asks before Bash: the permission step sits on the call's axis.
       await page

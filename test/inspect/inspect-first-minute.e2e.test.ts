@@ -1,22 +1,15 @@
 // The first minute, without the docs: the page says what to type, offers examples, asks
 // before a rule that gates every call, and says what is wrong once.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspect, launchChromium, openPage } from "./browser-kit.js";
+import { describe, expect, it } from "vitest";
+import { browserPages, inspect } from "./browser-kit.js";
 
 describe("the inspector page's first minute", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("the empty Prompt says what to type and examples fill it; an empty rule asks first; a bad matcher is said once; placeholders read as examples", async () => {
     const run = await inspect({});
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       const prompt = page.getByRole("textbox", { name: "Prompt" });
       expect(await prompt.getAttribute("placeholder")).toContain('/tool Bash {"command":');
       const examples = page.getByRole("group", { name: "Example prompts" }).getByRole("button");

@@ -2,28 +2,21 @@
 // rule that fails closed when nobody answers.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
 
 const RM = toolLine("Bash", { command: "rm -rf build" });
 
 describe("the page's gate and a person", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+  const open = browserPages();
   const focused = (page: Page) => page.locator(":focus");
 
   it("a gate dialog that opens while the Prompt is typed in leaves the focus there: a space types, it never presses Allow; Escape in the dialog denies", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       const prompt = page.getByRole("textbox", { name: "Prompt" });
       await prompt.fill(RM);
@@ -56,7 +49,7 @@ describe("the page's gate and a person", () => {
   it("with no text field in use a gate dialog takes the focus on Reason: typing there is safe, Tab reaches Deny before Allow, Enter in Reason denies", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       // A click on Send leaves the focus on a button, not on a text field.
       await send(page, RM);
@@ -82,7 +75,7 @@ describe("the page's gate and a person", () => {
   it("a permission dialog takes the focus on its safe option (Reject, never Always allow), and Escape rejects", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await send(page, RM);
       const dialog = page.getByRole("alertdialog", { name: /Permission/ });
       await dialog
@@ -110,7 +103,7 @@ describe("the page's gate and a person", () => {
       },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "");
       await send(page, RM);
       const card = page.getByRole("article", { name: /Bash/ });

@@ -2,10 +2,10 @@
 // holds each session's calls under it, and Load draws the loaded session anew.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
 
 /** HOOKGATE_INSPECT_SCREENSHOTS=docs saves the listed sessions for docs/inspect.md. */
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
@@ -25,18 +25,12 @@ interface Exported {
 }
 
 describe("sessions in the inspector page", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("a second session's call with the same tool call id gets its own card; the page switches between sessions; Export keeps each session's calls; Load draws the loaded session's cards", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       const card = () => page.getByRole("article", { name: "Bash: rm -rf build" });
       await send(page, RM);
@@ -106,7 +100,7 @@ describe("sessions in the inspector page", () => {
     let cwd: string;
     try {
       cwd = first.cwd;
-      const page = await openPage(browser, first.url);
+      const page = await open(first.url);
       await addRule(page, "Bash", "rm");
       await send(page, RM);
       await deny(page, "no deleting build dirs");
@@ -123,7 +117,7 @@ describe("sessions in the inspector page", () => {
 
     const second = await inspect({ cwd });
     try {
-      const page = await openPage(browser, second.url);
+      const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
       const listed = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
       const rm = listed.filter({ hasText: "rm -rf build" });

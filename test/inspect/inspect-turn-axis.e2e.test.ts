@@ -3,10 +3,9 @@
 // with tick labels, so a reader sees where the turn's time went.
 // HOOKGATE_INSPECT_SCREENSHOTS=docs saves the figure for docs/inspect.md.
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { OBSERVER, inspect, launchChromium, openPage } from "./browser-kit.js";
+import { OBSERVER, browserPages, inspect } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
@@ -23,13 +22,7 @@ const SETTINGS = {
 };
 
 describe("the inspector page's turn axis", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("a turn's UserPromptSubmit hooks, its two tool calls and its Stop hooks sit in order on one axis, each bar as long as its reported time", async () => {
     const run = await inspect(
@@ -37,7 +30,7 @@ describe("the inspector page's turn axis", () => {
       { agent: ["--setting-sources", "project"] },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       // Two calls in one turn: Shift+Enter starts the Prompt's second line, Enter sends.
       const prompt = page.getByRole("textbox", { name: "Prompt" });
       await prompt.fill(toolLine("Bash", { command: "echo one" }));

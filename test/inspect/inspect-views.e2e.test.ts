@@ -1,21 +1,14 @@
 // The page's views as a person reads them: the Events log with decisions, and screenshots of
 // each view for docs/ (set HOOKGATE_INSPECT_SCREENSHOTS=docs to regenerate them).
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, inspect, launchChromium, openPage, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
 describe("the inspector page's views", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("Events shows each event's time, session, tool and decision, PreToolUse included, with a count per outcome; hook rows have column headers and one-line ids", async () => {
     const run = await inspect(
@@ -23,7 +16,7 @@ describe("the inspector page's views", () => {
       { agent: ["--permission-mode", "bypassPermissions"] },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       const dialog = page.getByRole("alertdialog", { name: /Gate/ });

@@ -1,19 +1,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
 import {
   GATE_ID,
   OBSERVER,
   addRule,
   alive,
+  browserPages,
   childrenOf,
   descendantsOf,
   inspect,
-  launchChromium,
   openAgain,
-  openPage,
   send,
 } from "./browser-kit.js";
 
@@ -21,15 +19,7 @@ import {
 const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
 
 describe("hookgate inspect in a real browser", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const open = (url: string): Promise<Page> => openPage(browser, url);
+  const open = browserPages();
 
   it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
     const run = await inspect({ "build/keep.txt": "precious\n" });

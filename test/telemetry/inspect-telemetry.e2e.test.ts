@@ -2,29 +2,15 @@
 // exports the page's deny like any other.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { spansOf } from "../helpers/otlp-json.js";
 import { waitUntil } from "../helpers/wait.js";
-import {
-  GATE_ID,
-  addRule,
-  inspect,
-  launchChromium,
-  openPage,
-  send,
-} from "../inspect/browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspect, send } from "../inspect/browser-kit.js";
 
 describe("hookgate inspect with OpenTelemetry on", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const open = browserPages();
 
   it("a Deny from the page blocks the call, and its trace names the page's rule and the typed reason", async () => {
     const receiver = await startOtlpReceiver();
@@ -42,7 +28,7 @@ describe("hookgate inspect with OpenTelemetry on", () => {
       },
     );
     try {
-      const page = await openPage(browser, run.url);
+      const page = await open(run.url);
       await addRule(page, "Bash", "rm");
       await send(page, toolLine("Bash", { command: "rm -rf build" }));
       const dialog = page.getByRole("alertdialog");
