@@ -63,8 +63,8 @@ function load(s: Session, sessionId: string, cwd: string) {
 }
 
 /** An agent on the test's data dir in this process, for what needs no process of its own. */
-async function agentInProcess() {
-  const s = await startInProcess({}, { dataDir });
+async function agentInProcess(script: ClientScript = {}) {
+  const s = await startInProcess(script, { dataDir });
   open.push(s);
   return s;
 }
@@ -141,7 +141,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(JSON.parse(record)).toMatchObject({ title: "deploy without secrets" });
     expect(a.h.stderr()).not.toContain(key);
 
-    const b = await agentProcess(dlp);
+    const b = await agentInProcess(dlp);
     await load(b, sessionId, a.cwd);
     const replayed = b.h.sessionUpdates(sessionId);
     expect(JSON.stringify(replayed)).not.toContain(key);
