@@ -1,31 +1,47 @@
 import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isRecord } from "../helpers/acp-schema.js";
 import { killQuietly, provesAlive, RawAgent, type RawFrame } from "../helpers/raw-stdio.js";
 import { workspace } from "./setup.js";
 
-let agent: RawAgent | undefined;
+/**
+ * One agent with the default flags serves the tests that only need it to keep serving after a
+ * hostile frame: each proves it with requests of its own ids. A test with other flags, or one
+ * that ends the agent, starts its own.
+ */
+let shared: RawAgent | undefined;
+let own: RawAgent | undefined;
 let cwd: string | undefined;
 afterEach(() => {
-  if (agent) killQuietly(agent.child);
+  if (own) killQuietly(own.child);
   if (cwd) rmSync(cwd, { recursive: true, force: true });
-  agent = cwd = undefined;
+  own = cwd = undefined;
 });
+afterAll(async () => {
+  await shared?.close();
+  shared = undefined;
+});
+
+function sharedAgent(): RawAgent {
+  shared ??= new RawAgent(["--log-level", "warn"]);
+  return shared;
+}
 
 const errorCode = (frame: Record<string, unknown>): unknown =>
   typeof frame.error === "object" && frame.error !== null && "code" in frame.error
     ? frame.error.code
     : undefined;
 
-const update = (frame: RawFrame): Record<string, unknown> | undefined => {
+const update = (frame: RawFrame, sessionId: unknown): Record<string, unknown> | undefined => {
   if (frame.method !== "session/update" || !isRecord(frame.params)) return undefined;
+  if (frame.params.sessionId !== sessionId) return undefined;
   const u = frame.params.update;
   return isRecord(u) ? u : undefined;
 };
 
 describe("hostile frames on the real binary", () => {
   it("a frame nested 6,000 deep gets an error reply and the agent keeps serving", async () => {
-    agent = new RawAgent(["--log-level", "warn"]);
+    const agent = sharedAgent();
     cwd = workspace();
     const depth = 6_000;
     const frame = `{"jsonrpc":"1.0","id":1,"method":"foo","x":${"[".repeat(depth)}${"]".repeat(depth)}}\n`;
@@ -40,7 +56,7 @@ describe("hostile frames on the real binary", () => {
   });
 
   it("a 33 MiB line is discarded with an error reply naming its id, and the agent keeps serving", async () => {
-    agent = new RawAgent(["--log-level", "warn"]);
+    const agent = sharedAgent();
     cwd = workspace();
     const size = 33 * 1024 * 1024;
     const head = '{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"';
@@ -52,14 +68,14 @@ describe("hostile frames on the real binary", () => {
     const reply = await agent.response(7);
     expect(errorCode(reply)).toBe(-32600);
     expect(JSON.stringify(reply)).toContain("16777216-byte limit");
-    await provesAlive(agent, cwd, 100);
+    await provesAlive(agent, cwd, 200);
     expect(agent.problems).toEqual([]);
     const warning = agent.stderrLines().find((l) => l.includes("exceeds the"));
     expect(warning && JSON.parse(warning)).toMatchObject({ bytes: size, id: 7, answered: true });
   });
 
   it("--max-frame-bytes lowers the limit; an oversize response-shaped frame is only logged", async () => {
-    agent = new RawAgent(["--log-level", "warn", "--max-frame-bytes", "2048"]);
+    const agent = (own = new RawAgent(["--log-level", "warn", "--max-frame-bytes", "2048"]));
     cwd = workspace();
     await agent.write(`{"jsonrpc":"2.0","id":5,"result":{"pad":"${"b".repeat(4096)}"}}\n`);
     await provesAlive(agent, cwd, 100);
@@ -69,7 +85,7 @@ describe("hostile frames on the real binary", () => {
   });
 
   it("what the SDK reports about stray frames reaches stderr as JSON log lines only", async () => {
-    agent = new RawAgent(["--log-level", "info"]);
+    const agent = (own = new RawAgent(["--log-level", "info"]));
     cwd = workspace();
     const stray = [
       { jsonrpc: "2.0", id: 999, result: {} },
@@ -95,31 +111,33 @@ describe("hostile frames on the real binary", () => {
   });
 
   it("a tool input nested 6,000 deep fails its tool call with the depth named, and the session keeps serving", async () => {
-    agent = new RawAgent(["--log-level", "warn"]);
+    const agent = sharedAgent();
     cwd = workspace();
-    await agent.request(1, "initialize", {
+    await agent.request(301, "initialize", {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     });
-    const created = await agent.request(2, "session/new", { cwd, mcpServers: [] });
+    const created = await agent.request(302, "session/new", { cwd, mcpServers: [] });
     const sessionId = isRecord(created.result) ? created.result.sessionId : undefined;
     expect(typeof sessionId).toBe("string");
     const depth = 6_000;
     const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
-    const first = await agent.request(3, "session/prompt", {
+    const first = await agent.request(303, "session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: `/tool Bash {"command":"echo hi","x":${deep}}` }],
     });
     expect(isRecord(first.result) && first.result.stopReason).toBe("end_turn");
     const final = agent.frames
-      .map(update)
+      .map((f) => update(f, sessionId))
       .find((u) => u?.sessionUpdate === "tool_call_update" && u.status === "failed");
     expect(JSON.stringify(final?.content)).toContain(
       "nested 6001 levels deep, deeper than the 64-level limit",
     );
-    expect(agent.frames.map(update).some((u) => u?.status === "completed")).toBe(false);
+    expect(
+      agent.frames.map((f) => update(f, sessionId)).some((u) => u?.status === "completed"),
+    ).toBe(false);
 
-    const second = await agent.request(4, "session/prompt", {
+    const second = await agent.request(304, "session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "hello again" }],
     });

@@ -62,9 +62,19 @@ function load(s: Session, sessionId: string, cwd: string) {
   return s.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
 }
 
-/** A session with one finished turn, in a process that has exited. */
+/** An agent on the test's data dir in this process, for what needs no process of its own. */
+async function agentInProcess(script: ClientScript = {}) {
+  const s = await startInProcess(script, { dataDir });
+  open.push(s);
+  return s;
+}
+
+/**
+ * A session with one finished turn, by an agent that has ended: one in this process, which
+ * writes the same files a process does, since only what comes after is under test.
+ */
 async function finishedSession() {
-  const a = await agentProcess();
+  const a = await agentInProcess();
   const { sessionId } = await a.newSession();
   expect(await a.prompt(sessionId, "hello there")).toBe("end_turn");
   await a.h.close();
@@ -102,7 +112,7 @@ function answered<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
   ]);
 }
 
-// Each test starts one to three real processes; a loaded machine needs the room.
+// A test starts up to three real processes; a loaded machine needs the room.
 describe("persisted sessions under crashes, rivals and hostile files", { timeout: 90_000 }, () => {
   it("a prompt blocked by UserPromptSubmit is never written: not to the transcript, the record or the replay", async () => {
     const key = "AKIAIOSFODNN7EXAMPLE";
@@ -131,7 +141,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(JSON.parse(record)).toMatchObject({ title: "deploy without secrets" });
     expect(a.h.stderr()).not.toContain(key);
 
-    const b = await agentProcess(dlp);
+    const b = await agentInProcess(dlp);
     await load(b, sessionId, a.cwd);
     const replayed = b.h.sessionUpdates(sessionId);
     expect(JSON.stringify(replayed)).not.toContain(key);
@@ -257,7 +267,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
 
   it("a lock or transcript that is a directory, or a record naming another session, is -32002", async () => {
     const { sessionId, cwd } = await finishedSession();
-    const b = await agentProcess();
+    const b = await agentInProcess();
 
     mkdirSync(sessionFile(sessionId, "lock"));
     const lockDir = await rpcError(load(b, sessionId, cwd));

@@ -7,7 +7,14 @@ import { processAlive } from "../../src/process/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
 import { chunks, stream } from "../model/providers/setup.js";
 import { waitUntil } from "../helpers/wait.js";
-import { finishedCalls, startStdio, toolLine, rpcError, type Session } from "./setup.js";
+import {
+  finishedCalls,
+  startInProcess,
+  startStdio,
+  toolLine,
+  rpcError,
+  type Session,
+} from "./setup.js";
 
 let dataDir: string;
 let open: Session[] = [];
@@ -57,9 +64,19 @@ function runs(updates: SessionUpdate[]): string[] {
   return kinds;
 }
 
-/** Process A: one turn with a Write tool call, then the process exits. */
-async function conversationInA() {
-  const a = await agentProcess();
+/** An agent on the shared data dir in this process: what only B and C do needs no process A. */
+async function agentInProcess() {
+  const s = await startInProcess({}, { dataDir });
+  open.push(s);
+  return s;
+}
+
+/**
+ * A: one turn with a Write tool call, then A ends. A real process where its ending is what the
+ * test is about; otherwise an agent in this process, which writes the same files.
+ */
+async function conversationInA(inProcess = true) {
+  const a = inProcess ? await agentInProcess() : await agentProcess();
   const { sessionId } = await a.newSession();
   await a.h.agent.request(methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
   const file = join(a.cwd, "notes.txt");
@@ -90,10 +107,10 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-// Each test starts two or three real processes; a loaded machine needs the room.
+// A test starts up to three real processes; a loaded machine needs the room.
 describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
-    const a = await conversationInA();
+    const a = await conversationInA(false);
     const replay = await ReplayServer.start();
     try {
       replay.queue(stream("openai", "text"));
@@ -249,7 +266,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
 
   it("an unknown id is -32002 for load and resume; a cwd that is not the session's is -32602", async () => {
     const a = await conversationInA();
-    const b = await agentProcess();
+    const b = await agentInProcess();
     for (const method of [methods.agent.session.load, methods.agent.session.resume]) {
       const err = await rpcError(
         b.h.agent.request(method, { sessionId: "no-such-session", cwd: a.cwd, mcpServers: [] }),

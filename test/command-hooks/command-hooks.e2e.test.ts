@@ -11,13 +11,14 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import {
   finishedCalls,
   startStdio,
   textOf,
   toolLine,
+  workspace,
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
@@ -25,12 +26,32 @@ import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/m
 import { allGone, pidsIn } from "../helpers/processes.js";
 import { waitUntil } from "../helpers/wait.js";
 
-let s: Session | undefined;
+/**
+ * One agent process serves every test that needs only the defaults (project settings, an
+ * empty home): each test opens its own session in its own workspace. A test that needs other
+ * flags or another home starts a process of its own.
+ */
+let shared: Session | undefined;
+let own: Session | undefined;
 const temps: string[] = [];
+const sharedTemps: string[] = [];
+/** Sessions this test opened on the shared agent, closed after it so none outlives its test. */
+const sessions: string[] = [];
 afterEach(async () => {
-  await s?.h.close();
-  s = undefined;
+  for (const sessionId of sessions.splice(0)) {
+    // A test may have closed its session itself.
+    await shared?.h.agent
+      .request(methods.agent.session.close, { sessionId })
+      .catch(() => undefined);
+  }
+  await own?.h.close();
+  own = undefined;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await shared?.h.close();
+  shared = undefined;
+  for (const dir of sharedTemps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const PROJECT_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
@@ -56,38 +77,60 @@ interface Setup {
   files?: Record<string, string>;
   /** Executable scripts to write in the workspace, by relative path. */
   scripts?: Record<string, string>;
+  /** `--setting-sources` (default `project`); other than the default, a process of its own. */
   sources?: string;
-  args?: string[];
+  /** The agent's HOME (default an empty directory); given, a process of its own. */
   home?: string;
-  client?: ClientScript;
   meta?: Record<string, unknown>;
 }
 
-/** Opens a session of the real binary over stdio with settings files in its workspace. */
-async function open(setup: Setup) {
-  const home = setup.home ?? mkdtempSync(join(tmpdir(), "hookgate-home-"));
-  temps.push(home);
-  s = await startStdio(setup.client ?? {}, {
-    args: [
-      "--log-level",
-      "warn",
-      "--setting-sources",
-      setup.sources ?? "project",
-      ...(setup.args ?? []),
-    ],
+/** The client every agent here talks to: `slow` is a callback that hangs until cancelled. */
+const client: ClientScript = {
+  hooks: {
+    slow: (_params, signal) =>
+      new Promise((resolve) => signal.addEventListener("abort", () => resolve(null))),
+  },
+};
+
+function startAgent(sources: string, home: string): Promise<Session> {
+  return startStdio(client, {
+    args: ["--log-level", "warn", "--setting-sources", sources],
     env: { HOME: home },
   });
-  temps.push(s.cwd);
-  for (const [rel, text] of Object.entries(setup.files ?? {})) write(join(s.cwd, rel), text);
-  for (const [rel, text] of Object.entries(setup.scripts ?? {}))
-    write(join(s.cwd, rel), text, 0o755);
-  const res = await s.newSession(setup.meta);
-  await s.h.agent.request(methods.agent.session.setMode, {
+}
+
+/** The agent for `setup`: the shared one, or a process of its own when the flags differ. */
+async function agentFor(setup: Setup): Promise<Session> {
+  if (setup.sources === undefined && setup.home === undefined) {
+    if (!shared) {
+      const home = mkdtempSync(join(tmpdir(), "hookgate-home-"));
+      shared = await startAgent("project", home);
+      sharedTemps.push(home, shared.cwd);
+    }
+    return shared;
+  }
+  const home = setup.home ?? mkdtempSync(join(tmpdir(), "hookgate-home-"));
+  temps.push(home);
+  own = await startAgent(setup.sources ?? "project", home);
+  temps.push(own.cwd);
+  return own;
+}
+
+/** Opens a session of the real binary over stdio with settings files in a workspace of its own. */
+async function open(setup: Setup) {
+  const session = await agentFor(setup);
+  const cwd = workspace();
+  temps.push(cwd);
+  for (const [rel, text] of Object.entries(setup.files ?? {})) write(join(cwd, rel), text);
+  for (const [rel, text] of Object.entries(setup.scripts ?? {})) write(join(cwd, rel), text, 0o755);
+  const res = await session.newSession(setup.meta, cwd);
+  if (session === shared) sessions.push(res.sessionId);
+  await session.h.agent.request(methods.agent.session.setMode, {
     sessionId: res.sessionId,
     modeId: "bypassPermissions",
   });
   const settings = sessionOpenedMetaSchema.parse(res._meta).hooks.settings;
-  return { session: s, sessionId: res.sessionId, cwd: s.cwd, home, settings };
+  return { session, sessionId: res.sessionId, cwd, settings };
 }
 
 /** Runs one gated Bash call that creates a file; what happened to it. */
@@ -170,7 +213,6 @@ describe("command hooks from settings files, over stdio", () => {
     });
     expect(open1.created).toBe(true);
     expect(open1.reports.map((x) => x.outcome)).toEqual(["hook_error"]);
-    await s?.h.close();
     const closed = await gatedTouch({
       files: settings(bashHooks({ type: "command", command: "exit 1", onFailure: "block" })),
     });
@@ -299,12 +341,6 @@ describe("command hooks from settings files, over stdio", () => {
   it("a command deny wins beside a hanging client callback, which is cancelled", async () => {
     const r = await gatedTouch({
       files: settings(bashHooks({ type: "command", command: "echo blocked >&2; exit 2" })),
-      client: {
-        hooks: {
-          slow: (_params, signal) =>
-            new Promise((resolve) => signal.addEventListener("abort", () => resolve(null))),
-        },
-      },
       meta: { hooks: { PreToolUse: [{ hookCallbackIds: ["slow"], timeout: 300 }] } },
     });
     expect(r.created).toBe(false);

@@ -1,35 +1,53 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  finishedCalls,
+  startStdio,
+  textOf,
+  toolLine,
+  workspace,
+  type Session,
+} from "../agent/setup.js";
 import { Fixture, openWithMcp } from "../mcp/helpers.js";
 import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
 import { waitUntil } from "../helpers/wait.js";
 
+/** One agent process for the file; each test opens its own session in its own workspace. */
+let agent: Session | undefined;
 let s: Session | undefined;
+let sessionId: string | undefined;
 let fixture: Fixture | undefined;
 afterEach(async () => {
-  await s?.h.close();
+  // Closing the session ends its MCP server; the agent stays for the next test.
+  if (sessionId) await agent?.h.agent.request(methods.agent.session.close, { sessionId });
   if (s) rmSync(s.cwd, { recursive: true, force: true });
   fixture?.cleanup();
-  s = undefined;
+  s = sessionId = undefined;
   fixture = undefined;
+});
+afterAll(async () => {
+  await agent?.h.close();
+  if (agent) rmSync(agent.cwd, { recursive: true, force: true });
+  agent = undefined;
 });
 
 /** The real binary with the project settings `hooks` and the fixture MCP server as `srv`. */
 async function open(hooks: Record<string, unknown>) {
   fixture = new Fixture();
-  s = await startStdio({}, { args: ["--log-level", "warn", "--setting-sources", "project"] });
+  agent ??= await startStdio({}, { args: ["--log-level", "warn", "--setting-sources", "project"] });
+  s = { ...agent, cwd: workspace() };
   mkdirSync(join(s.cwd, ".claude"));
   writeFileSync(join(s.cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
-  const { sessionId, mcp, response } = await openWithMcp(s, [fixture.stdio("srv", ["--policy"])]);
-  expect(mcp).toMatchObject([{ name: "srv", status: "connected" }]);
+  const opened = await openWithMcp(s, [fixture.stdio("srv", ["--policy"])]);
+  sessionId = opened.sessionId;
+  expect(opened.mcp).toMatchObject([{ name: "srv", status: "connected" }]);
   await s.h.agent.request(methods.agent.session.setMode, {
     sessionId,
     modeId: "bypassPermissions",
   });
-  const settings = sessionOpenedMetaSchema.parse(response._meta).hooks.settings;
+  const settings = sessionOpenedMetaSchema.parse(opened.response._meta).hooks.settings;
   return { s, fixture, sessionId, settings };
 }
 

@@ -8,6 +8,7 @@ import {
   finishedCalls,
   startStdio,
   toolLine,
+  workspace,
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
@@ -44,7 +45,7 @@ export interface PolicySession {
   readonly cwd: string;
   readonly settings: z.infer<typeof settingsReportSchema>[] | undefined;
   readonly warnings: unknown;
-  /** Removes the temp dirs and closes the agent. */
+  /** Closes the session and removes its temp dirs; ends its agent unless that is shared. */
   close(): Promise<void>;
 }
 
@@ -63,12 +64,62 @@ function write(path: string, text: string, mode = 0o644): void {
   chmodSync(path, mode);
 }
 
-/** Opens a session with the setup's settings files and scripts, in `bypassPermissions`. */
-export async function openPolicySession(setup: PolicySetup): Promise<PolicySession> {
-  const temps: string[] = [];
+/** The agent process a setup runs in, and the temp dirs that go with it. */
+interface PolicyAgent {
+  readonly session: Session;
+  readonly temps: readonly string[];
+}
+
+/**
+ * Agent processes shared by the tests of one file: a setup whose flags, operator files and
+ * user file match an earlier one's opens its session in the same process (an agent serves
+ * many sessions, each in its own workspace). `close()` ends them, after the file's tests.
+ */
+export class PolicyAgents {
+  readonly #agents = new Map<string, Promise<PolicyAgent>>();
+
+  /** The process for `setup`'s agent-wide part, started on first use. */
+  agentFor(setup: PolicySetup): Promise<PolicyAgent> {
+    const key = JSON.stringify([
+      setup.explicit,
+      setup.user,
+      setup.managed,
+      sourcesOf(setup),
+      setup.args,
+    ]);
+    let agent = this.#agents.get(key);
+    if (!agent) {
+      agent = startPolicyAgent(setup);
+      this.#agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    for (const agent of agents) await closeAgent(await agent);
+  }
+}
+
+/** `--setting-sources` for a setup: as given, else every source that has a file. */
+function sourcesOf(setup: PolicySetup): string {
+  return (
+    setup.sources ??
+    (
+      [
+        setup.user !== undefined && "user",
+        setup.project !== undefined && "project",
+        setup.local !== undefined && "local",
+      ].filter(Boolean) as string[]
+    ).join(",")
+  );
+}
+
+/** Starts the real binary with the setup's flags, operator and managed files and user file. */
+async function startPolicyAgent(setup: PolicySetup): Promise<PolicyAgent> {
   const home = mkdtempSync(join(tmpdir(), "hookgate-home-"));
   const ops = mkdtempSync(join(tmpdir(), "hookgate-ops-"));
-  temps.push(home, ops);
   const explicit = (setup.explicit ?? []).map((value, i) => {
     const path = join(ops, `policy-${i}.json`);
     write(path, text(value));
@@ -79,15 +130,7 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
   }
   const managed = join(ops, "managed-settings.json");
   if (setup.managed !== undefined) write(managed, text(setup.managed));
-  const sources =
-    setup.sources ??
-    (
-      [
-        setup.user !== undefined && "user",
-        setup.project !== undefined && "project",
-        setup.local !== undefined && "local",
-      ].filter(Boolean) as string[]
-    ).join(",");
+  const sources = sourcesOf(setup);
   const session = await startStdio(setup.client ?? {}, {
     args: [
       "--log-level",
@@ -99,8 +142,28 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
     ],
     env: { HOME: home },
   });
-  const cwd = session.cwd;
-  temps.push(cwd);
+  return { session, temps: [home, ops, session.cwd] };
+}
+
+async function closeAgent(agent: PolicyAgent): Promise<void> {
+  await agent.session.h.close();
+  for (const dir of agent.temps) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Opens a session with the setup's settings files and scripts, in `bypassPermissions`. With
+ * `agents` (and no client script of its own) the session may share a process with other
+ * tests' sessions; without, it has a process of its own, which `close()` ends.
+ */
+export async function openPolicySession(
+  setup: PolicySetup,
+  agents?: PolicyAgents,
+): Promise<PolicySession> {
+  const shared = agents !== undefined && setup.client === undefined;
+  const agent = shared ? await agents.agentFor(setup) : await startPolicyAgent(setup);
+  const session = agent.session;
+  // A workspace of its own, even in a shared process.
+  const cwd = shared ? workspace() : session.cwd;
   if (setup.project !== undefined) {
     write(join(cwd, ".claude/settings.json"), text(setup.project));
   }
@@ -110,7 +173,7 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
   for (const [rel, text] of Object.entries(setup.scripts ?? {})) {
     write(join(cwd, rel), text, 0o755);
   }
-  const res = await session.newSession(setup.meta);
+  const res = await session.newSession(setup.meta, cwd);
   await session.h.agent.request(methods.agent.session.setMode, {
     sessionId: res.sessionId,
     modeId: "bypassPermissions",
@@ -123,8 +186,12 @@ export async function openPolicySession(setup: PolicySetup): Promise<PolicySessi
     settings: hooks.settings,
     warnings: hooks.warnings,
     close: async () => {
-      await session.h.close();
-      for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+      if (!shared) return closeAgent(agent);
+      // The test may have closed it itself; the process stays for the file's other tests.
+      await session.h.agent
+        .request(methods.agent.session.close, { sessionId: res.sessionId })
+        .catch(() => undefined);
+      rmSync(cwd, { recursive: true, force: true });
     },
   };
 }

@@ -1,13 +1,22 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { attempt, bashPolicy, openPolicySession, type PolicySession } from "./policy-session.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  attempt,
+  bashPolicy,
+  openPolicySession,
+  PolicyAgents,
+  type PolicySession,
+} from "./policy-session.js";
 
+/** Tests with the same flags and operator files share an agent process, each in its own session. */
+const agents = new PolicyAgents();
 let o: PolicySession | undefined;
 afterEach(async () => {
   await o?.close();
   o = undefined;
 });
+afterAll(() => agents.close());
 
 /** The operator's policy: deny `rm`, slowly enough that a shortened timeout would show. */
 const DENY_RM = "sleep 0.5; echo operator says no >&2; exit 2";
@@ -19,17 +28,20 @@ describe("a repository cannot switch off the operator's --settings policy", () =
     ["project", { project: { disableAllHooks: true } }],
     ["local", { local: { disableAllHooks: true } }],
   ] as const)("disableAllHooks in the %s file leaves the explicit policy on", async (_, repo) => {
-    o = await openPolicySession({ explicit: [operator], ...repo });
+    o = await openPolicySession({ explicit: [operator], ...repo }, agents);
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(false);
     expect(r.reports).toEqual([expect.objectContaining({ outcome: "denied" })]);
   });
 
   it("a project copy of the handler with an `if` that never matches does not replace it", async () => {
-    o = await openPolicySession({
-      explicit: [operator],
-      project: bashPolicy({ type: "command", command: DENY_RM, if: "Bash(never-matches:*)" }),
-    });
+    o = await openPolicySession(
+      {
+        explicit: [operator],
+        project: bashPolicy({ type: "command", command: DENY_RM, if: "Bash(never-matches:*)" }),
+      },
+      agents,
+    );
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(false);
     expect(r.reports.map((x) => [x.hookCallbackId, x.outcome])).toEqual([
@@ -38,19 +50,24 @@ describe("a repository cannot switch off the operator's --settings policy", () =
   });
 
   it("a project copy with a tiny timeout and onFailure: continue does not weaken it", async () => {
-    o = await openPolicySession({
-      explicit: [operator],
-      project: {
-        hooks: {
-          PreToolUse: [
-            {
-              matcher: "*",
-              hooks: [{ type: "command", command: DENY_RM, timeout: 0.001, onFailure: "continue" }],
-            },
-          ],
+    o = await openPolicySession(
+      {
+        explicit: [operator],
+        project: {
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "*",
+                hooks: [
+                  { type: "command", command: DENY_RM, timeout: 0.001, onFailure: "continue" },
+                ],
+              },
+            ],
+          },
         },
       },
-    });
+      agents,
+    );
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(false);
     expect(r.reports.map((x) => [x.hookCallbackId, x.outcome])).toEqual([
@@ -59,11 +76,14 @@ describe("a repository cannot switch off the operator's --settings policy", () =
   });
 
   it("a user file's disableAllHooks turns off project hooks but not the operator's", async () => {
-    o = await openPolicySession({
-      explicit: [operator],
-      user: { disableAllHooks: true },
-      project: bashPolicy({ type: "command", command: "echo project ran >> ran.txt" }),
-    });
+    o = await openPolicySession(
+      {
+        explicit: [operator],
+        user: { disableAllHooks: true },
+        project: bashPolicy({ type: "command", command: "echo project ran >> ran.txt" }),
+      },
+      agents,
+    );
     const r = await attempt(o, "rm -rf victim");
     expect(r.victimDeleted).toBe(false);
     expect(r.reports.map((x) => x.hookCallbackId)).toEqual([expect.stringMatching(OPERATOR_ID)]);
@@ -73,16 +93,19 @@ describe("a repository cannot switch off the operator's --settings policy", () =
 describe("identical handlers run once per event, as in Claude Code", () => {
   it("one command under `Bash` and under `*` runs once", async () => {
     const count = { type: "command", command: 'echo ran >> "$CLAUDE_PROJECT_DIR/count.txt"' };
-    o = await openPolicySession({
-      project: {
-        hooks: {
-          PreToolUse: [
-            { matcher: "Bash", hooks: [count] },
-            { matcher: "*", hooks: [count] },
-          ],
+    o = await openPolicySession(
+      {
+        project: {
+          hooks: {
+            PreToolUse: [
+              { matcher: "Bash", hooks: [count] },
+              { matcher: "*", hooks: [count] },
+            ],
+          },
         },
       },
-    });
+      agents,
+    );
     const r = await attempt(o, "true");
     expect(r.reports).toHaveLength(1);
     expect(readFileSync(join(o.cwd, "count.txt"), "utf8")).toBe("ran\n");
