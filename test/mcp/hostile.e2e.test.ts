@@ -12,7 +12,7 @@ import { waitUntil } from "../helpers/wait.js";
 
 // A hostile server must cost only its own session. Each test measures how long the agent
 // takes to answer a plain prompt in an idle session, then asks the same of it while another
-// session's server floods, declares a backtracking pattern, lists 20k tools or sends 50 MB,
+// session's server floods, declares a backtracking pattern, lists 20k tools or sends 20 MB,
 // and holds the answer to a generous multiple of the idle time plus a floor: a loaded
 // machine does not trip it, an agent whose event loop is held for seconds does.
 
@@ -118,9 +118,9 @@ describe("a hostile MCP server costs only its own session", () => {
       flood: { ms: 1000 },
     },
     {
-      name: "an HTTP call answered with 20k list_changed notifications re-lists a few times",
+      name: "an HTTP call answered with 5,000 list_changed notifications re-lists a few times",
       server: (fixture: Fixture) => hostileHttp(fixture),
-      flood: { count: 20_000 },
+      flood: { count: 5000 },
     },
   ];
   for (const { name, server, flood: args } of floods) {
@@ -198,13 +198,15 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("pong");
   });
 
-  it("a 50 MB stdio result is cut off while it streams: the call fails, the server stays", async () => {
+  // Past the cap by some megabytes, so most chunks of the line are dropped as they stream in
+  // (what is kept of such a line is pinned in bounds.test.ts).
+  it("a 20 MB stdio result, past the 16 MiB cap, is cut off while it streams: the call fails, the server stays", async () => {
     const { s, fixture } = await startBinary();
     const quiet = await quietSession(s);
     const { sessionId } = await openWithMcp(s, [hostile(fixture)]);
     const call = s.prompt(
       sessionId,
-      [toolLine("mcp__h__big", { bytes: 50_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
+      [toolLine("mcp__h__big", { bytes: 20_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
     );
     await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(call, quiet);
