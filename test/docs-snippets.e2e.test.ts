@@ -1,10 +1,11 @@
 import { execFile, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import ts from "typescript";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { transformSync } from "esbuild";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../src/client/kit/index.js";
 import { BUILT_CLI } from "./helpers/harness.js";
 
@@ -30,8 +31,55 @@ function tsBlocks(): { where: string; code: string }[] {
 function scratch(): string {
   const dir = join(ROOT, `.snippets-${process.pid}-${Math.random().toString(36).slice(2)}`);
   mkdirSync(dir);
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** What vitest's JSON reporter says of each test file. */
+const vitestReport = z.object({
+  testResults: z.array(
+    z.object({
+      name: z.string(),
+      status: z.string(),
+      message: z.string().optional(),
+      assertionResults: z.array(
+        z.object({ status: z.string(), failureMessages: z.array(z.string()).optional() }),
+      ),
+    }),
+  ),
+});
+type FileResult = z.infer<typeof vitestReport>["testResults"][number];
+
+/**
+ * The blocks that are test files, each a file of its own, run by one vitest under a config of
+ * their own (one run for all: each vitest costs seconds of CPU to start), in `dir`. Resolves
+ * with each block's file result, by block.
+ */
+async function runTestBlocks(
+  blocks: { where: string; code: string }[],
+  dir: string,
+): Promise<Map<string, FileResult | undefined>> {
+  const files = new Map(blocks.map((b, i) => [b.where, `block-${i + 1}.test.ts`]));
+  for (const { where, code } of blocks) writeFileSync(join(dir, files.get(where)!), code);
+  writeFileSync(
+    join(dir, "vitest.config.mjs"),
+    "export default { test: { include: ['block-*.test.ts'] } };\n",
+  );
+  const vitest = join(ROOT, "node_modules/vitest/vitest.mjs");
+  const report = join(dir, "report.json");
+  const args = [vitest, "run", "--root", dir, "--reporter", "json", "--outputFile", report];
+  // A failing block makes vitest exit 1: each test then reads its own file's result.
+  const stderr = await run(process.execPath, args, { cwd: dir }).then(
+    (r) => r.stderr,
+    (e: { stderr?: string }) => e.stderr ?? String(e),
+  );
+  if (!existsSync(report)) throw new Error(`vitest wrote no report:\n${stderr}`);
+  const { testResults } = vitestReport.parse(JSON.parse(readFileSync(report, "utf8")));
+  return new Map(
+    blocks.map(({ where }) => [
+      where,
+      testResults.find((r) => r.name.endsWith(`/${files.get(where)}`)),
+    ]),
+  );
 }
 
 describe(
@@ -44,26 +92,33 @@ describe(
       );
     });
 
-    it.each(tsBlocks())("$where", async ({ code }) => {
-      const dir = scratch();
-      const cwd = makeWorkspace({ "build/out.txt": "built" });
-      onTestFinished(() => removeWorkspace(cwd));
-      if (code.includes('from "vitest"')) {
-        // A test file: vitest runs it, under a config of its own.
-        writeFileSync(join(dir, "snippet.test.ts"), code);
-        writeFileSync(
-          join(dir, "vitest.config.mjs"),
-          "export default { test: { include: ['snippet.test.ts'] } };\n",
+    const isTestFile = (code: string) => code.includes('from "vitest"');
+    let testRun: Promise<Map<string, FileResult | undefined>> | undefined;
+    let testDir: string | undefined;
+    afterAll(() => {
+      if (testDir !== undefined) rmSync(testDir, { recursive: true, force: true });
+    });
+
+    it.each(tsBlocks())("$where", async ({ where, code }) => {
+      if (isTestFile(code)) {
+        // A test file: vitest runs it, with the other test blocks, under a config of their own.
+        testRun ??= runTestBlocks(
+          tsBlocks().filter((b) => isTestFile(b.code)),
+          (testDir = scratch()),
         );
-        const vitest = join(ROOT, "node_modules/vitest/vitest.mjs");
-        const result = await run(process.execPath, [vitest, "run", "--root", dir], { cwd: dir });
-        expect(result.stdout).toMatch(/1 passed/);
+        const result = (await testRun).get(where);
+        const failures = result?.assertionResults.flatMap((a) => a.failureMessages ?? []);
+        expect(result?.status, `${result?.message ?? ""}\n${failures?.join("\n")}`).toBe("passed");
+        expect(result?.assertionResults.length).toBeGreaterThan(0);
+        expect(result?.assertionResults.every((a) => a.status === "passed")).toBe(true);
         return;
       }
+      const dir = scratch();
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      const cwd = makeWorkspace({ "build/out.txt": "built" });
+      onTestFinished(() => removeWorkspace(cwd));
       // A program: its types stripped (nothing else changed), run with node in a workspace.
-      const js = ts.transpileModule(code, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
+      const js = transformSync(code, { loader: "ts", format: "esm", target: "es2022" }).code;
       writeFileSync(join(dir, "snippet.mjs"), js);
       const { stdout } = await run(process.execPath, [join(dir, "snippet.mjs")], {
         cwd,

@@ -8,10 +8,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
-const TINY = ["--calls", "16", "--rounds", "2", "--warm", "4", "--samples", "2"];
+// The least that still takes every path: a warm-up, two rounds (the raw floor alternates its
+// order by round), a burst of each size per round. The figures are not what is checked.
+const TINY = ["--calls", "4", "--rounds", "2", "--warm", "1", "--samples", "2"];
 const TINY_TURNS = ["--observers", "2", "--reps", "1", "--sessions", "10", "--turns", "20"];
 const TINY_STARTS = ["--starts", "1", "--policy-cases", "4"];
-const TINY_BURSTS = ["--bursts", "4"];
+const TINY_BURSTS = ["--bursts", "2"];
 
 const window = z.object({
   turns: z.tuple([z.number().int(), z.number().int()]),

@@ -5,7 +5,7 @@ import {
   type CreateElicitationResponse,
   type McpServer,
 } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { HookEventParams } from "../../src/wire/hook-input.js";
 import { initialize } from "../helpers/harness.js";
 import { connectStdio } from "../helpers/stdio.js";
@@ -17,6 +17,7 @@ import {
   toolLine,
   workspace,
   type ClientScript,
+  type HookHandler,
   type Session,
 } from "../agent/setup.js";
 
@@ -33,27 +34,29 @@ const answer = (event: string, out: Record<string, unknown>) => () => ({
   hookSpecificOutput: { hookEventName: event, ...out },
 });
 
+type FormAnswer = (req: CreateElicitationRequest) => CreateElicitationResponse;
+
 let session: Session | undefined;
+/** Sessions the current test opened on the shared agent, closed (ending their servers) after it. */
+const opened: string[] = [];
 afterEach(async () => {
   await session?.h.close();
   session = undefined;
+  const s = await shared;
+  for (const sessionId of opened.splice(0)) {
+    await s?.h.agent.request(methods.agent.session.close, { sessionId });
+  }
 });
+afterAll(async () => (await shared)?.h.close());
 
 /**
  * The built agent with a client that may declare form elicitation and answer it; every frame
  * the agent sends is checked against the ACP schema when the harness closes.
  */
-async function start(
-  script: ClientScript,
-  form?: (req: CreateElicitationRequest) => CreateElicitationResponse,
-): Promise<{ s: Session; asked: CreateElicitationRequest[] }> {
+async function connect(script: ClientScript, form?: FormAnswer): Promise<Session> {
   const { app, seen } = testClient(script);
-  const asked: CreateElicitationRequest[] = [];
   const client = form
-    ? app.onRequest(methods.client.elicitation.create, ({ params }) => {
-        asked.push(params);
-        return form(params);
-      })
+    ? app.onRequest(methods.client.elicitation.create, ({ params }) => form(params))
     : app;
   const h = connectStdio(client, { args: ["--log-level", "warn"] });
   await initialize(h, {
@@ -61,8 +64,43 @@ async function start(
     terminal: false,
     ...(form && { elicitation: { form: {} } }),
   });
-  session = { h, seen, cwd: workspace(), newSession: () => never(), prompt: () => never() };
-  return { s: session, asked };
+  return { h, seen, cwd: workspace(), newSession: () => never(), prompt: () => never() };
+}
+
+/**
+ * One agent for every test whose client declares form elicitation (a start per test cost more
+ * than most tests): its client answers with the hooks and the form answer `start` last set.
+ */
+let shared: Promise<Session> | undefined;
+const current: { hooks: Record<string, HookHandler>; form: FormAnswer } = {
+  hooks: {},
+  form: () => never(),
+};
+
+/**
+ * An agent whose client answers `_hooks/run` as `script` says and, with `form`, declares form
+ * elicitation and answers it so; what the client saw and was asked starts empty.
+ */
+async function start(
+  script: ClientScript,
+  form?: FormAnswer,
+): Promise<{ s: Session; asked: CreateElicitationRequest[] }> {
+  if (!form) {
+    session = await connect(script);
+    return { s: session, asked: [] };
+  }
+  const asked: CreateElicitationRequest[] = [];
+  for (const id of Object.keys(current.hooks)) delete current.hooks[id];
+  Object.assign(current.hooks, script.hooks);
+  current.form = (req) => {
+    asked.push(req);
+    return form(req);
+  };
+  shared ??= connect({ hooks: current.hooks }, (req) => current.form(req));
+  const s = await shared;
+  s.seen.hookRuns.length = 0;
+  s.seen.events.length = 0;
+  return { s, asked };
 }
 
 function never(): never {
@@ -83,6 +121,7 @@ async function runAsk(
     mcpServers: [SERVER],
     _meta: { hooks },
   });
+  if (s !== session) opened.push(sessionId);
   await s.h.agent.request(methods.agent.session.setMode, {
     sessionId,
     modeId: "bypassPermissions",

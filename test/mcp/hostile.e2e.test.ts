@@ -3,24 +3,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { methods, type McpServer } from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { RELIST_INTERVAL_MS } from "../../src/mcp/connection.js";
-import { finishedCalls, textOf, toolLine, type Session } from "../agent/setup.js";
-import { openWithMcp, perTest, type Fixture } from "./helpers.js";
+import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
+import { Fixture, openWithMcp, perTest } from "./helpers.js";
 import { waitUntil } from "../helpers/wait.js";
 
-// A hostile server must cost only its own session. Each test measures how long the agent
-// takes to answer a plain prompt in an idle session, then asks the same of it while another
-// session's server floods, declares a backtracking pattern, lists 20k tools or sends 50 MB,
-// and holds the answer to a generous multiple of the idle time plus a floor: a loaded
-// machine does not trip it, an agent whose event loop is held for seconds does.
+// A hostile server must cost only its own session. How long the agent takes to answer a
+// plain prompt in an idle session is measured when it starts; each test asks the same of it
+// while another session's server floods, declares a backtracking pattern, lists 20k tools or
+// sends 20 MB, and holds the answer to a generous multiple of the idle time plus a floor: a
+// loaded machine does not trip it, an agent whose event loop is held for seconds does.
 
 const HOSTILE = fileURLToPath(new URL("./fixtures/hostile.mjs", import.meta.url));
 const RATIO = 20;
 const FLOOR_MS = 5000;
 
 const { startBinary, later } = perTest();
+const startShared = sharedBinary();
 
 function hostile(fixture: Fixture, flags: string[] = []): McpServer {
   return {
@@ -66,8 +67,13 @@ async function expectRelistsBounded(fixture: Fixture, start: number): Promise<vo
   expect(listings).toBeLessThanOrEqual(bound);
 }
 
+interface Quiet {
+  ask: () => Promise<number>;
+  bound: number;
+}
+
 /** A quiet session and the time it takes to answer a plain prompt when nothing else runs. */
-async function quietSession(s: Session): Promise<{ ask: () => Promise<number>; bound: number }> {
+async function quietSession(s: Session): Promise<Quiet> {
   const { sessionId } = await s.newSession();
   const ask = async () => {
     const start = performance.now();
@@ -86,10 +92,7 @@ async function quietSession(s: Session): Promise<{ ask: () => Promise<number>; b
  * the slowest answer. An answer slower than `bound` ends the wait there, so an agent that
  * stalls for minutes fails in seconds.
  */
-async function slowestAnswerWhile(
-  busy: Promise<unknown>,
-  quiet: { ask: () => Promise<number>; bound: number },
-): Promise<number> {
+async function slowestAnswerWhile(busy: Promise<unknown>, quiet: Quiet): Promise<number> {
   let done = false;
   const settled = busy.then(
     () => (done = true),
@@ -110,6 +113,41 @@ async function slowestAnswerWhile(
   return slowest;
 }
 
+/**
+ * One agent for the tests that leave it running, its quiet session timed once; per test a
+ * fresh fixture, and sessions opened through `withMcp` that are closed (ending their servers)
+ * when the test ends. Starting an agent and timing it idle cost as much as some tests here.
+ */
+function sharedBinary() {
+  let started: Promise<{ s: Session; quiet: Quiet }> | undefined;
+  let fixture: Fixture | undefined;
+  const open = new Set<string>();
+  const closeSession = async (s: Session, sessionId: string) => {
+    open.delete(sessionId);
+    await s.h.agent.request(methods.agent.session.close, { sessionId });
+  };
+  afterEach(async () => {
+    const s = started && (await started).s;
+    for (const sessionId of open) if (s) await closeSession(s, sessionId);
+    fixture?.cleanup();
+    fixture = undefined;
+  });
+  afterAll(async () => {
+    if (started) await (await started).s.h.close();
+  });
+  return async () => {
+    started ??= startStdio().then(async (s) => ({ s, quiet: await quietSession(s) }));
+    const { s, quiet } = await started;
+    fixture = new Fixture();
+    const withMcp = async (servers: McpServer[]) => {
+      const opened = await openWithMcp(s, servers);
+      open.add(opened.sessionId);
+      return opened;
+    };
+    return { s, quiet, fixture, withMcp, close: (id: string) => closeSession(s, id) };
+  };
+}
+
 describe("a hostile MCP server costs only its own session", () => {
   const floods = [
     {
@@ -118,16 +156,15 @@ describe("a hostile MCP server costs only its own session", () => {
       flood: { ms: 1000 },
     },
     {
-      name: "an HTTP call answered with 20k list_changed notifications re-lists a few times",
+      name: "an HTTP call answered with 5,000 list_changed notifications re-lists a few times",
       server: (fixture: Fixture) => hostileHttp(fixture),
-      flood: { count: 20_000 },
+      flood: { count: 5000 },
     },
   ];
   for (const { name, server, flood: args } of floods) {
     it(name, async () => {
-      const { s, fixture } = await startBinary();
-      const quiet = await quietSession(s);
-      const { sessionId, mcp } = await openWithMcp(s, [await server(fixture)]);
+      const { s, quiet, fixture, withMcp } = await startShared();
+      const { sessionId, mcp } = await withMcp([await server(fixture)]);
       expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
       const start = performance.now();
       const flood = s.prompt(sessionId, toolLine("mcp__h__flood", args));
@@ -164,9 +201,8 @@ describe("a hostile MCP server costs only its own session", () => {
   }
 
   it("a catastrophic schema pattern is matched in linear time; other sessions answer", async () => {
-    const { s, fixture } = await startBinary();
-    const quiet = await quietSession(s);
-    const { sessionId, mcp } = await openWithMcp(s, [hostile(fixture)]);
+    const { s, quiet, fixture, withMcp } = await startShared();
+    const { sessionId, mcp } = await withMcp([hostile(fixture)]);
     expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 4 }]);
     const text = `${"a".repeat(40)}!`;
     const call = s.prompt(
@@ -184,9 +220,8 @@ describe("a hostile MCP server costs only its own session", () => {
   });
 
   it("20k tools: the first 1,000 are offered, the excess is reported, others answer", async () => {
-    const { s, fixture } = await startBinary();
-    const quiet = await quietSession(s);
-    const opening = openWithMcp(s, [hostile(fixture, ["--tools", "20000"])]);
+    const { s, quiet, fixture, withMcp } = await startShared();
+    const opening = withMcp([hostile(fixture, ["--tools", "20000"])]);
     const slowest = await slowestAnswerWhile(opening, quiet);
     expect(slowest).toBeLessThan(quiet.bound);
     const { sessionId, mcp } = await opening;
@@ -198,13 +233,14 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("pong");
   });
 
-  it("a 50 MB stdio result is cut off while it streams: the call fails, the server stays", async () => {
-    const { s, fixture } = await startBinary();
-    const quiet = await quietSession(s);
-    const { sessionId } = await openWithMcp(s, [hostile(fixture)]);
+  // Past the cap by some megabytes, so most chunks of the line are dropped as they stream in
+  // (what is kept of such a line is pinned in bounds.test.ts).
+  it("a 20 MB stdio result, past the 16 MiB cap, is cut off while it streams: the call fails, the server stays", async () => {
+    const { s, quiet, fixture, withMcp, close } = await startShared();
+    const { sessionId } = await withMcp([hostile(fixture)]);
     const call = s.prompt(
       sessionId,
-      [toolLine("mcp__h__big", { bytes: 50_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
+      [toolLine("mcp__h__big", { bytes: 20_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
     );
     await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(call, quiet);
@@ -214,6 +250,6 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(big?.status).toBe("failed");
     expect(textOf(big)).toMatch(/larger than 16 MiB/);
     expect(textOf(ping)).toBe("pong");
-    await s.h.agent.request(methods.agent.session.close, { sessionId });
+    await close(sessionId);
   });
 });

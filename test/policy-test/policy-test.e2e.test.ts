@@ -33,8 +33,10 @@ async function hookgateTest(cwd: string, ...args: string[]) {
   }
 }
 
-function exampleRepo(extra: Record<string, string> = {}): string {
-  const dir = makeWorkspace({ ...docFiles(), ...extra });
+function exampleRepo(extra: Record<string, string> = {}, without: string[] = []): string {
+  const files = { ...docFiles(), ...extra };
+  for (const path of without) delete files[path];
+  const dir = makeWorkspace(files);
   onTestFinished(() => removeWorkspace(dir));
   return dir;
 }
@@ -46,6 +48,14 @@ const FAILING = `cases:
     prompt: '/tool Bash {"command":"grep -r TODO ."}'
     expect:
       calls: [{ decision: allowed }]
+`;
+
+/** A case that passes in the worked example's agent without running its (node) hook. */
+const PASSING = `cases:
+  - name: a plain prompt
+    copy: [.claude]
+    settingSources: [project]
+    prompt: hi
 `;
 
 // Each case starts an agent process: a file of several cases takes seconds on a loaded machine.
@@ -74,13 +84,16 @@ describe("hookgate test", { timeout: 60_000 }, () => {
   });
 
   it("a failing case prints what happened instead and makes the exit code 1; files are found by default", async () => {
-    const dir = exampleRepo({ "wrong.hookgate.yaml": FAILING });
+    // The worked example's own file is left out: the test above runs it.
+    const files = { "wrong.hookgate.yaml": FAILING, "right.hookgate.yaml": PASSING };
+    const dir = exampleRepo(files, ["policy.hookgate.yaml"]);
     const result = await hookgateTest(dir);
     expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^✓ right\.hookgate\.yaml › a plain prompt/m);
     expect(result.stdout).toMatch(
       /^✗ wrong\.hookgate\.yaml › grep runs: call 1 \(Bash\): expected allowed, but it was denied: "• Use 'rg'/m,
     );
-    expect(result.stdout).toMatch(/^4 cases: 3 passed, 1 failed$/m);
+    expect(result.stdout).toMatch(/^2 cases: 1 passed, 1 failed$/m);
   });
 
   it("--reporter junit writes well-formed JUnit XML with a failure per failed case", async () => {
