@@ -29,7 +29,7 @@ const mockingUnit = mocking.filter((file) => !file.endsWith(".e2e.test.ts"));
 const mockingE2e = mocking.filter((file) => file.endsWith(".e2e.test.ts"));
 
 // A hang guard only: a busy machine running files side by side can triple the time a
-// process-heavy test takes (the 20k-notification flood in mcp/hostile took > 20 s).
+// process-heavy test takes (a notification flood in mcp/hostile once took > 20 s).
 const e2eTimeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
