@@ -19,6 +19,7 @@ const NOT_BEFORE_USE = [
   /node_modules\/@ai-sdk\/(openai|anthropic|openai-compatible)\//,
   /node_modules\/ai\/dist\/index\.mjs$/,
   /node_modules\/@ai-sdk\/provider-utils\//,
+  /node_modules\/tinyglobby\//,
   /node_modules\/@modelcontextprotocol\/client\//,
   /node_modules\/ajv\//,
 ];
