@@ -307,6 +307,8 @@ function moduleState(text: string): string[] {
  */
 const ALLOWED_MODULE_STATE: Readonly<Record<string, string>> = {
   "model/ai-internal.ts: loading": "cache: the AI SDK's internals, imported once on first use",
+  "model/ai-internal.ts: loadingUtils":
+    "cache: the AI SDK's provider utilities, imported once on first use",
   "model/provider-prompt.ts: converted": "cache: a prompt converted once per message list",
   "model/profile.ts: profiles": "cache: a model's profile, attached to the model object",
   "model/step.ts: toolSets": "cache: the AI SDK tool set built once per tool list",

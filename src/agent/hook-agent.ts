@@ -41,15 +41,18 @@ const VERDICT_DEFINITION: LanguageModelV3FunctionTool = {
 /** Claude Code's one reminder to a subagent that stopped without its verdict. */
 export const VERDICT_REMINDER = `[structured-output-enforce] You MUST call the ${VERDICT_TOOL} tool to complete this request. Call this tool now.`;
 
-const DEFINITIONS: LanguageModelV3FunctionTool[] = [
-  ...toolDefinitionsForModel(HOOK_AGENT_TOOLS).map((d): LanguageModelV3FunctionTool => ({
-    type: "function",
-    name: d.name,
-    description: d.description,
-    inputSchema: d.jsonSchema,
-  })),
-  VERDICT_DEFINITION,
-];
+/** The subagent's tools as the model sees them: built when a hook runs, not with every session. */
+function definitions(): LanguageModelV3FunctionTool[] {
+  return [
+    ...toolDefinitionsForModel(HOOK_AGENT_TOOLS).map((d): LanguageModelV3FunctionTool => ({
+      type: "function",
+      name: d.name,
+      description: d.description,
+      inputSchema: d.jsonSchema,
+    })),
+    VERDICT_DEFINITION,
+  ];
+}
 
 /**
  * The session's model as `agent` hooks run it: a loop of model steps with Read, Grep, Glob and
@@ -71,12 +74,13 @@ export function hookAgentOf(
       { role: "system", content: system },
       { role: "user", content: [{ type: "text", text: task }] },
     ];
+    const offered = definitions();
     let turns = 0;
     let reminded = false;
     let lastError: string | undefined;
     for (;;) {
       signal.throwIfAborted();
-      const result = await model.doGenerate({ prompt, tools: DEFINITIONS, abortSignal: signal });
+      const result = await model.doGenerate({ prompt, tools: offered, abortSignal: signal });
       turns++;
       // As Claude Code: the step that reaches the limit is not acted on.
       if (turns >= maxTurns) return { status: "turn_limit", turns };

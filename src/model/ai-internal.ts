@@ -1,6 +1,8 @@
 type AiInternal = typeof import("ai/internal");
+type ProviderUtils = typeof import("@ai-sdk/provider-utils");
 
 let loading: Promise<AiInternal> | undefined;
+let loadingUtils: Promise<ProviderUtils> | undefined;
 
 /**
  * The AI SDK's call helpers (`ai/internal`), loaded with a session's first model step rather
@@ -12,4 +14,16 @@ export function aiInternal(): Promise<AiInternal> {
     throw error;
   });
   return loading;
+}
+
+/**
+ * The AI SDK's provider utilities (tool schemas, JSON parsing), which the call helpers load
+ * too: with a session's first model step, not with the session (they bring zod 3 with them).
+ */
+export function providerUtils(): Promise<ProviderUtils> {
+  loadingUtils ??= import("@ai-sdk/provider-utils").catch((error: unknown) => {
+    loadingUtils = undefined;
+    throw error;
+  });
+  return loadingUtils;
 }

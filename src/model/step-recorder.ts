@@ -4,8 +4,8 @@ import type {
   SharedV3ProviderMetadata,
   SharedV3Warning,
 } from "@ai-sdk/provider";
-import { safeParseJSON } from "@ai-sdk/provider-utils";
 import type { AssistantModelMessage, ToolSet } from "ai";
+import { providerUtils } from "./ai-internal.js";
 
 type Metadata = SharedV3ProviderMetadata | undefined;
 
@@ -166,6 +166,7 @@ export class StepRecorder {
 
   private async toolCall(part: LanguageModelV3ToolCall): Promise<void> {
     const known = Object.hasOwn(this.tools, part.toolName);
+    const { safeParseJSON } = await providerUtils();
     const parsed =
       known && part.input.trim() === ""
         ? { success: true as const, value: {} }

@@ -5,11 +5,10 @@ import type {
   LanguageModelV3ProviderTool,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { jsonSchema, tool } from "@ai-sdk/provider-utils";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import { toolDefinitionsForModel } from "../tools/index.js";
 import type { AnyTool } from "../tools/types.js";
-import { aiInternal } from "./ai-internal.js";
+import { aiInternal, providerUtils } from "./ai-internal.js";
 import { defuseDeepInput, defusedInput } from "./deep-input.js";
 import { profileOf } from "./profile.js";
 import { providerPrompt } from "./provider-prompt.js";
@@ -51,7 +50,8 @@ export interface StepOptions {
   readonly system?: string | undefined;
   /** The conversation so far; appended to between steps, never changed in place. */
   readonly messages: readonly ModelMessage[];
-  readonly tools: ToolSet;
+  /** The tools offered, or their set while it is still being built (see toolSetFor). */
+  readonly tools: ToolSet | Promise<ToolSet>;
   readonly signal: AbortSignal;
   readonly maxRetries?: number;
 }
@@ -60,22 +60,32 @@ export interface StepOptions {
 // them to its log; until then, and in library use, they are dropped.
 globalThis.AI_SDK_LOG_WARNINGS ??= false;
 
-const toolSets = new WeakMap<readonly AnyTool[], ToolSet>();
+const toolSets = new WeakMap<readonly AnyTool[], Promise<ToolSet>>();
 
 /**
  * The AI SDK tool set for our tools, without `execute` (the session runs every call
  * through the gate itself) and without validation (the session validates with zod and
- * reports bad arguments as a failed call the model can see).
+ * reports bad arguments as a failed call the model can see). Built with the AI SDK's
+ * provider utilities, which load with the first model step, not with the session.
  */
-export function toolSetFor(tools: readonly AnyTool[]): ToolSet {
+export function toolSetFor(tools: readonly AnyTool[]): Promise<ToolSet> {
   let set = toolSets.get(tools);
   if (!set) {
-    set = {};
-    for (const t of toolDefinitionsForModel(tools)) {
-      // zod emits draft 2020-12, which providers accept; the AI SDK types it as draft 7.
-      const schema = t.jsonSchema as Parameters<typeof jsonSchema>[0];
-      set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
-    }
+    set = providerUtils()
+      .then(({ jsonSchema, tool }) => {
+        const built: ToolSet = {};
+        for (const t of toolDefinitionsForModel(tools)) {
+          // zod emits draft 2020-12, which providers accept; the AI SDK types it as draft 7.
+          const schema = t.jsonSchema as Parameters<typeof jsonSchema>[0];
+          built[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
+        }
+        return built;
+      })
+      // A tool list that fails to convert is converted (and fails) again on the next step.
+      .catch((error: unknown) => {
+        toolSets.delete(tools);
+        throw error;
+      });
     toolSets.set(tools, set);
   }
   return set;
@@ -111,6 +121,7 @@ function toolsFor(tools: ToolSet): Promise<ProviderTools> {
  */
 export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<StepResult> {
   const { signal } = opts;
+  const toolSet = await opts.tools;
   const model = providerModel(opts.model);
   const profile = profileOf(model);
   // The AI SDK's call helpers load with a session's first step, not at startup.
@@ -119,7 +130,7 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
     maxRetries: opts.maxRetries ?? profile.maxRetries ?? 2,
     abortSignal: signal,
   });
-  const tools = await toolsFor(opts.tools);
+  const tools = await toolsFor(toolSet);
   const call: LanguageModelV3CallOptions = {
     ...prepareCallSettings({ maxOutputTokens: profile.maxOutputTokens }),
     tools,
@@ -131,7 +142,7 @@ export async function runStep(opts: StepOptions, on: StepCallbacks): Promise<Ste
     headers: undefined,
     includeRawChunks: false,
   };
-  const recorder = new StepRecorder(opts.tools, on);
+  const recorder = new StepRecorder(toolSet, on);
   try {
     const { stream } = await retry(() => model.doStream(call));
     await readAll(stream, signal, (part) => recorder.take(defuseDeepInput(part)));

@@ -40,8 +40,8 @@ export class ToolCatalog {
     return this.all().find((tool) => tool.name === name);
   }
 
-  /** The tools as the AI SDK hands them to the model. */
-  toolSet(): ToolSet {
+  /** The tools as the AI SDK hands them to the model, built with the first model step. */
+  toolSet(): Promise<ToolSet> {
     return toolSetFor(this.all());
   }
 }

@@ -81,7 +81,7 @@ export interface CompactEnv {
   readonly system: () => string | undefined;
   /** The tools the turn offers: sent with the summary request too (as Claude Code does, so
    * the request shares the conversation's prompt cache); the model is asked to call none. */
-  readonly catalog: { toolSet(): ToolSet };
+  readonly catalog: { toolSet(): ToolSet | Promise<ToolSet> };
   readonly history: readonly ModelMessage[];
   /** Replaces what the model sees from now on (the session alone changes its history). */
   readonly replaceHistory: (messages: readonly ModelMessage[]) => void;

@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { glob } from "tinyglobby";
 import { containedFs } from "./contained-fs.js";
 import { localKind } from "./file-access.js";
 import { isInside, resolveInRoots } from "./paths.js";
@@ -55,6 +54,8 @@ export async function listFiles(
   roots: readonly string[],
   signal: AbortSignal,
 ): Promise<string[]> {
+  // The globber (with picomatch and fdir) loads with the first search, not with the session.
+  const { glob } = await import("tinyglobby");
   const found = await glob(patternUnder(base, pattern), {
     cwd: base,
     absolute: true,

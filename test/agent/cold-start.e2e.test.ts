@@ -7,7 +7,7 @@ import { workspace } from "./setup.js";
 
 const RECORDER = pathToFileURL(join(import.meta.dirname, "../helpers/fixtures/record-modules.mjs"));
 
-// Modules a connection does not need until it opens a session, or calls a real model. The
+// Modules a connection does not need until it opens a session, or runs a model step. The
 // binary is a bundle: a loaded file stands for the sources its source map lists.
 const NOT_BEFORE_A_SESSION = [
   /\/src\/agent\/agent\.ts$/,
@@ -18,6 +18,8 @@ const NOT_BEFORE_A_SESSION = [
 const NOT_BEFORE_USE = [
   /node_modules\/@ai-sdk\/(openai|anthropic|openai-compatible)\//,
   /node_modules\/ai\/dist\/index\.mjs$/,
+  /node_modules\/@ai-sdk\/provider-utils\//,
+  /node_modules\/tinyglobby\//,
   /node_modules\/@modelcontextprotocol\/client\//,
   /node_modules\/ajv\//,
 ];
