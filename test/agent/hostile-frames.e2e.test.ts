@@ -42,13 +42,19 @@ const update = (frame: RawFrame, sessionId: unknown): Record<string, unknown> | 
 describe("hostile frames on the real binary", () => {
   it("a frame nested 6,000 deep gets an error reply and the agent keeps serving", async () => {
     const agent = sharedAgent();
+    // The shared agent's earlier frames are other tests'; this one's reply comes after them.
+    const earlier = new Set(agent.frames);
     cwd = workspace();
     const depth = 6_000;
     const frame = `{"jsonrpc":"1.0","id":1,"method":"foo","x":${"[".repeat(depth)}${"]".repeat(depth)}}\n`;
     expect(frame.length).toBeGreaterThan(12_000);
     await agent.write(frame);
     // The SDK answers an invalid request with id null: it does not trust the frame's id.
-    const reply = await agent.waitFor((f) => f.id === null, 30_000, "the -32600 reply");
+    const reply = await agent.waitFor(
+      (f) => f.id === null && !earlier.has(f),
+      30_000,
+      "the -32600 reply",
+    );
     expect(errorCode(reply)).toBe(-32600);
     await provesAlive(agent, cwd, 100);
     expect(agent.problems).toEqual([]);
@@ -57,6 +63,8 @@ describe("hostile frames on the real binary", () => {
 
   it("a 33 MiB line is discarded with an error reply naming its id, and the agent keeps serving", async () => {
     const agent = sharedAgent();
+    // The shared agent's earlier stderr is other tests'; this one's warning comes after it.
+    const stderrFrom = agent.stderrLines().length;
     cwd = workspace();
     const size = 33 * 1024 * 1024;
     const head = '{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{"text":"';
@@ -70,7 +78,10 @@ describe("hostile frames on the real binary", () => {
     expect(JSON.stringify(reply)).toContain("16777216-byte limit");
     await provesAlive(agent, cwd, 200);
     expect(agent.problems).toEqual([]);
-    const warning = agent.stderrLines().find((l) => l.includes("exceeds the"));
+    const warning = agent
+      .stderrLines()
+      .slice(stderrFrom)
+      .find((l) => l.includes("exceeds the"));
     expect(warning && JSON.parse(warning)).toMatchObject({ bytes: size, id: 7, answered: true });
   });
 

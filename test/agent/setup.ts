@@ -27,6 +27,7 @@ import {
 } from "../../src/wire/hook-input.js";
 import { hookRunResultSchema } from "../../src/wire/hook-reply.js";
 import { silentLogger } from "../../src/shared/log.js";
+import { JSON_RPC } from "../../src/wire/json-rpc.js";
 import {
   connectInProcess,
   connectStdio,
@@ -199,6 +200,42 @@ export async function rpcError(p: Promise<unknown>): Promise<RequestError> {
     throw error;
   }
   throw new Error("expected a JSON-RPC error");
+}
+
+/**
+ * Closes a session on an agent that serves other tests. Only "Session not found" passes (the
+ * test closed it itself): any other failure is the agent's, and fails the test.
+ */
+export async function closeSession(h: Harness, sessionId: string): Promise<void> {
+  try {
+    await h.agent.request(methods.agent.session.close, { sessionId });
+  } catch (error) {
+    if (error instanceof RequestError && error.code === JSON_RPC.RESOURCE_NOT_FOUND) return;
+    throw error;
+  }
+}
+
+const violationsSeen = new WeakMap<Harness, number>();
+
+/**
+ * Throws when the agent behind `h` broke the protocol since the last call for `h`: on an
+ * agent shared by a file's tests, a bad frame fails the test that drew it, not the file's end.
+ */
+export function throwNewViolations(h: Harness): void {
+  const all = h.violations();
+  const fresh = all.slice(violationsSeen.get(h) ?? 0);
+  violationsSeen.set(h, all.length);
+  if (fresh.length > 0) {
+    throw new Error(`the agent broke the protocol:\n- ${fresh.join("\n- ")}`);
+  }
+}
+
+/** Runs every cleanup to its end, then throws the first failure: one failing ends no fewer. */
+export async function settleAll(cleanups: Iterable<Promise<unknown> | undefined>): Promise<void> {
+  const failed = (await Promise.allSettled(cleanups)).find(
+    (r): r is PromiseRejectedResult => r.status === "rejected",
+  );
+  if (failed) throw failed.reason;
 }
 
 /** `/tool <Name> <json>` prompt line for the scripted model. */

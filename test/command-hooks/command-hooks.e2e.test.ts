@@ -14,8 +14,11 @@ import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import {
+  closeSession,
   finishedCalls,
+  settleAll,
   startStdio,
+  throwNewViolations,
   textOf,
   toolLine,
   workspace,
@@ -38,20 +41,27 @@ const sharedTemps: string[] = [];
 /** Sessions this test opened on the shared agent, closed after it so none outlives its test. */
 const sessions: string[] = [];
 afterEach(async () => {
-  for (const sessionId of sessions.splice(0)) {
-    // A test may have closed its session itself.
-    await shared?.h.agent
-      .request(methods.agent.session.close, { sessionId })
-      .catch(() => undefined);
-  }
-  await own?.h.close();
+  const agent = shared;
+  const mine = own;
   own = undefined;
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+  try {
+    // A test may have closed its session itself; closeSession lets only that pass.
+    await settleAll([
+      ...sessions.splice(0).map((sessionId) => agent && closeSession(agent.h, sessionId)),
+      mine?.h.close(),
+    ]);
+  } finally {
+    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+  if (agent) throwNewViolations(agent.h);
 });
 afterAll(async () => {
-  await shared?.h.close();
-  shared = undefined;
-  for (const dir of sharedTemps.splice(0)) rmSync(dir, { recursive: true, force: true });
+  try {
+    await shared?.h.close();
+  } finally {
+    shared = undefined;
+    for (const dir of sharedTemps.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const PROJECT_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";

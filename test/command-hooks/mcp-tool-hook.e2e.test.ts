@@ -6,6 +6,7 @@ import {
   finishedCalls,
   startStdio,
   textOf,
+  throwNewViolations,
   toolLine,
   workspace,
   type Session,
@@ -26,6 +27,7 @@ afterEach(async () => {
   fixture?.cleanup();
   s = sessionId = undefined;
   fixture = undefined;
+  if (agent) throwNewViolations(agent.h);
 });
 afterAll(async () => {
   await agent?.h.close();

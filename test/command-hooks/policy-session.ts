@@ -5,8 +5,11 @@ import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientpr
 import type { z } from "zod";
 import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hook-reports.js";
 import {
+  closeSession,
   finishedCalls,
+  settleAll,
   startStdio,
+  throwNewViolations,
   toolLine,
   workspace,
   type ClientScript,
@@ -98,7 +101,7 @@ export class PolicyAgents {
   async close(): Promise<void> {
     const agents = [...this.#agents.values()];
     this.#agents.clear();
-    for (const agent of agents) await closeAgent(await agent);
+    await settleAll(agents.map(async (agent) => closeAgent(await agent)));
   }
 }
 
@@ -146,8 +149,11 @@ async function startPolicyAgent(setup: PolicySetup): Promise<PolicyAgent> {
 }
 
 async function closeAgent(agent: PolicyAgent): Promise<void> {
-  await agent.session.h.close();
-  for (const dir of agent.temps) rmSync(dir, { recursive: true, force: true });
+  try {
+    await agent.session.h.close();
+  } finally {
+    for (const dir of agent.temps) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -188,10 +194,12 @@ export async function openPolicySession(
     close: async () => {
       if (!shared) return closeAgent(agent);
       // The test may have closed it itself; the process stays for the file's other tests.
-      await session.h.agent
-        .request(methods.agent.session.close, { sessionId: res.sessionId })
-        .catch(() => undefined);
-      rmSync(cwd, { recursive: true, force: true });
+      try {
+        await closeSession(session.h, res.sessionId);
+      } finally {
+        rmSync(cwd, { recursive: true, force: true });
+      }
+      throwNewViolations(session.h);
     },
   };
 }

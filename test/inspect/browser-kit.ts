@@ -77,23 +77,67 @@ export async function inspect(
 /**
  * The worker's Chromium, headless, launched on first use. The e2e files run one after another in
  * a worker sharing this module (`isolate: false`), so they share one browser instead of paying
- * ~1.5 s of CPU each to start their own. It ends with the worker: Chromium exits when the pipe
- * Playwright drives it through closes, however the worker ends.
+ * ~1.5 s of CPU each to start their own. It closes a few seconds after its last context closes
+ * (the worker may go on to files without a browser; the next browser file launches it again),
+ * and in any case with the worker: Chromium exits when the pipe Playwright drives it through
+ * closes, however the worker ends.
  */
 let launched: Promise<Browser> | undefined;
+/** Contexts the worker's files have asked for and not yet closed. */
+let contexts = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+/** Long enough for the next browser file of the worker to start and ask for a context. */
+const IDLE_CLOSE_MS = 3000;
+
+/** A context of the worker's Chromium; `released` once its file is done with it. */
+function acquireContext(): Promise<BrowserContext> {
+  contexts++;
+  clearTimeout(idleTimer);
+  idleTimer = undefined;
+  return sharedChromium().then((browser) =>
+    browser.newContext({ viewport: { width: 1200, height: 900 } }),
+  );
+}
+
+/** Closes `made` and, once no context is left, the browser a little later (unless asked again). */
+async function releaseContext(made: Promise<BrowserContext>): Promise<void> {
+  try {
+    await (await made.catch(() => undefined))?.close();
+  } finally {
+    contexts--;
+    if (contexts === 0) {
+      idleTimer = setTimeout(closeIdleChromium, IDLE_CLOSE_MS);
+      // The worker does not wait for it: when it ends, the pipe's close ends Chromium.
+      idleTimer.unref();
+    }
+  }
+}
+
+function closeIdleChromium(): void {
+  idleTimer = undefined;
+  const browser = launched;
+  launched = undefined;
+  void browser?.then((b) => b.close());
+}
 
 function sharedChromium(): Promise<Browser> {
-  launched ??= launchChromium().then(
+  if (launched) return launched;
+  // A browser closed for idleness may disconnect after the next one launched: each forgets
+  // only itself.
+  const mine: Promise<Browser> = launchChromium().then(
     (browser) => {
-      browser.once("disconnected", () => (launched = undefined));
+      browser.once("disconnected", () => {
+        if (launched === mine) launched = undefined;
+      });
       return browser;
     },
     (error: unknown) => {
-      launched = undefined;
+      if (launched === mine) launched = undefined;
       throw error;
     },
   );
-  return launched;
+  launched = mine;
+  return mine;
 }
 
 /** A missing browser fails the run rather than skipping it. */
@@ -113,13 +157,10 @@ async function launchChromium(): Promise<Browser> {
 export function browserPages(): (url: string) => Promise<Page> {
   let context: Promise<BrowserContext> | undefined;
   afterAll(async () => {
-    const made = await context?.catch(() => undefined);
-    await made?.close();
+    if (context) await releaseContext(context);
   });
   return async (url) => {
-    context ??= sharedChromium().then((browser) =>
-      browser.newContext({ viewport: { width: 1200, height: 900 } }),
-    );
+    context ??= acquireContext();
     return openIn(await context, url);
   };
 }

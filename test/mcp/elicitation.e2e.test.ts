@@ -12,8 +12,10 @@ import { connectStdio } from "../helpers/stdio.js";
 import { waitUntil } from "../helpers/wait.js";
 import {
   finishedCalls,
+  settleAll,
   testClient,
   textOf,
+  throwNewViolations,
   toolLine,
   workspace,
   type ClientScript,
@@ -40,12 +42,16 @@ let session: Session | undefined;
 /** Sessions the current test opened on the shared agent, closed (ending their servers) after it. */
 const opened: string[] = [];
 afterEach(async () => {
-  await session?.h.close();
+  const own = session;
   session = undefined;
   const s = await shared;
-  for (const sessionId of opened.splice(0)) {
-    await s?.h.agent.request(methods.agent.session.close, { sessionId });
-  }
+  await settleAll([
+    own?.h.close(),
+    ...opened
+      .splice(0)
+      .map((sessionId) => s?.h.agent.request(methods.agent.session.close, { sessionId })),
+  ]);
+  if (s) throwNewViolations(s.h);
 });
 afterAll(async () => (await shared)?.h.close());
 
@@ -79,7 +85,8 @@ const current: { hooks: Record<string, HookHandler>; form: FormAnswer } = {
 
 /**
  * An agent whose client answers `_hooks/run` as `script` says and, with `form`, declares form
- * elicitation and answers it so; what the client saw and was asked starts empty.
+ * elicitation and answers it so; what it was asked starts empty. What the client saw holds
+ * other tests' sessions too: read it by the test's session id.
  */
 async function start(
   script: ClientScript,
@@ -97,10 +104,7 @@ async function start(
     return form(req);
   };
   shared ??= connect({ hooks: current.hooks }, (req) => current.form(req));
-  const s = await shared;
-  s.seen.hookRuns.length = 0;
-  s.seen.events.length = 0;
-  return { s, asked };
+  return { s: await shared, asked };
 }
 
 function never(): never {
@@ -108,14 +112,14 @@ function never(): never {
 }
 
 /**
- * Opens a session with the elicit server and `hooks`, runs `ask`; the tool's text (`onDone`
- * sees the call's last update).
+ * Opens a session with the elicit server and `hooks`, runs `ask`; the tool's text and the
+ * session's id (`onDone` sees the call's last update).
  */
 async function runAsk(
   s: Session,
   hooks: Record<string, unknown>,
   onDone?: (done: ReturnType<typeof finishedCalls>[number]) => void,
-): Promise<string> {
+): Promise<{ text: string; sessionId: string }> {
   const { sessionId } = await s.h.agent.request(methods.agent.session.new, {
     cwd: s.cwd,
     mcpServers: [SERVER],
@@ -132,11 +136,14 @@ async function runAsk(
   });
   const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
   if (done) onDone?.(done);
-  return textOf(done);
+  return { text: textOf(done), sessionId };
 }
 
-const inputsOf = (events: HookEventParams[], event: string) =>
-  events.filter((e) => e.input.hook_event_name === event).map((e) => e.input);
+/** The inputs of `sessionId`'s `event` events the client saw. */
+const inputsOf = (events: HookEventParams[], sessionId: string, event: string) =>
+  events
+    .filter((e) => e.sessionId === sessionId && e.input.hook_event_name === event)
+    .map((e) => e.input);
 
 describe("an MCP server's elicitation", () => {
   it("is answered by an Elicitation hook's accept, and the tool gets its content", async () => {
@@ -145,7 +152,7 @@ describe("an MCP server's elicitation", () => {
       () => ({ action: "decline" }),
     );
     let meta: unknown;
-    const text = await runAsk(
+    const { text, sessionId } = await runAsk(
       s,
       { Elicitation: [{ matcher: "elicit", hookCallbackIds: ["ask"], blocking: true }] },
       (done) => (meta = done._meta),
@@ -156,7 +163,8 @@ describe("an MCP server's elicitation", () => {
     expect(meta).toMatchObject({
       hooks: [{ event: "Elicitation", hookCallbackId: "ask", outcome: "proceeded" }],
     });
-    expect(s.seen.hookRuns[0]?.params.input).toMatchObject({
+    const runs = s.seen.hookRuns.filter((r) => r.params.sessionId === sessionId);
+    expect(runs[0]?.params.input).toMatchObject({
       hook_event_name: "Elicitation",
       mcp_server_name: "elicit",
       message: "Which target?",
@@ -172,7 +180,7 @@ describe("an MCP server's elicitation", () => {
         { hooks: { ask: answer("Elicitation", { action }) } },
         () => ({ action: "accept", content: { target: "client" } }),
       );
-      const text = await runAsk(s, {
+      const { text } = await runAsk(s, {
         Elicitation: [{ hookCallbackIds: ["ask"], blocking: true }],
       });
       expect(text.split(" ")[0]).toBe(action);
@@ -185,7 +193,7 @@ describe("an MCP server's elicitation", () => {
       action: "accept",
       content: { target: "from-client" },
     }));
-    const text = await runAsk(s, {
+    const { text, sessionId } = await runAsk(s, {
       ElicitationResult: [{ hookCallbackIds: ["seen"] }],
       Notification: [{ matcher: "elicitation_response", hookCallbackIds: ["seen"] }],
     });
@@ -198,13 +206,14 @@ describe("an MCP server's elicitation", () => {
         toolCallId: expect.any(String),
       }),
     ]);
-    await waitUntil("the Notification event", () =>
-      s.seen.events.some((e) => e.input.hook_event_name === "Notification"),
+    await waitUntil(
+      "the Notification event",
+      () => inputsOf(s.seen.events, sessionId, "Notification").length > 0,
     );
-    expect(inputsOf(s.seen.events, "ElicitationResult")).toEqual([
+    expect(inputsOf(s.seen.events, sessionId, "ElicitationResult")).toEqual([
       expect.objectContaining({ action: "accept", content: { target: "from-client" } }),
     ]);
-    expect(inputsOf(s.seen.events, "Notification")).toEqual([
+    expect(inputsOf(s.seen.events, sessionId, "Notification")).toEqual([
       expect.objectContaining({
         notification_type: "elicitation_response",
         message: 'Elicitation response for server "elicit": accept',
@@ -214,7 +223,7 @@ describe("an MCP server's elicitation", () => {
 
   it("is cancelled when the client did not declare elicitation (nobody can be asked)", async () => {
     const { s } = await start({});
-    expect(await runAsk(s, {})).toBe("cancel null");
+    expect((await runAsk(s, {})).text).toBe("cancel null");
   });
 
   it("takes an ElicitationResult hook's new answer over the client's", async () => {
@@ -222,7 +231,7 @@ describe("an MCP server's elicitation", () => {
       { hooks: { after: answer("ElicitationResult", { action: "decline" }) } },
       () => ({ action: "accept", content: { target: "client" } }),
     );
-    const text = await runAsk(s, {
+    const { text } = await runAsk(s, {
       ElicitationResult: [{ hookCallbackIds: ["after"], blocking: true }],
     });
     expect(text).toBe("decline null");

@@ -6,7 +6,15 @@ import { methods, type McpServer } from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { RELIST_INTERVAL_MS } from "../../src/mcp/connection.js";
-import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
+import {
+  finishedCalls,
+  settleAll,
+  startStdio,
+  textOf,
+  throwNewViolations,
+  toolLine,
+  type Session,
+} from "../agent/setup.js";
 import { Fixture, openWithMcp, perTest } from "./helpers.js";
 import { waitUntil } from "../helpers/wait.js";
 
@@ -68,23 +76,27 @@ async function expectRelistsBounded(fixture: Fixture, start: number): Promise<vo
 }
 
 interface Quiet {
+  sessionId: string;
   ask: () => Promise<number>;
   bound: number;
 }
 
+/** Asks `sessionId` a plain prompt; how long the answer took. */
+const timedAsk = (s: Session, sessionId: string) => async () => {
+  const start = performance.now();
+  await s.prompt(sessionId, "hello");
+  return performance.now() - start;
+};
+
 /** A quiet session and the time it takes to answer a plain prompt when nothing else runs. */
 async function quietSession(s: Session): Promise<Quiet> {
   const { sessionId } = await s.newSession();
-  const ask = async () => {
-    const start = performance.now();
-    await s.prompt(sessionId, "hello");
-    return performance.now() - start;
-  };
+  const ask = timedAsk(s, sessionId);
   const times: number[] = [];
   for (let i = 0; i < 7; i++) times.push(await ask());
   times.sort((a, b) => a - b);
   const idle = times[3]!;
-  return { ask, bound: RATIO * idle + FLOOR_MS };
+  return { sessionId, ask, bound: RATIO * idle + FLOOR_MS };
 }
 
 /**
@@ -114,12 +126,13 @@ async function slowestAnswerWhile(busy: Promise<unknown>, quiet: Quiet): Promise
 }
 
 /**
- * One agent for the tests that leave it running, its quiet session timed once; per test a
- * fresh fixture, and sessions opened through `withMcp` that are closed (ending their servers)
- * when the test ends. Starting an agent and timing it idle cost as much as some tests here.
+ * One agent for the tests that leave it running, timed idle once; per test a fresh fixture, a
+ * fresh quiet session with that bound (no test asks a session another test loaded), and
+ * sessions opened through `withMcp`, all closed (ending their servers) when the test ends.
+ * Starting an agent and timing it idle cost as much as some tests here.
  */
 function sharedBinary() {
-  let started: Promise<{ s: Session; quiet: Quiet }> | undefined;
+  let started: Promise<{ s: Session; bound: number }> | undefined;
   let fixture: Fixture | undefined;
   const open = new Set<string>();
   const closeSession = async (s: Session, sessionId: string) => {
@@ -128,17 +141,28 @@ function sharedBinary() {
   };
   afterEach(async () => {
     const s = started && (await started).s;
-    for (const sessionId of open) if (s) await closeSession(s, sessionId);
-    fixture?.cleanup();
-    fixture = undefined;
+    try {
+      if (s) await settleAll([...open].map((sessionId) => closeSession(s, sessionId)));
+    } finally {
+      fixture?.cleanup();
+      fixture = undefined;
+    }
+    if (s) throwNewViolations(s.h);
   });
   afterAll(async () => {
     if (started) await (await started).s.h.close();
   });
   return async () => {
-    started ??= startStdio().then(async (s) => ({ s, quiet: await quietSession(s) }));
-    const { s, quiet } = await started;
+    started ??= startStdio().then(async (s) => {
+      const timed = await quietSession(s);
+      await closeSession(s, timed.sessionId);
+      return { s, bound: timed.bound };
+    });
+    const { s, bound } = await started;
     fixture = new Fixture();
+    const { sessionId } = await s.newSession();
+    open.add(sessionId);
+    const quiet: Quiet = { sessionId, ask: timedAsk(s, sessionId), bound };
     const withMcp = async (servers: McpServer[]) => {
       const opened = await openWithMcp(s, servers);
       open.add(opened.sessionId);
