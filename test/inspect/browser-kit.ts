@@ -117,7 +117,8 @@ function closeIdleChromium(): void {
   idleTimer = undefined;
   const browser = launched;
   launched = undefined;
-  void browser?.then((b) => b.close());
+  // Nobody awaits this close: a failure must not become an unhandled rejection of the worker.
+  void browser?.then((b) => b.close()).catch(() => undefined);
 }
 
 function sharedChromium(): Promise<Browser> {
