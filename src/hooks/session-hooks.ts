@@ -151,11 +151,14 @@ export class SessionHooks {
     if (!this.opts.registry.has(event)) return undefined;
     const values = fields();
     const subject = matcherSubject(event, values);
-    if (this.opts.registry.callbacksFor(event, subject).length === 0) return undefined;
+    const all = this.opts.registry.callbacksFor(event, subject);
+    if (all.length === 0) return undefined;
     const toolInput = "tool_input" in values ? values.tool_input : undefined;
-    const asked = this.asked(event, subject, toolInput);
+    // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
+    const tool = TOOL_EVENTS.has(event) ? subject : "";
+    const asked = this.asked(event, all, tool, toolInput);
     // SessionStart's `async` hooks have never run; kept so until that is decided on purpose.
-    const background = event === "SessionStart" ? [] : this.background(event, subject, toolInput);
+    const background = event === "SessionStart" ? [] : this.background(all, tool, toolInput);
     if (asked.length === 0 && background.length === 0) return undefined;
     return { asked, background, fields: values, subject };
   }
@@ -231,22 +234,28 @@ export class SessionHooks {
 
   /**
    * Handlers awaited, as the event's policy says: on the gate all but `async` command hooks,
-   * on a steering event command hooks and callbacks of blocking groups.
+   * on a steering event command hooks and callbacks of blocking groups. `all`: the handlers
+   * the matcher chose; `tool`: what `if` rules are tested against ("" off tool events).
    */
-  private asked(event: NoteEvent, subject: string, toolInput: unknown): readonly Handler[] {
-    const all = this.opts.registry.callbacksFor(event, subject);
+  private asked(
+    event: NoteEvent,
+    all: readonly Handler[],
+    tool: string,
+    toolInput: unknown,
+  ): readonly Handler[] {
     const every = policyOf(event).awaited === "all";
     const asked = all.filter((h) => (isFileHandler(h) ? !h.async : every || h.blocking));
-    // `if` rules name tools: on SessionStart the matched value is a source, never a tool.
-    return applicable(asked, TOOL_EVENTS.has(event) ? subject : "", toolInput);
+    return applicable(asked, tool, toolInput);
   }
 
   /** `async: true` command hooks: run in the background, never awaited. */
-  private background(event: NoteEvent, subject: string, toolInput: unknown): readonly Handler[] {
-    const all = this.opts.registry.callbacksFor(event, subject);
+  private background(
+    all: readonly Handler[],
+    tool: string,
+    toolInput: unknown,
+  ): readonly Handler[] {
     const background = all.filter((h) => isFileHandler(h) && h.async === true);
-    if (background.length === 0) return background;
-    return applicable(background, TOOL_EVENTS.has(event) ? subject : "", toolInput);
+    return background.length === 0 ? background : applicable(background, tool, toolInput);
   }
 
   private input<E extends SteerEvent>(event: E, fields: EventFields[E]) {
