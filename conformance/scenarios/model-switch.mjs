@@ -18,7 +18,9 @@ export const MODEL_SWITCH_SCENARIOS = [
     deviates: ["fields PreModelSwitch", "fields PostModelSwitch", "value"],
     switchModel: TO,
     hooks: {
-      ...around,
+      // In Claude Code the PostModelSwitch hook can still be starting when the next prompt's
+      // UserPromptSubmit hook runs; logging that one late keeps the log in the order of events.
+      UserPromptSubmit: [{ hooks: [{ tag: "ups", logAfter: 1000 }] }],
       PreModelSwitch: [{ hooks: [{ tag: "pre" }] }],
       PostModelSwitch: [{ hooks: [{ tag: "post" }] }],
     },
