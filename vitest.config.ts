@@ -4,16 +4,18 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two kinds of test. `unit`: everything that runs in this process (pure units, in-process
- * peers, tools and hooks that start their own children); it needs no build. `e2e`: the tests
- * named `*.e2e.test.ts`, which start the built `hookgate` (dist/) as a client would.
+ * One project for every test file, `unit` (in this process: pure units, in-process peers, tools
+ * and hooks that start their own children) and `e2e` (`*.e2e.test.ts`, which start the built
+ * `hookgate` in dist/ as a client would) alike; `npm run test:unit` and `npm run test:e2e` run
+ * one kind (`HOOKGATE_TEST_KIND`).
  *
- * Each kind runs its files one after another in each worker, sharing the module graph
- * (`isolate: false`): src/ holds no module state but caches (test/architecture.test.ts), and
- * loading the graph afresh for every file cost more than running the tests (docs/performance.md,
- * "Test suite time"). A `vi.mock` replaces a module for the whole graph, so a file that mocks
- * gets a fresh one (the `:mocked` projects); a test that changes process state (an
- * environment variable, a spy, a listener) puts it back itself.
+ * Each worker runs its files one after another sharing one module graph (`isolate: false`):
+ * src/ holds no module state but caches (test/architecture.test.ts), and loading the graph
+ * afresh for every file cost more than running the tests; a worker of a second project loads
+ * it again, which is why the two kinds share one (docs/performance.md, "Test suite time"). A
+ * `vi.mock` replaces a module for the whole graph, so a file that mocks gets a fresh one (the
+ * `mocked` project); a test that changes process state (an environment variable, a spy, a
+ * listener) puts it back itself.
  *
  * Many files spend most of their time waiting on child processes, so the run keeps one more
  * file in flight than there are cores (vitest's default is one fewer: a single file at a time
@@ -21,50 +23,36 @@ import { defineConfig } from "vitest/config";
  */
 const workers = Math.max(3, availableParallelism() + 1);
 
-const mocking = readdirSync("test", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts"))
-  .map((file) => join("test", file))
-  .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")));
-const mockingUnit = mocking.filter((file) => !file.endsWith(".e2e.test.ts"));
-const mockingE2e = mocking.filter((file) => file.endsWith(".e2e.test.ts"));
+const E2E = ".e2e.test.ts";
+const kind = process.env.HOOKGATE_TEST_KIND;
+const picked = (file: string): boolean =>
+  kind === "unit" ? !file.endsWith(E2E) : kind === "e2e" ? file.endsWith(E2E) : true;
 
-// A hang guard only: a busy machine running files side by side can triple the time a
-// process-heavy test takes (a notification flood in mcp/hostile once took > 20 s).
-const e2eTimeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
+const files = readdirSync("test", { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts") && picked(file))
+  .map((file) => join("test", file));
+const mocking = files.filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")));
 
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
     maxWorkers: workers,
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A hang guard only: a busy machine running files side by side can triple the time a
+    // process-heavy test takes (a notification flood in mcp/hostile once took > 20 s).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
         test: {
-          name: "unit",
-          include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.e2e.test.ts", ...mockingUnit],
+          name: "all",
+          include: files.filter((file) => !mocking.includes(file)),
           isolate: false,
         },
       },
       {
         extends: true,
-        test: { name: "unit:mocked", include: mockingUnit },
-      },
-      {
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ["test/**/*.e2e.test.ts"],
-          exclude: mockingE2e,
-          isolate: false,
-          ...e2eTimeouts,
-        },
-      },
-      {
-        extends: true,
-        test: { name: "e2e:mocked", include: mockingE2e, ...e2eTimeouts },
+        test: { name: "mocked", include: mocking },
       },
     ],
   },
