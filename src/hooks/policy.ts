@@ -1,13 +1,13 @@
 import type { HookEventName } from "../wire/events.js";
 import { EVENTS } from "./events/index.js";
 import { blocksUnder } from "./events/rules.js";
-import type { EventPolicy } from "./events/types.js";
+import type { EventPolicy } from "../wire/event-policy.js";
 import type { Outcome } from "./outcome.js";
 
-export type { EventPolicy } from "./events/types.js";
+export type { EventPolicy } from "../wire/event-policy.js";
 export { isFailure } from "./events/rules.js";
 
-/** Each event's policy, as its module in `events/` states it (literal types kept). */
+/** Each event's policy, as its module in `events/` holds it (literal types kept). */
 export type EventPolicies = { readonly [E in HookEventName]: (typeof EVENTS)[E]["policy"] };
 
 /** What `event` honours, read from the event table (`events/index.ts`). */

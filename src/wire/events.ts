@@ -1,10 +1,10 @@
 /**
  * The hook events, named as in Claude Code so existing matchers and scripts port unchanged:
  * ONE table, keyed by event name, whose row is everything the wire knows of an event (its
- * input fields, what its matcher selects on, what a client's one-line summary shows). The
- * event list, the tool events, the matcher fields, the input types and schemas
- * (hook-input.ts) and the client's summary (client/kit/format.ts) are all read from it: a new
- * event is one row here.
+ * input fields, what its matcher selects on, what a client's one-line summary shows, what its
+ * hooks' replies can change). The event list, the tool events, the matcher fields, the input
+ * types and schemas (hook-input.ts), the client's summary (client/kit/format.ts) and each
+ * event's module in hooks/events/ are all read from it: a new event is one row here.
  */
 import { z } from "zod";
 import { ELICITATION_ACTIONS, elicitationContentSchema } from "./elicitation.js";
@@ -21,6 +21,7 @@ import {
   STOP_FAILURE_ERRORS,
   toolFields,
 } from "./event-fields.js";
+import type { EventSteers } from "./event-policy.js";
 
 /** What every row of the table has, whatever its fields. */
 export interface AnyEventRow {
@@ -34,10 +35,22 @@ export interface AnyEventRow {
   readonly beforePrompt?: true;
   /** The matcher is tested against the base name of the matcher field's path, not the path. */
   readonly matchesBaseName?: true;
+  /**
+   * What the event's hooks can change: its policy (what a block, a stop, a fail-closed failure
+   * do) and the reply fields it honours. Absent: the event only observes (its hooks are
+   * notified, their answers change nothing).
+   */
+  readonly steers?: EventSteers;
 }
 
-/** One event as the wire knows it; `S` is its own input fields (beside the common ones). */
-export interface EventRow<S extends z.ZodRawShape> extends AnyEventRow {
+/**
+ * One event as the wire knows it; `S` is its own input fields (beside the common ones), `T`
+ * what its hooks steer.
+ */
+export interface EventRow<
+  S extends z.ZodRawShape,
+  T extends EventSteers | undefined = undefined,
+> extends AnyEventRow {
   /** The event's input fields, Claude Code's names (snake_case; docs/protocol.md). */
   readonly fields: S;
   /**
@@ -48,10 +61,13 @@ export interface EventRow<S extends z.ZodRawShape> extends AnyEventRow {
   readonly matcher: (keyof S & string) | null;
   /** The fields a client's one-line summary of the event shows, in order. */
   readonly summary: readonly (keyof S & string)[];
+  readonly steers?: T;
 }
 
-/** A row, with its field names checked against its fields. */
-function row<const S extends z.ZodRawShape>(r: EventRow<S>): EventRow<S> {
+/** A row, with its field names checked against its fields and its `steers` kept literal. */
+function row<const S extends z.ZodRawShape, const T extends EventSteers | undefined = undefined>(
+  r: EventRow<S, T>,
+): EventRow<S, T> {
   return r;
 }
 
@@ -61,12 +77,54 @@ export const EVENT_TABLE = {
     fields: toolFields,
     matcher: "tool_name",
     summary: ["tool_name", "tool_use_id"],
+    steers: {
+      policy: {
+        awaited: "all",
+        block: "denies-call",
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "denies-call",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+        "updatedInput",
+        "permissionDecision",
+      ],
+    },
   }),
   PostToolUse: row({
     fields: { ...toolFields, tool_response: z.unknown(), duration_ms: z.number() },
     matcher: "tool_name",
     summary: ["tool_name", "tool_use_id"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "tells-model",
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "withholds-output",
+        rewritesOutput: true,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+        "updatedToolOutput",
+        "updatedMCPToolOutput",
+      ],
+    },
   }),
+  // A failure has nothing left to block; failing closed withholds the error text, which can
+  // carry the tool's output.
   PostToolUseFailure: row({
     fields: {
       ...toolFields,
@@ -77,8 +135,48 @@ export const EVENT_TABLE = {
     },
     matcher: "tool_name",
     summary: ["tool_name", "tool_use_id", "error"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: null,
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "withholds-output",
+        rewritesOutput: true,
+      },
+      honours: [
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+        "updatedToolOutput",
+      ],
+    },
   }),
-  UserPromptSubmit: row({ fields: { prompt: z.string() }, matcher: null, summary: ["prompt"] }),
+  UserPromptSubmit: row({
+    fields: { prompt: z.string() },
+    matcher: null,
+    summary: ["prompt"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "blocks-prompt",
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "blocks-prompt",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+        "sessionTitle",
+      ],
+    },
+  }),
   // As Claude Code's: no `tool_use_id` (the `_hooks/run` params carry it), and the rule
   // changes the user could pick instead of a one-off answer.
   PermissionRequest: row({
@@ -89,6 +187,27 @@ export const EVENT_TABLE = {
     },
     matcher: "tool_name",
     summary: ["tool_name"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "denies-permission",
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "denies-permission",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision.behavior",
+        "decision.updatedInput",
+        "decision.updatedPermissions",
+        "decision.message",
+        "decision.interrupt",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+      ],
+    },
   }),
   Notification: row({
     fields: {
@@ -103,6 +222,11 @@ export const EVENT_TABLE = {
     matcher: "notification_type",
     summary: ["message"],
   }),
+  /**
+   * The turn is about to end. A block (with a reason) keeps the turn going with that reason for
+   * the model; `additionalContext` keeps it going with the context (as Claude Code 2.1.332
+   * does).
+   */
   Stop: row({
     fields: {
       stop_hook_active: z.boolean(),
@@ -115,24 +239,81 @@ export const EVENT_TABLE = {
     },
     matcher: null,
     summary: ["stop_reason"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "continues-turn",
+        blockNeedsReason: true,
+        stop: true,
+        failClosed: "continues-turn",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+      ],
+    },
   }),
   SessionStart: row({
     fields: { source: z.enum(["startup", "resume"]) },
     matcher: "source",
     summary: ["source"],
     beforePrompt: true,
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: null,
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: null,
+        rewritesOutput: false,
+      },
+      honours: [
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+        "sessionTitle",
+        "initialUserMessage",
+        "watchPaths",
+      ],
+    },
   }),
   SessionEnd: row({
     fields: { reason: z.enum(SESSION_END_REASONS) },
     matcher: "reason",
     summary: ["reason"],
   }),
-  /** Before a compaction; `custom_instructions`: what `/compact <instructions>` gave, else null. */
+  /**
+   * Before a compaction; `custom_instructions`: what `/compact <instructions>` gave, else null.
+   * A block (exit 2, `decision: "block"`) keeps the conversation as it is; what a hook prints
+   * (or its `additionalContext`) joins the summary's instructions, as Claude Code 2.1.332
+   * appends a hook's output to them.
+   */
   PreCompact: row({
     fields: { trigger: z.enum(COMPACT_TRIGGERS), custom_instructions: z.string().nullable() },
     matcher: "trigger",
     summary: ["trigger"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "blocks-compaction",
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: "blocks-compaction",
+        rewritesOutput: false,
+      },
+      honours: ["decision", "reason", "systemMessage", "additionalContext"],
+    },
   }),
+  /**
+   * A custom command is about to become the prompt; a block keeps it (and the prompt) from the
+   * model, context goes beside it.
+   */
   UserPromptExpansion: row({
     fields: {
       /** `slash_command` for a custom command (Claude Code's `mcp_prompt`: not in hookgate). */
@@ -146,6 +327,24 @@ export const EVENT_TABLE = {
     },
     matcher: "command_name",
     summary: ["prompt"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "blocks-prompt",
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: "blocks-prompt",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "additionalContext",
+      ],
+    },
   }),
   /** Once per instruction file a session gives the model. */
   InstructionsLoaded: row({
@@ -169,7 +368,11 @@ export const EVENT_TABLE = {
     matcher: "tool_name",
     summary: ["tool_name", "reason"],
   }),
-  /** Every call of one model step, once all have finished; `tool_response` is what the model read. */
+  /**
+   * Every call of one model step, once all have finished, before the next request;
+   * `tool_response` is what the model read. Its context goes to the model with the step's
+   * results, `continue: false` ends the turn.
+   */
   PostToolBatch: row({
     fields: {
       tool_calls: z.array(
@@ -183,6 +386,17 @@ export const EVENT_TABLE = {
     },
     matcher: null,
     summary: ["tool_calls"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: null,
+        blockNeedsReason: false,
+        stop: true,
+        failClosed: null,
+        rewritesOutput: false,
+      },
+      honours: ["continue", "stopReason", "systemMessage", "additionalContext"],
+    },
   }),
   /** A turn ended on a model (API) error instead of Stop (its hooks' output is ignored). */
   StopFailure: row({
@@ -206,25 +420,74 @@ export const EVENT_TABLE = {
     matchesBaseName: true,
     summary: ["file_path", "event"],
   }),
-  /** After a compaction: the summary that now stands for the conversation before it. */
+  /**
+   * After a compaction: the summary that now stands for the conversation before it. Awaited as
+   * Claude Code 2.1.332 awaits it, to show what its hooks say; nothing they answer changes the
+   * summary or the turn.
+   */
   PostCompact: row({
     fields: { trigger: z.enum(COMPACT_TRIGGERS), compact_summary: z.string() },
     matcher: "trigger",
     summary: ["trigger"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: null,
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: null,
+        rewritesOutput: false,
+      },
+      honours: ["systemMessage"],
+    },
   }),
   /** A client asked for another model (`session/set_config_option`); hooks may refuse it. */
   PreModelSwitch: row({
     fields: modelSwitchFields(PRE_MODEL_SWITCH_SOURCES),
     matcher: "to_model",
     summary: ["from_model", "to_model"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "refuses-switch",
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: "refuses-switch",
+        rewritesOutput: false,
+      },
+      honours: [
+        "decision",
+        "reason",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "systemMessage",
+      ],
+    },
   }),
-  /** The session's model changed; context goes to the model with its next request. */
+  /**
+   * The session's model changed; its context (and plain stdout, as in Claude Code) reaches the
+   * model with its next request. Nothing to block: the switch is made.
+   */
   PostModelSwitch: row({
     fields: modelSwitchFields(MODEL_SWITCH_SOURCES),
     matcher: "to_model",
     summary: ["from_model", "to_model"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: null,
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: null,
+        rewritesOutput: false,
+      },
+      honours: ["systemMessage", "additionalContext"],
+    },
   }),
-  /** An MCP server asks the user for input; a hook may answer instead (Claude Code's fields). */
+  /**
+   * An MCP server asks the user for input; a hook may answer instead (Claude Code's fields). A
+   * block (exit 2, `decision: "block"`) declines.
+   */
   Elicitation: row({
     fields: {
       mcp_server_name: z.string(),
@@ -238,8 +501,28 @@ export const EVENT_TABLE = {
     },
     matcher: "mcp_server_name",
     summary: ["mcp_server_name", "message"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "declines-elicitation",
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: "declines-elicitation",
+        rewritesOutput: false,
+      },
+      honours: [
+        "hookSpecificOutput.action",
+        "hookSpecificOutput.content",
+        "decision",
+        "reason",
+        "systemMessage",
+      ],
+    },
   }),
-  /** The answer to an elicitation, before it goes back to the server; a hook may change it. */
+  /**
+   * The answer to an elicitation, before it goes back to the server; a hook may change it, a
+   * block declines.
+   */
   ElicitationResult: row({
     fields: {
       mcp_server_name: z.string(),
@@ -250,12 +533,45 @@ export const EVENT_TABLE = {
     },
     matcher: "mcp_server_name",
     summary: ["mcp_server_name", "action"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "declines-elicitation",
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: "declines-elicitation",
+        rewritesOutput: false,
+      },
+      honours: [
+        "hookSpecificOutput.action",
+        "hookSpecificOutput.content",
+        "decision",
+        "reason",
+        "systemMessage",
+      ],
+    },
   }),
-  /** A settings file the session read changed on disk; hooks may keep the change out. */
+  /**
+   * A settings file the session read changed on disk. A block (exit 2, `decision: "block"`, or
+   * a failure in a fail-closed group) keeps the change out of the session: the hooks it had
+   * stay in force. The hooks asked are those in force before the change, so a file cannot
+   * silence the hook that guards it by rewriting it.
+   */
   ConfigChange: row({
     fields: { source: z.enum(CONFIG_CHANGE_SOURCES), file_path: z.string().optional() },
     matcher: "source",
     summary: ["source", "file_path"],
+    steers: {
+      policy: {
+        awaited: "command-and-blocking",
+        block: "keeps-settings",
+        blockNeedsReason: false,
+        stop: false,
+        failClosed: "keeps-settings",
+        rewritesOutput: false,
+      },
+      honours: ["decision", "reason", "systemMessage"],
+    },
   }),
 };
 
@@ -275,6 +591,21 @@ function nonEmpty<T>(items: readonly T[]): readonly [T, ...T[]] {
 /** The row of `event`, typed by what every row has. */
 export function eventRow(event: HookEventName): AnyEventRow {
   return EVENT_TABLE[event];
+}
+
+/** The `steers` of `E`'s row, literal types kept; `never` for an event that only observes. */
+export type SteersOf<E extends HookEventName> = NonNullable<(typeof EVENT_TABLE)[E]["steers"]>;
+
+/** The events whose hooks steer: those whose row has `steers`. */
+export type SteeringEvent = {
+  [E in HookEventName]: [SteersOf<E>] extends [never] ? never : E;
+}[HookEventName];
+
+/** What `event`'s hooks can change, from its row. */
+export function steersOf<E extends SteeringEvent>(event: E): SteersOf<E> {
+  const steers = EVENT_TABLE[event].steers;
+  if (!steers) throw new Error(`${event} has no steers in the event table`);
+  return steers;
 }
 
 /** Events whose matcher selects on `tool_name`: their input is about one tool call. */

@@ -1,16 +1,7 @@
-import type { HookEventName } from "../../wire/events.js";
+import { steersOf, type HookEventName } from "../../wire/events.js";
 import { isFailure, blocksUnder, foldTogether, settledOf } from "./rules.js";
-import type { Decision, EventModule, EventPolicy, FoldInput } from "./types.js";
-
-/** Elicitation and ElicitationResult: a block (exit 2, `decision: "block"`) declines. */
-export const ELICITATION_POLICY = {
-  awaited: "command-and-blocking",
-  block: "declines-elicitation",
-  blockNeedsReason: false,
-  stop: false,
-  failClosed: "declines-elicitation",
-  rewritesOutput: false,
-} as const satisfies EventPolicy;
+import { ownModule } from "./steering-module.js";
+import type { Decision, FoldInput } from "./types.js";
 
 type ElicitationEvent = Extract<HookEventName, "Elicitation" | "ElicitationResult">;
 
@@ -20,12 +11,13 @@ type ElicitationEvent = Extract<HookEventName, "Elicitation" | "ElicitationResul
  * with its `content`. No hook answered: no `elicitation` in the decision.
  */
 export function foldElicitation(event: ElicitationEvent, input: FoldInput): Decision {
-  const decision = foldTogether(event, ELICITATION_POLICY, input);
+  const { policy } = steersOf(event);
+  const decision = foldTogether(event, policy, input);
   const answered = settledOf(input.outcomes).filter(
     (o) => o.label !== "cancelled" && !isFailure(o.label) && o.result?.elicitation,
   );
   const blocker =
-    input.end !== "cancelled" && input.end && blocksUnder(input.end, ELICITATION_POLICY)
+    input.end !== "cancelled" && input.end && blocksUnder(input.end, policy)
       ? input.end
       : answered.find((o) => o.result?.elicitation?.action === "decline");
   if (blocker) {
@@ -46,21 +38,10 @@ export function foldElicitation(event: ElicitationEvent, input: FoldInput): Deci
   };
 }
 
-const HONOURS = [
-  "hookSpecificOutput.action",
-  "hookSpecificOutput.content",
-  "decision",
-  "reason",
-  "systemMessage",
-] as const;
-
 /**
  * Elicitation: an MCP server asks the user for input; a hook may answer instead (accept with
  * content, decline, cancel), and then the user is not asked.
  */
-export const elicitation = {
-  name: "Elicitation",
-  policy: ELICITATION_POLICY,
-  honours: HONOURS,
-  fold: (input) => foldElicitation("Elicitation", input),
-} as const satisfies EventModule<"Elicitation">;
+export const elicitation = ownModule("Elicitation", (input) =>
+  foldElicitation("Elicitation", input),
+);

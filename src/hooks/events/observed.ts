@@ -1,6 +1,7 @@
+import type { EventPolicy } from "../../wire/event-policy.js";
 import type { HookEventName } from "../../wire/events.js";
 import { foldTogether } from "./rules.js";
-import type { EventModule, EventPolicy } from "./types.js";
+import type { EventModule } from "./types.js";
 
 /** The policy of an observe-only event: notified, its command hooks only logged. */
 export const OBSERVED = {

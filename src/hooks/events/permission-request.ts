@@ -1,15 +1,10 @@
+import { steersOf } from "../../wire/events.js";
 import { denyReason, type Outcome } from "../outcome.js";
 import { blocksUnder, foldTogether, settledOf } from "./rules.js";
-import type { Decision, EventModule, EventPolicy, FoldInput, PermissionAnswer } from "./types.js";
+import { ownModule } from "./steering-module.js";
+import type { Decision, FoldInput, PermissionAnswer } from "./types.js";
 
-const policy = {
-  awaited: "command-and-blocking",
-  block: "denies-permission",
-  blockNeedsReason: false,
-  stop: true,
-  failClosed: "denies-permission",
-  rewritesOutput: false,
-} as const satisfies EventPolicy;
+const { policy } = steersOf("PermissionRequest");
 
 /**
  * PermissionRequest: hooks may answer the prompt instead of the user. The first deny (or
@@ -52,19 +47,4 @@ function answerOf(
   );
 }
 
-export const permissionRequest = {
-  name: "PermissionRequest",
-  policy,
-  honours: [
-    "decision.behavior",
-    "decision.updatedInput",
-    "decision.updatedPermissions",
-    "decision.message",
-    "decision.interrupt",
-    "continue",
-    "stopReason",
-    "systemMessage",
-    "additionalContext",
-  ],
-  fold,
-} as const satisfies EventModule<"PermissionRequest">;
+export const permissionRequest = ownModule("PermissionRequest", fold);

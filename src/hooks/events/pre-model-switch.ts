@@ -1,15 +1,9 @@
+import { steersOf } from "../../wire/events.js";
 import { textOf } from "../outcome.js";
 import { foldTogether, settledOf } from "./rules.js";
-import type { EventModule, EventPolicy } from "./types.js";
+import { ownModule } from "./steering-module.js";
 
-const policy = {
-  awaited: "command-and-blocking",
-  block: "refuses-switch",
-  blockNeedsReason: false,
-  stop: false,
-  failClosed: "refuses-switch",
-  rewritesOutput: false,
-} as const satisfies EventPolicy;
+const { policy } = steersOf("PreModelSwitch");
 
 /** Claude Code's words when a hook asks and a session without a person to ask must refuse. */
 export const CANNOT_ASK = "confirmation required, and this session cannot ask";
@@ -20,29 +14,18 @@ export const CANNOT_ASK = "confirmation required, and this session cannot ask";
  * agent has no confirm step of its own) and a hook that timed out refuses: a switch is never
  * made past a hook that did not answer.
  */
-export const preModelSwitch = {
-  name: "PreModelSwitch",
-  policy,
-  honours: [
-    "decision",
-    "reason",
-    "permissionDecision",
-    "permissionDecisionReason",
-    "systemMessage",
-  ],
-  fold: (input) => {
-    const folded = foldTogether("PreModelSwitch", policy, input);
-    if (folded.block) return folded;
-    const settled = settledOf(input.outcomes);
-    const late = settled.find((o) => o.label === "timed_out");
-    if (late) {
-      return {
-        ...folded,
-        block: textOf(late, `hook ${late.handler.id} did not respond before its timeout`),
-      };
-    }
-    const asking = settled.find((o) => o.label === "proceeded" && o.result?.decision === "ask");
-    if (asking) return { ...folded, block: textOf(asking, asking.result?.reason ?? CANNOT_ASK) };
-    return folded;
-  },
-} as const satisfies EventModule<"PreModelSwitch">;
+export const preModelSwitch = ownModule("PreModelSwitch", (input) => {
+  const folded = foldTogether("PreModelSwitch", policy, input);
+  if (folded.block) return folded;
+  const settled = settledOf(input.outcomes);
+  const late = settled.find((o) => o.label === "timed_out");
+  if (late) {
+    return {
+      ...folded,
+      block: textOf(late, `hook ${late.handler.id} did not respond before its timeout`),
+    };
+  }
+  const asking = settled.find((o) => o.label === "proceeded" && o.result?.decision === "ask");
+  if (asking) return { ...folded, block: textOf(asking, asking.result?.reason ?? CANNOT_ASK) };
+  return folded;
+});

@@ -1,3 +1,4 @@
+import { steersOf } from "../../wire/events.js";
 import {
   denyReason,
   malformed,
@@ -8,16 +9,10 @@ import {
 } from "../outcome.js";
 import type { HookResult } from "../result.js";
 import { blocksUnder, isFailure, messagesOf, settledOf } from "./rules.js";
-import type { Decision, EventModule, EventPolicy, FoldInput, PermissionAnswer } from "./types.js";
+import { ownModule } from "./steering-module.js";
+import type { Decision, FoldInput, PermissionAnswer } from "./types.js";
 
-const policy = {
-  awaited: "all",
-  block: "denies-call",
-  blockNeedsReason: false,
-  stop: true,
-  failClosed: "denies-call",
-  rewritesOutput: false,
-} as const satisfies EventPolicy;
+const { policy } = steersOf("PreToolUse");
 
 /**
  * PreToolUse, the gate: the first deny (or fail-closed failure) denies the call; else a
@@ -110,18 +105,4 @@ export function foldLate({ handlers, outcomes, elapsed }: FoldInput): Decision &
   };
 }
 
-export const preToolUse = {
-  name: "PreToolUse",
-  policy,
-  honours: [
-    "decision",
-    "reason",
-    "continue",
-    "stopReason",
-    "systemMessage",
-    "additionalContext",
-    "updatedInput",
-    "permissionDecision",
-  ],
-  fold,
-} as const satisfies EventModule<"PreToolUse">;
+export const preToolUse = ownModule("PreToolUse", fold);

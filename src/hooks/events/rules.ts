@@ -1,3 +1,4 @@
+import type { EventPolicy } from "../../wire/event-policy.js";
 import type { HookEventName } from "../../wire/events.js";
 import type { OutcomeLabel } from "../../wire/hook-reports.js";
 import {
@@ -8,7 +9,7 @@ import {
   type HookText,
   type Outcome,
 } from "../outcome.js";
-import type { Decision, EventPolicy, FoldInput } from "./types.js";
+import type { Decision, FoldInput } from "./types.js";
 
 /** Failure labels: they fail open unless the handler's group fails closed. */
 export function isFailure(label: OutcomeLabel): boolean {

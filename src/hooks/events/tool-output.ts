@@ -1,3 +1,4 @@
+import type { EventPolicy } from "../../wire/event-policy.js";
 import type { HookEventName } from "../../wire/events.js";
 import {
   denyReason,
@@ -8,7 +9,7 @@ import {
   type Outcome,
 } from "../outcome.js";
 import { blocksUnder, isFailure } from "./rules.js";
-import type { Decision, EventPolicy, FoldInput } from "./types.js";
+import type { Decision, FoldInput } from "./types.js";
 
 /** The events whose hooks see what a tool gave back and may rewrite what the model reads. */
 export type ToolOutputEvent = Extract<HookEventName, "PostToolUse" | "PostToolUseFailure">;

@@ -1,55 +1,10 @@
+import type { EventPolicy } from "../../wire/event-policy.js";
 import type { HookEventName } from "../../wire/events.js";
 import type { ElicitationAnswer } from "../../wire/elicitation.js";
 import type { PermissionUpdate } from "../../wire/hook-reply.js";
 import type { OutcomeReport } from "../../wire/hook-reports.js";
 import type { HookText, Outcome } from "../outcome.js";
 import type { Handler } from "../registry.js";
-
-/** What one event does with its hooks' answers (docs/hooks.md, "Hooks that steer"). */
-export interface EventPolicy {
-  /**
-   * Which handlers are asked and awaited: `all` on the gate (but `async` command hooks),
-   * `command-and-blocking` (command hooks and client groups that set `blocking`) on the
-   * steering events, `none` on observed events (notified, their commands only logged).
-   */
-  readonly awaited: "all" | "command-and-blocking" | "none";
-  /**
-   * What a block (`deny`, `decision: "block"`, exit 2) does; `null`: the event has nothing to
-   * block, so a block reads as `proceeded`.
-   */
-  readonly block:
-    | "denies-call"
-    | "blocks-prompt"
-    | "tells-model"
-    | "continues-turn"
-    | "denies-permission"
-    | "blocks-compaction"
-    | "refuses-switch"
-    | "declines-elicitation"
-    | "keeps-settings"
-    | null;
-  /** A block must say why (the model is told): without a reason it is a `hook_error`. */
-  readonly blockNeedsReason: boolean;
-  /** `continue: false` ends the turn (labelled `denied`); false: it reads as `proceeded`. */
-  readonly stop: boolean;
-  /**
-   * What a failure in a fail-closed group (`onFailure: "deny"`/`"block"`) does; `null`: nothing,
-   * the failure is only logged and reported.
-   */
-  readonly failClosed:
-    | "denies-call"
-    | "blocks-prompt"
-    | "withholds-output"
-    | "continues-turn"
-    | "denies-permission"
-    | "blocks-compaction"
-    | "refuses-switch"
-    | "declines-elicitation"
-    | "keeps-settings"
-    | null;
-  /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
-  readonly rewritesOutput: boolean;
-}
 
 /**
  * The one answer hooks give about permission: PreToolUse's allow/ask and PermissionRequest's

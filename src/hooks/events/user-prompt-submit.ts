@@ -1,30 +1,11 @@
+import { steersOf } from "../../wire/events.js";
 import { foldTogether, sessionFieldsOf } from "./rules.js";
-import type { EventModule, EventPolicy } from "./types.js";
+import { ownModule } from "./steering-module.js";
 
-const policy = {
-  awaited: "command-and-blocking",
-  block: "blocks-prompt",
-  blockNeedsReason: false,
-  stop: true,
-  failClosed: "blocks-prompt",
-  rewritesOutput: false,
-} as const satisfies EventPolicy;
+const { policy } = steersOf("UserPromptSubmit");
 
 /** UserPromptSubmit: a block keeps the prompt from the model; context goes beside the prompt. */
-export const userPromptSubmit = {
-  name: "UserPromptSubmit",
-  policy,
-  honours: [
-    "decision",
-    "reason",
-    "continue",
-    "stopReason",
-    "systemMessage",
-    "additionalContext",
-    "sessionTitle",
-  ],
-  fold: (input) => ({
-    ...foldTogether("UserPromptSubmit", policy, input),
-    ...sessionFieldsOf(input.outcomes),
-  }),
-} as const satisfies EventModule<"UserPromptSubmit">;
+export const userPromptSubmit = ownModule("UserPromptSubmit", (input) => ({
+  ...foldTogether("UserPromptSubmit", policy, input),
+  ...sessionFieldsOf(input.outcomes),
+}));
