@@ -7,9 +7,6 @@ import type { Outcome } from "./outcome.js";
 export type { EventPolicy } from "../wire/event-policy.js";
 export { isFailure } from "./events/rules.js";
 
-/** Each event's policy, as its module in `events/` holds it (literal types kept). */
-export type EventPolicies = { readonly [E in HookEventName]: (typeof EVENTS)[E]["policy"] };
-
 /** What `event` honours, read from the event table (`events/index.ts`). */
 export function policyOf(event: HookEventName): EventPolicy {
   return EVENTS[event].policy;
