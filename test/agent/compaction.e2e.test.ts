@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startStdio, type Session } from "./setup.js";
+import { startInProcess, startStdio, type Session } from "./setup.js";
 
 let dataDir: string;
 let open: Session[] = [];
@@ -55,7 +55,9 @@ describe("/compact through the binary, then session/load", () => {
     await a.h.close();
     open = open.filter((s) => s !== a);
 
-    const b = await agentProcess();
+    // The load reads what the binary wrote: an agent in this process reads the same data dir.
+    const b = await startInProcess({}, { dataDir });
+    open.push(b);
     await b.h.agent.request(methods.agent.session.load, { sessionId, cwd: a.cwd, mcpServers: [] });
     const replay = b.h.sessionUpdates(sessionId);
     expect(prompts(replay)).toEqual([

@@ -16,6 +16,7 @@ import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { INTERRUPTED_RESULT } from "../../src/store/history-repair.js";
+import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
 import { BUILT_CLI } from "../helpers/harness.js";
 import {
@@ -62,9 +63,12 @@ function load(s: Session, sessionId: string, cwd: string) {
   return s.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
 }
 
-/** An agent on the test's data dir in this process, for what needs no process of its own. */
-async function agentInProcess(script: ClientScript = {}) {
-  const s = await startInProcess(script, { dataDir });
+/**
+ * An agent on the test's data dir in this process, for what needs no process of its own; `log`
+ * keeps its log lines where a test reads them.
+ */
+async function agentInProcess(script: ClientScript = {}, log?: ReturnType<typeof capturedLog>) {
+  const s = await startInProcess(script, { dataDir, ...(log && { log: log.log }) });
   open.push(s);
   return s;
 }
@@ -112,7 +116,7 @@ function answered<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
   ]);
 }
 
-// A test starts up to three real processes; a loaded machine needs the room.
+// A test starts up to two real processes; a loaded machine needs the room.
 describe("persisted sessions under crashes, rivals and hostile files", { timeout: 90_000 }, () => {
   it("a prompt blocked by UserPromptSubmit is never written: not to the transcript, the record or the replay", async () => {
     const key = "AKIAIOSFODNN7EXAMPLE";
@@ -177,7 +181,8 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     a.h.child?.kill("SIGKILL");
     await waitUntil("the killed agent gone", () => !processAlive(pid), { within: 10_000 });
 
-    const b = await agentProcess();
+    // What comes after the kill is about the files it left: an agent in this process reads them.
+    const b = await agentInProcess();
     expect(await listAll(b)).toEqual([sessionId]);
     await load(b, sessionId, a.cwd);
     const interrupted = finishedCalls(b.h.sessionUpdates(sessionId));
@@ -199,14 +204,15 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(transcript).toContain(INTERRUPTED_RESULT);
   });
 
+  // Two agents in this process hold locks as two processes do (each its own lock table).
   it("a load refused for another live holder neither reads nor repairs the owner's transcript", async () => {
     const { sessionId, cwd } = await finishedSession();
-    const owner = await agentProcess();
+    const owner = await agentInProcess();
     await owner.h.agent.request(methods.agent.session.resume, { sessionId, cwd });
     // The owner is mid-append: its line has no newline yet.
     appendFileSync(sessionFile(sessionId, "jsonl"), '{"type":"user","message":{"role":"us');
     const before = readFileSync(sessionFile(sessionId, "jsonl"));
-    const rival = await agentProcess();
+    const rival = await agentInProcess();
     const err = await rpcError(load(rival, sessionId, cwd));
     expect(err.code).toBe(-32003);
     expect(readFileSync(sessionFile(sessionId, "jsonl"))).toEqual(before);
@@ -252,6 +258,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     rmSync(cwd, { recursive: true, force: true });
   });
 
+  // A process: an agent that waited on the FIFO would hold the event loop it runs on.
   it("a FIFO in place of a transcript is a clear -32002, and the agent goes on", async () => {
     const { sessionId, cwd } = await finishedSession();
     rmSync(sessionFile(sessionId, "jsonl"));
@@ -307,12 +314,13 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     };
     const line = JSON.stringify(call).replace('"DEEP"', `${"[".repeat(depth)}${"]".repeat(depth)}`);
     appendFileSync(sessionFile(sessionId, "jsonl"), `${line}\n`);
-    const b = await agentProcess();
+    const log = capturedLog();
+    const b = await agentInProcess({}, log);
     await load(b, sessionId, cwd);
     expect(await b.prompt(sessionId, "are you there")).toBe("end_turn");
     expect(agentText(b.h.sessionUpdates(sessionId))).toContain("You said: are you there");
-    await waitUntil('"nested deeper than" on stderr', () =>
-      b.h.stderr().includes("nested deeper than"),
+    await waitUntil('"nested deeper than" in the log', () =>
+      log.text().includes("nested deeper than"),
     );
   });
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
 import { chunks, stream } from "../model/providers/setup.js";
+import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
 import {
   finishedCalls,
@@ -64,9 +65,12 @@ function runs(updates: SessionUpdate[]): string[] {
   return kinds;
 }
 
-/** An agent on the shared data dir in this process: what only B and C do needs no process A. */
-async function agentInProcess() {
-  const s = await startInProcess({}, { dataDir });
+/**
+ * An agent on the shared data dir in this process, for what is about the files and not about a
+ * process of its own; `log` keeps its log lines where a test reads them.
+ */
+async function agentInProcess(log?: ReturnType<typeof capturedLog>) {
+  const s = await startInProcess({}, { dataDir, ...(log && { log: log.log }) });
   open.push(s);
   return s;
 }
@@ -107,7 +111,7 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-// A test starts up to three real processes; a loaded machine needs the room.
+// A test starts up to two real processes; a loaded machine needs the room.
 describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
     const a = await conversationInA(false);
@@ -196,7 +200,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
 
   it("resume restores the session without replaying it, with the mode it was left in", async () => {
     const a = await conversationInA();
-    const b = await agentProcess();
+    const b = await agentInProcess();
     const resumed = await b.h.agent.request(methods.agent.session.resume, {
       sessionId: a.sessionId,
       cwd: a.cwd,
@@ -211,10 +215,11 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     const path = join(dataDir, "sessions", `${a.sessionId}.jsonl`);
     const whole = readFileSync(path, "utf8");
     appendFileSync(path, '{"type":"assistant","message":{"role":"assis');
-    const b = await agentProcess();
+    const log = capturedLog();
+    const b = await agentInProcess(log);
     await load(b, a.sessionId, a.cwd);
     expect(finishedCalls(b.h.sessionUpdates(a.sessionId))).toHaveLength(1);
-    await waitUntil('"cut line" on stderr', () => b.h.stderr().includes("cut line"));
+    await waitUntil('"cut line" in the log', () => log.text().includes("cut line"));
     // The cut tail is gone, so the next turn's lines start on lines of their own.
     expect(readFileSync(path, "utf8")).toBe(whole);
     expect(await b.prompt(a.sessionId, "go on")).toBe("end_turn");
@@ -226,19 +231,21 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
   it("a corrupt metadata file is skipped in the list with a log line; the agent lives", async () => {
     const a = await conversationInA();
     writeFileSync(join(dataDir, "sessions", "broken.json"), "{ not json");
-    const b = await agentProcess();
+    const log = capturedLog();
+    const b = await agentInProcess(log);
     const list = await b.h.agent.request(methods.agent.session.list, {});
     expect(list.sessions.map((s) => s.sessionId)).toEqual([a.sessionId]);
-    await waitUntil('"unreadable" on stderr', () => b.h.stderr().includes("unreadable"));
+    await waitUntil('"unreadable" in the log', () => log.text().includes("unreadable"));
     const err = await rpcError(load(b, "broken", a.cwd));
     expect(err.code).toBe(-32002);
     expect((await b.h.agent.request(methods.agent.session.list, {})).sessions).toHaveLength(1);
   });
 
+  // C is an agent in this process: another pid than B's, so B's lock is another live holder's.
   it("one live process owns a session: a second gets -32003 naming the pid, and may load it once it is closed", async () => {
     const a = await conversationInA();
     const b = await agentProcess();
-    const c = await agentProcess();
+    const c = await agentInProcess();
     await b.h.agent.request(methods.agent.session.resume, { sessionId: a.sessionId, cwd: a.cwd });
     const err = await rpcError(load(c, a.sessionId, a.cwd));
     expect(err.code).toBe(-32003);
@@ -259,7 +266,7 @@ describe("sessions that persist across hookgate processes", { timeout: 60_000 },
     );
     b.h.child?.kill("SIGKILL");
     await waitUntil("the killed agent gone", () => !processAlive(pid), { within: 10_000 });
-    const c = await agentProcess();
+    const c = await agentInProcess();
     await c.h.agent.request(methods.agent.session.resume, { sessionId: a.sessionId, cwd: a.cwd });
     expect(await c.prompt(a.sessionId, "after the crash")).toBe("end_turn");
   });

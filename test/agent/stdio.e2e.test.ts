@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/wait.js";
 import { startStdio, toolLine, type Session } from "./setup.js";
 
@@ -11,16 +11,25 @@ afterEach(async () => {
   s = undefined;
 });
 
-describe("the real hookgate binary over stdio", () => {
-  it("runs a gated turn end to end: a deny blocks, an allowed call runs, observers see it", async () => {
-    s = await startStdio({
+/** One agent logging at debug for the gated turn and the stdout check, which read it apart. */
+let shared: Promise<Session> | undefined;
+afterAll(async () => (await shared)?.h.close());
+const debugAgent = () =>
+  (shared ??= startStdio(
+    {
       hooks: {
         "no-rm": (p) =>
           JSON.stringify(p.input).includes("rm -rf")
             ? { decision: "deny", reason: "no rm -rf" }
             : {},
       },
-    });
+    },
+    { args: ["--log-level", "debug"] },
+  ));
+
+describe("the real hookgate binary over stdio", () => {
+  it("runs a gated turn end to end: a deny blocks, an allowed call runs, observers see it", async () => {
+    const s = await debugAgent();
     const { sessionId } = await s.newSession({
       hooks: {
         PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["no-rm"], timeout: 5 }],
@@ -53,8 +62,10 @@ describe("the real hookgate binary over stdio", () => {
           : [],
       );
     expect(statuses).toEqual(["completed", "failed"]);
-    await waitUntil("two hook events", () => s!.seen.events.length >= 2);
-    expect(s.seen.events.map((e) => e.input.hook_event_name)).toEqual(["PostToolUse", "Stop"]);
+    const events = () => s.seen.events.filter((e) => e.sessionId === sessionId);
+    await waitUntil("two hook events", () => events().length >= 2);
+    expect(events().map((e) => e.input.hook_event_name)).toEqual(["PostToolUse", "Stop"]);
+    expect(s.h.violations()).toEqual([]);
   });
 
   it("the client disconnecting mid-gate does not crash the agent, and nothing runs", async () => {
@@ -79,9 +90,11 @@ describe("the real hookgate binary over stdio", () => {
   });
 
   it("stdout carries protocol frames only, logs go to stderr", async () => {
-    s = await startStdio({}, { args: ["--log-level", "debug"] });
+    const s = await debugAgent();
+    const logged = () => s.h.stderr().match(/session created/g)?.length ?? 0;
+    const before = logged();
     await s.newSession();
-    await waitUntil('"session created" on stderr', () => /session created/.test(s!.h.stderr()));
+    await waitUntil('"session created" on stderr', () => logged() > before);
     expect(s.h.violations()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   formatTimeline,
   makeWorkspace,
@@ -16,30 +16,54 @@ import * as legacy from "../../src/client/index.js";
 /** Start of an ANSI escape sequence. */
 const ESC = "\u001b[";
 
+/** Runs `start` once, when a test first asks: tests that read one run share its process. */
+function shared<T>(start: () => Promise<T>): () => Promise<T> {
+  let run: Promise<T> | undefined;
+  return () => (run ??= start());
+}
+
+/** A run in a workspace the test made, with a file of its own in it. */
+const given = makeWorkspace({ "keep.txt": "k" });
+afterAll(() => removeWorkspace(given));
+const recorded = shared(() => {
+  const ui = (_input: HookInput) => {};
+  return spawnAgent({
+    cwd: given,
+    hooks: {
+      PreToolUse: [
+        { matcher: "Write", hooks: [() => ({ decision: "ask", reason: "check writes" })] },
+      ],
+      UserPromptSubmit: [{ hooks: [ui] }],
+      PermissionRequest: [{ hooks: [ui] }],
+      PostToolUse: [{ hooks: [ui] }],
+      Stop: [{ hooks: [ui] }],
+      SessionEnd: [{ hooks: [ui] }],
+    },
+    mode: "acceptEdits", // Write needs no permission here, so the gate's `ask` is what asks
+    prompt: [toolLine("Write", { file_path: join(given, "a.txt"), content: "a" })],
+  });
+});
+
+/** A run without a cwd that writes a file into its workspace; its gate denies Bash. */
+const denied = shared(() =>
+  spawnAgent({
+    hooks: {
+      PreToolUse: [{ matcher: "Bash", hooks: [() => ({ decision: "deny", reason: "not today" })] }],
+    },
+    mode: "acceptEdits",
+    prompt: [
+      toolLine("Write", { file_path: "a.txt", content: "a" }),
+      toolLine("Bash", { command: "true" }),
+    ],
+  }),
+);
+
 describe("spawnAgent: the recorded timeline of a real run", () => {
   it("records updates, each gate call with its outcome and latency, permissions, events and the stop reason, in wire order", async () => {
-    const cwd = makeWorkspace();
-    onTestFinished(() => removeWorkspace(cwd));
-    const ui = (_input: HookInput) => {};
-    const run = await spawnAgent({
-      cwd,
-      hooks: {
-        PreToolUse: [
-          { matcher: "Write", hooks: [() => ({ decision: "ask", reason: "check writes" })] },
-        ],
-        UserPromptSubmit: [{ hooks: [ui] }],
-        PermissionRequest: [{ hooks: [ui] }],
-        PostToolUse: [{ hooks: [ui] }],
-        Stop: [{ hooks: [ui] }],
-        SessionEnd: [{ hooks: [ui] }],
-      },
-      mode: "acceptEdits", // Write needs no permission here, so the gate's `ask` is what asks
-      prompt: [toolLine("Write", { file_path: join(cwd, "a.txt"), content: "a" })],
-    });
-
+    const run = await recorded();
     expect(run.stopReason).toBe("end_turn");
     expect(run.exitCode).toBe(0);
-    expect(existsSync(join(cwd, "a.txt"))).toBe(true);
+    expect(existsSync(join(given, "a.txt"))).toBe(true);
     const [call] = run.hookCalls;
     expect(call).toMatchObject({
       hookCallbackId: "r1/PreToolUse:0:0",
@@ -174,16 +198,13 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
   });
 
   it("renders a timeline: one plain line per thing the client saw, colour only when asked", async () => {
-    const run = await spawnAgent({
-      hooks: { PreToolUse: [{ hooks: [() => ({ decision: "deny", reason: "not today" })] }] },
-      prompt: [toolLine("Bash", { command: "true" })],
-    });
+    const run = await denied();
     const plain = formatTimeline(run.entries);
     expect(plain).not.toContain(ESC);
     expect(plain).toMatch(
-      /gate +scripted-call-1 +r1\/PreToolUse:0:0 +answered deny "not today" +→ denied in [\d.]+ ms/,
+      /gate +scripted-call-2 +r1\/PreToolUse:0:0 +answered deny "not today" +→ denied in [\d.]+ ms/,
     );
-    expect(plain).toMatch(/tool +scripted-call-1 +true +failed +Hook denied: not today/);
+    expect(plain).toMatch(/tool +scripted-call-2 +true +failed +Hook denied: not today/);
     expect(plain).toMatch(/stop +session\/prompt answered stopReason end_turn/);
     expect(formatTimeline(run.entries, { color: true })).toContain(`${ESC}31mdenied${ESC}39m`);
   });
@@ -214,12 +235,9 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
 
 describe("the test kit leaves no temporary files behind", () => {
   it("a run without cwd removes its workspace and its transcripts when it ends", async () => {
-    const run = await spawnAgent({
-      hooks: { PreToolUse: [{ hooks: [() => ({})] }] },
-      prompt: [toolLine("Write", { file_path: "a.txt", content: "a" })],
-      mode: "acceptEdits",
-    });
+    const run = await denied();
     expect(run.stopReason).toBe("end_turn");
+    expect(run.toolCalls[0]).toMatchObject({ toolName: "Write", status: "completed" });
     const transcript = run.hookCalls[0]?.input.transcript_path ?? "";
     expect(transcript).toContain(run.sessionId);
     expect(existsSync(run.cwd)).toBe(false);
@@ -227,11 +245,12 @@ describe("the test kit leaves no temporary files behind", () => {
   });
 
   it("a run in a given cwd leaves it alone; removeWorkspace removes it", async () => {
-    const cwd = makeWorkspace({ "keep.txt": "k" });
-    await spawnAgent({ cwd, prompt: "hello" });
-    expect(readFileSync(join(cwd, "keep.txt"), "utf8")).toBe("k");
-    removeWorkspace(cwd);
-    expect(existsSync(cwd)).toBe(false);
+    await recorded();
+    expect(readFileSync(join(given, "keep.txt"), "utf8")).toBe("k");
+    expect(existsSync(join(given, "a.txt"))).toBe(true);
+    // The first describe's tests, which read this workspace, have run.
+    removeWorkspace(given);
+    expect(existsSync(given)).toBe(false);
   });
 
   it("makeWorkspace directories are removed when the process exits", async () => {

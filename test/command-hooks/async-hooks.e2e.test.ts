@@ -12,8 +12,13 @@ import {
   type PolicySession,
 } from "./policy-session.js";
 
-/** Tests with the same flags and operator files share an agent process, each in its own session. */
+/**
+ * Tests with the same flags and operator files share an agent, each in its own session: one in
+ * this process, as what is tested is when hooks run and end (command-hooks.e2e runs an async
+ * hook over stdio).
+ */
 const agents = new PolicyAgents();
+const inProcess = true;
 let o: PolicySession | undefined;
 afterEach(async () => {
   await o?.close();
@@ -30,6 +35,7 @@ describe("async: true never blocks, PreToolUse included", () => {
           command: "sleep 1; echo too late >&2; exit 2",
           async: true,
         }),
+        inProcess,
       },
       agents,
     );
@@ -45,6 +51,7 @@ describe("async: true never blocks, PreToolUse included", () => {
           { type: "command", command: "sleep 1", async: true },
           { type: "command", command: "echo no >&2; exit 2" },
         ),
+        inProcess,
       },
       agents,
     );
@@ -75,6 +82,7 @@ describe("async hooks of a closing session finish within their own timeout", () 
           async: true,
           timeout: 60,
         }),
+        inProcess,
       },
       agents,
     );
@@ -100,6 +108,7 @@ describe("async hooks of a closing session finish within their own timeout", () 
           async: true,
           timeout: 2,
         }),
+        inProcess,
       },
       agents,
     );

@@ -12,11 +12,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { SETTING_SOURCES } from "../../src/command-hooks/sources.js";
 import { processAlive } from "../../src/process/process-group.js";
 import {
   closeSession,
   finishedCalls,
   settleAll,
+  startInProcess,
   startStdio,
   throwNewViolations,
   textOf,
@@ -32,7 +35,8 @@ import { waitUntil } from "../helpers/wait.js";
 /**
  * One agent process serves every test that needs only the defaults (project settings, an
  * empty home): each test opens its own session in its own workspace. A test that needs other
- * flags or another home starts a process of its own.
+ * sources or another home gets an agent of its own in this process, given them as options:
+ * what it tests is which files' hooks run, not the flags.
  */
 let shared: Session | undefined;
 let own: Session | undefined;
@@ -87,9 +91,9 @@ interface Setup {
   files?: Record<string, string>;
   /** Executable scripts to write in the workspace, by relative path. */
   scripts?: Record<string, string>;
-  /** `--setting-sources` (default `project`); other than the default, a process of its own. */
+  /** `--setting-sources` (default `project`); other than the default, an agent of its own. */
   sources?: string;
-  /** The agent's HOME (default an empty directory); given, a process of its own. */
+  /** The agent's HOME (default an empty directory); given, an agent of its own. */
   home?: string;
   meta?: Record<string, unknown>;
 }
@@ -109,7 +113,7 @@ function startAgent(sources: string, home: string): Promise<Session> {
   });
 }
 
-/** The agent for `setup`: the shared one, or a process of its own when the flags differ. */
+/** The agent for `setup`: the shared process, or one in this process when the flags differ. */
 async function agentFor(setup: Setup): Promise<Session> {
   if (setup.sources === undefined && setup.home === undefined) {
     if (!shared) {
@@ -121,7 +125,8 @@ async function agentFor(setup: Setup): Promise<Session> {
   }
   const home = setup.home ?? mkdtempSync(join(tmpdir(), "hookgate-home-"));
   temps.push(home);
-  own = await startAgent(setup.sources ?? "project", home);
+  const sources = z.array(z.enum(SETTING_SOURCES)).parse((setup.sources ?? "project").split(","));
+  own = await startInProcess(client, { settingSources: sources, home });
   temps.push(own.cwd);
   return own;
 }

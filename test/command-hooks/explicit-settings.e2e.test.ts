@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { startInProcess } from "../agent/setup.js";
 import { runCli } from "../helpers/run-cli.js";
 import { waitUntil } from "../helpers/wait.js";
 import {
@@ -65,19 +66,22 @@ describe("a settings file the operator named must load, or hookgate does not sta
   });
 });
 
+// What follows is about sessions of a running agent: one in this process reads the same files.
 describe("a managed file that breaks while hookgate runs", () => {
   it("fails session/new instead of opening a session without the administrator's policy", async () => {
     const managed = file("managed-settings.json", JSON.stringify({ allowManagedHooksOnly: true }));
-    o = await openPolicySession({ args: ["--managed-settings", managed] });
+    const agent = await startInProcess({}, { managedSettings: managed });
+    onTestFinished(() => agent.h.close());
+    await agent.newSession();
     writeFileSync(managed, "{ not json");
     // The request fails (the client sees an internal error; the log names the file).
-    await expect(o.session.newSession()).rejects.toThrow();
+    await expect(agent.newSession()).rejects.toThrow();
   });
 });
 
 describe("a broken file from a setting source", () => {
   it("lets the session open, and is shown as an agent message and in _meta.hooks.warnings", async () => {
-    o = await openPolicySession({ project: "{ not json" });
+    o = await openPolicySession({ project: "{ not json", inProcess: true });
     const expected =
       /Settings file .*\.claude\/settings\.json \(project\) was not loaded, its hooks are off: not valid JSON/;
     expect(o.warnings).toEqual([expect.stringMatching(expected)]);

@@ -20,10 +20,13 @@ const allowAll = bashPolicy({
 /** A command hook that denies every Bash call. */
 const denyAll = bashPolicy({ type: "command", command: "echo denied by policy >&2; exit 2" });
 
-describe("permission rules in settings files, over stdio", () => {
+// The policy is what these tests are about: an agent in this process reads the same files.
+// One test runs the real binary, which takes them from --settings and --managed-settings.
+describe("permission rules in settings files", () => {
   it("a deny rule blocks the call, and a hook's allow cannot lift it", async () => {
     o = await openPolicySession({
       explicit: [{ ...allowAll, permissions: { deny: ["Bash(rm:*)"] } }],
+      inProcess: true,
     });
     expect(o.settings).toEqual([expect.objectContaining({ source: "explicit", rules: 1 })]);
     const r = await attempt(o, "rm -rf victim");
@@ -36,13 +39,16 @@ describe("permission rules in settings files, over stdio", () => {
   });
 
   it("a deny rule sees the rm behind a harmless first command", async () => {
-    o = await openPolicySession({ explicit: [{ permissions: { deny: ["Bash(rm:*)"] } }] });
+    o = await openPolicySession({
+      explicit: [{ permissions: { deny: ["Bash(rm:*)"] } }],
+      inProcess: true,
+    });
     expect((await attempt(o, "echo hi && rm -rf victim")).victimDeleted).toBe(false);
   });
 });
 
 describe("managed settings, above --settings", () => {
-  it("a managed deny rule beats a --settings allow rule and hook", async () => {
+  it("a managed deny rule beats a --settings allow rule and hook, over stdio", async () => {
     o = await openPolicySession({
       explicit: [{ ...allowAll, permissions: { allow: ["Bash"] } }],
       managed: { permissions: { deny: ["Bash(rm:*)"] } },
@@ -54,6 +60,7 @@ describe("managed settings, above --settings", () => {
     o = await openPolicySession({
       explicit: [denyAll],
       managed: { allowManagedHooksOnly: true },
+      inProcess: true,
     });
     const explicit = o.settings?.find((r) => r.source === "explicit");
     expect(explicit?.skipped).toEqual([expect.stringMatching(/^allowManagedHooksOnly/)]);
@@ -64,6 +71,7 @@ describe("managed settings, above --settings", () => {
     o = await openPolicySession({
       explicit: [{ disableAllHooks: true }],
       managed: denyAll,
+      inProcess: true,
     });
     expect((await attempt(o, "rm -rf victim")).victimDeleted).toBe(false);
   });

@@ -2,12 +2,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { z } from "zod";
+import { z } from "zod";
+import { SETTING_SOURCES } from "../../src/command-hooks/sources.js";
 import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hook-reports.js";
 import {
   closeSession,
   finishedCalls,
   settleAll,
+  startInProcess,
   startStdio,
   throwNewViolations,
   toolLine,
@@ -21,6 +23,8 @@ import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/m
  * A session of the real binary over stdio whose policy lives in settings files: an
  * operator's `--settings` files, and user, project and local files, as a repository or a
  * user would leave them. Every Bash call it makes tries to delete `victim` in the workspace.
+ * With `inProcess`, the agent runs in this process with the same files, for a test about the
+ * policy and not about the flags that name them.
  */
 export interface PolicySetup {
   /**
@@ -40,6 +44,8 @@ export interface PolicySetup {
   readonly client?: ClientScript;
   readonly meta?: Record<string, unknown>;
   readonly args?: readonly string[];
+  /** An agent in this process, given the files as options (no `args`: there is no CLI). */
+  readonly inProcess?: boolean;
 }
 
 export interface PolicySession {
@@ -89,6 +95,7 @@ export class PolicyAgents {
       setup.managed,
       sourcesOf(setup),
       setup.args,
+      setup.inProcess,
     ]);
     let agent = this.#agents.get(key);
     if (!agent) {
@@ -134,6 +141,18 @@ async function startPolicyAgent(setup: PolicySetup): Promise<PolicyAgent> {
   const managed = join(ops, "managed-settings.json");
   if (setup.managed !== undefined) write(managed, text(setup.managed));
   const sources = sourcesOf(setup);
+  if (setup.inProcess) {
+    if (setup.args) throw new Error("an agent in this process takes no command-line args");
+    const session = await startInProcess(setup.client ?? {}, {
+      settingsFiles: explicit,
+      ...(setup.managed !== undefined && { managedSettings: managed }),
+      ...(sources !== "" && {
+        settingSources: z.array(z.enum(SETTING_SOURCES)).parse(sources.split(",")),
+      }),
+      home,
+    });
+    return { session, temps: [home, ops, session.cwd] };
+  }
   const session = await startStdio(setup.client ?? {}, {
     args: [
       "--log-level",

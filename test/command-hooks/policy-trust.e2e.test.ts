@@ -9,8 +9,13 @@ import {
   type PolicySession,
 } from "./policy-session.js";
 
-/** Tests with the same flags and operator files share an agent process, each in its own session. */
+/**
+ * Tests with the same flags and operator files share an agent, each in its own session. The
+ * first runs the real binary, which takes the policy from --settings and --setting-sources; the
+ * rest are about which hooks run, and read the same files in an agent in this process.
+ */
 const agents = new PolicyAgents();
+const inProcess = true;
 let o: PolicySession | undefined;
 afterEach(async () => {
   await o?.close();
@@ -26,7 +31,7 @@ const OPERATOR_ID = /^explicit:.*policy-0\.json#PreToolUse\[0\]\.hooks\[0\]$/;
 describe("a repository cannot switch off the operator's --settings policy", () => {
   it.each([
     ["project", { project: { disableAllHooks: true } }],
-    ["local", { local: { disableAllHooks: true } }],
+    ["local", { local: { disableAllHooks: true }, inProcess }],
   ] as const)("disableAllHooks in the %s file leaves the explicit policy on", async (_, repo) => {
     o = await openPolicySession({ explicit: [operator], ...repo }, agents);
     const r = await attempt(o, "rm -rf victim");
@@ -39,6 +44,7 @@ describe("a repository cannot switch off the operator's --settings policy", () =
       {
         explicit: [operator],
         project: bashPolicy({ type: "command", command: DENY_RM, if: "Bash(never-matches:*)" }),
+        inProcess,
       },
       agents,
     );
@@ -65,6 +71,7 @@ describe("a repository cannot switch off the operator's --settings policy", () =
             ],
           },
         },
+        inProcess,
       },
       agents,
     );
@@ -81,6 +88,7 @@ describe("a repository cannot switch off the operator's --settings policy", () =
         explicit: [operator],
         user: { disableAllHooks: true },
         project: bashPolicy({ type: "command", command: "echo project ran >> ran.txt" }),
+        inProcess,
       },
       agents,
     );
@@ -103,6 +111,7 @@ describe("identical handlers run once per event, as in Claude Code", () => {
             ],
           },
         },
+        inProcess,
       },
       agents,
     );

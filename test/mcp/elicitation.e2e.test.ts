@@ -13,6 +13,7 @@ import { waitUntil } from "../helpers/wait.js";
 import {
   finishedCalls,
   settleAll,
+  startInProcess,
   testClient,
   textOf,
   throwNewViolations,
@@ -85,7 +86,7 @@ const current: { hooks: Record<string, HookHandler>; form: FormAnswer } = {
 
 /**
  * An agent whose client answers `_hooks/run` as `script` says and, with `form`, declares form
- * elicitation and answers it so; what it was asked starts empty. What the client saw holds
+ * elicitation and answers it so (the shared process; without, an agent in this process); what it was asked starts empty. What the client saw holds
  * other tests' sessions too: read it by the test's session id.
  */
 async function start(
@@ -93,7 +94,8 @@ async function start(
   form?: FormAnswer,
 ): Promise<{ s: Session; asked: CreateElicitationRequest[] }> {
   if (!form) {
-    session = await connect(script);
+    // Without elicitation declared the session cancels it: an agent in this process says so.
+    session = await startInProcess(script);
     return { s: session, asked: [] };
   }
   const asked: CreateElicitationRequest[] = [];

@@ -20,8 +20,8 @@ import { waitUntil } from "../helpers/wait.js";
 
 // A hostile server must cost only its own session. How long the agent takes to answer a
 // plain prompt in an idle session is measured when it starts; each test asks the same of it
-// while another session's server floods, declares a backtracking pattern, lists 20k tools or
-// sends 20 MB, and holds the answer to a generous multiple of the idle time plus a floor: a
+// while another session's server floods, declares a backtracking pattern, lists 5k tools or
+// sends 18 MB, and holds the answer to a generous multiple of the idle time plus a floor: a
 // loaded machine does not trip it, an agent whose event loop is held for seconds does.
 
 const HOSTILE = fileURLToPath(new URL("./fixtures/hostile.mjs", import.meta.url));
@@ -177,12 +177,13 @@ describe("a hostile MCP server costs only its own session", () => {
     {
       name: "a stdio list_changed flood: at most one re-list in flight, other sessions answer",
       server: (fixture: Fixture) => hostile(fixture),
-      flood: { ms: 1000 },
+      // Past one re-list interval, so the rate bound is what keeps the count down.
+      flood: { ms: 600 },
     },
     {
-      name: "an HTTP call answered with 5,000 list_changed notifications re-lists a few times",
+      name: "an HTTP call answered with 2,000 list_changed notifications re-lists a few times",
       server: (fixture: Fixture) => hostileHttp(fixture),
-      flood: { count: 5000 },
+      flood: { count: 2000 },
     },
   ];
   for (const { name, server, flood: args } of floods) {
@@ -243,28 +244,29 @@ describe("a hostile MCP server costs only its own session", () => {
     expect(received(fixture, "tools/call")).toBe(1);
   });
 
-  it("20k tools: the first 1,000 are offered, the excess is reported, others answer", async () => {
+  // Five times the cap: the excess is counted, not read (a larger list costs only parsing).
+  it("5k tools: the first 1,000 are offered, the excess is reported, others answer", async () => {
     const { s, quiet, fixture, withMcp } = await startShared();
-    const opening = withMcp([hostile(fixture, ["--tools", "20000"])]);
+    const opening = withMcp([hostile(fixture, ["--tools", "5000"])]);
     const slowest = await slowestAnswerWhile(opening, quiet);
     expect(slowest).toBeLessThan(quiet.bound);
     const { sessionId, mcp } = await opening;
     expect(mcp).toMatchObject([{ name: "h", status: "connected", tools: 1000 }]);
     expect(mcp[0]?.warnings).toContainEqual(
-      "the server listed 20004 tools; only the first 1000 are offered",
+      "the server listed 5004 tools; only the first 1000 are offered",
     );
     expect(await s.prompt(sessionId, toolLine("mcp__h__ping", {}))).toBe("end_turn");
     expect(textOf(finishedCalls(s.h.sessionUpdates(sessionId))[0])).toBe("pong");
   });
 
-  // Past the cap by some megabytes, so most chunks of the line are dropped as they stream in
+  // Past the cap by a megabyte, so many chunks of the line are dropped as they stream in
   // (what is kept of such a line is pinned in bounds.test.ts).
-  it("a 20 MB stdio result, past the 16 MiB cap, is cut off while it streams: the call fails, the server stays", async () => {
+  it("an 18 MB stdio result, past the 16 MiB cap, is cut off while it streams: the call fails, the server stays", async () => {
     const { s, quiet, fixture, withMcp, close } = await startShared();
     const { sessionId } = await withMcp([hostile(fixture)]);
     const call = s.prompt(
       sessionId,
-      [toolLine("mcp__h__big", { bytes: 20_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
+      [toolLine("mcp__h__big", { bytes: 18_000_000 }), toolLine("mcp__h__ping", {})].join("\n"),
     );
     await waitUntil("one tools/call at the server", () => received(fixture, "tools/call") === 1);
     const slowest = await slowestAnswerWhile(call, quiet);

@@ -1,22 +1,38 @@
 import { methods } from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
-import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest } from "./helpers.js";
+import { finishedCalls, startStdio, textOf, toolLine, type Session } from "../agent/setup.js";
+import { expectCalls, Fixture, openWithMcp } from "./helpers.js";
 import { waitUntil } from "../helpers/wait.js";
 
-const { startBinary } = perTest();
+/**
+ * One binary for the file, each test with a fresh fixture: the gating test leaves it serving,
+ * the SIGTERM test (the last) ends it.
+ */
+let agent: Promise<Session> | undefined;
+let fixture: Fixture | undefined;
+afterEach(() => {
+  fixture?.cleanup();
+  fixture = undefined;
+});
+afterAll(async () => (await agent)?.h.close());
+
+async function startBinary(): Promise<{ s: Session; fixture: Fixture }> {
+  agent ??= startStdio({
+    hooks: {
+      "no-secrets": (p) =>
+        JSON.stringify(p.input).includes("secret")
+          ? { decision: "deny", reason: "no secrets" }
+          : {},
+    },
+  });
+  fixture = new Fixture();
+  return { s: await agent, fixture };
+}
 
 describe("the real hookgate binary with an MCP server", () => {
   it("gates and permissions MCP calls from /tool lines; the call log holds only what was allowed", async () => {
-    const { s, fixture } = await startBinary({
-      hooks: {
-        "no-secrets": (p) =>
-          JSON.stringify(p.input).includes("secret")
-            ? { decision: "deny", reason: "no secrets" }
-            : {},
-      },
-    });
+    const { s, fixture } = await startBinary();
     const { sessionId, mcp } = await openWithMcp(s, [fixture.stdio("srv")], {
       hooks: { PreToolUse: [{ matcher: "mcp__srv__.*", hookCallbackIds: ["no-secrets"] }] },
     });
@@ -33,6 +49,7 @@ describe("the real hookgate binary with an MCP server", () => {
     expect(textOf(denied)).toBe("Hook denied: no secrets");
     expect(textOf(ran)).toBe("echo: hi");
     expect(s.seen.permissions).toHaveLength(1);
+    expect(s.h.violations()).toEqual([]);
     expectCalls(fixture, [{ name: "echo", arguments: { text: "hi" } }]);
 
     const [pid] = fixture.pids();

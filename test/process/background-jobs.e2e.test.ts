@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
-import { startStdio, type Session } from "../agent/setup.js";
+import { slashCommandsSchema } from "../../src/slash/slash-config.js";
+import { startInProcess, startStdio, type Session } from "../agent/setup.js";
 import {
   attempt,
   bashPolicy,
@@ -51,10 +52,13 @@ function configWith(value: unknown): string {
   return path;
 }
 
+// A session's end is the session's business: those tests run an agent in this process. An
+// agent's exit is the process's: those run the real binary.
 describe("background jobs of command hooks, slash commands and the apiKeyHelper end with their owner", () => {
   it("a job a PreToolUse hook left running ends at session/close", async () => {
     o = await openPolicySession({
       project: bashPolicy({ type: "command", command: leaveJob("hook-bg.pid") }),
+      inProcess: true,
     });
     await attempt(o, "true");
     const pid = await pidIn(join(o.cwd, "hook-bg.pid"));
@@ -77,8 +81,8 @@ describe("background jobs of command hooks, slash commands and the apiKeyHelper 
     const dir = mkdtempSync(join(tmpdir(), "hookgate-jobs-"));
     temps.push(dir);
     const file = join(dir, "slash-bg.pid");
-    const config = configWith({ commands: { bg: `${leaveJob(file)}; echo started` } });
-    s = await startStdio({}, { args: ["--log-level", "error", "--config", config] });
+    const commands = slashCommandsSchema.parse({ bg: `${leaveJob(file)}; echo started` });
+    s = await startInProcess({}, { commands });
     const { sessionId } = await s.newSession();
     expect(await s.prompt(sessionId, "/bg")).toBe("end_turn");
     const pid = await pidIn(file);

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../../src/client/kit/index.js";
-import { rpcError, startStdio, type Session } from "../agent/setup.js";
+import { rpcError, startInProcess, startStdio, type Session } from "../agent/setup.js";
 import { waitUntil } from "../helpers/wait.js";
 import { JSON_RPC } from "../../src/wire/json-rpc.js";
 
@@ -139,8 +139,9 @@ describe("switching a session's model with session/set_config_option", () => {
     expect(at("NOW-ON scripted")).toBeLessThan(at("second"));
   });
 
+  // A protocol answer, not a process's: an agent in this process gives it.
   it("an unknown model or option is -32602 naming the field and the choices", async () => {
-    s = await startStdio();
+    s = await startInProcess();
     const { sessionId } = await s.newSession();
     const error = await rpcError(setModel(sessionId, "gpt-9"));
     expect(error.code).toBe(JSON_RPC.INVALID_PARAMS);

@@ -1,5 +1,5 @@
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startStdio, toolLine, type Session } from "../agent/setup.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../helpers/otlp-receiver.js";
 import {
@@ -74,13 +74,28 @@ async function gatedTurn(env: Record<string, string>): Promise<string> {
   return sessionId;
 }
 
+/**
+ * One gated turn exported over http/json, run when a test first asks: its traces, metrics and
+ * log records are what three tests read, so they share its process and receiver.
+ */
+let jsonRun: Promise<{ receiver: OtlpReceiver; sessionId: string }> | undefined;
+function jsonTurn() {
+  jsonRun ??= startOtlpReceiver().then(async (receiver) => ({
+    receiver,
+    sessionId: await gatedTurn(otelEnv(receiver.endpoint)),
+  }));
+  return jsonRun;
+}
+afterAll(async () => {
+  if (jsonRun) await (await jsonRun).receiver.close();
+});
+
 const childrenOf = (spans: SpanRecord[], parent: SpanRecord) =>
   spans.filter((x) => x.parentSpanId === parent.spanId);
 
 describe("OpenTelemetry export of a gated turn", () => {
   it("a turn with an allowed and a denied Bash call arrives as one trace: turn → tool calls → gate → hooks, the deny naming its handler and reason", async () => {
-    receiver = await startOtlpReceiver();
-    const sessionId = await gatedTurn(otelEnv(receiver.endpoint));
+    const { receiver, sessionId } = await jsonTurn();
     const spans = spansOf(receiver.json("/v1/traces"));
 
     const turn = spans.find((x) => x.name === "invoke_agent hookgate");
@@ -145,8 +160,7 @@ describe("OpenTelemetry export of a gated turn", () => {
   });
 
   it("the same turn's metrics count hook outcomes, tool decisions, sessions and turns, and time the gate and each handler", async () => {
-    receiver = await startOtlpReceiver();
-    await gatedTurn(otelEnv(receiver.endpoint));
+    const { receiver } = await jsonTurn();
     const points = metricPointsOf(receiver.json("/v1/metrics"));
     const sum = (name: string, match: Record<string, unknown> = {}) =>
       points
@@ -189,8 +203,7 @@ describe("OpenTelemetry export of a gated turn", () => {
   });
 
   it("the same turn's events carry Claude Code's tool_decision names, one hook_outcome per handler, and no tool input unless asked", async () => {
-    receiver = await startOtlpReceiver();
-    const sessionId = await gatedTurn(otelEnv(receiver.endpoint));
+    const { receiver, sessionId } = await jsonTurn();
     const records = logRecordsOf(receiver.json("/v1/logs"));
     const decisions = records.filter((r) => r.attrs["event.name"] === "tool_decision");
     expect(decisions.map((r) => r.attrs)).toEqual([
