@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
+import { startInspector } from "../../src/inspect/server.js";
 
 // Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
 const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
@@ -72,6 +73,48 @@ export async function inspect(
       await exited;
     },
   };
+}
+
+export interface Here {
+  /** A link that opens the page (one use, as the printed one). */
+  readonly url: string;
+  readonly cwd: string;
+  /** What the inspector reported (the CLI's stderr). */
+  warnings(): readonly string[];
+  stop(): Promise<void>;
+}
+
+export interface HereOptions {
+  /** Flags for the agent behind it. */
+  readonly agent?: readonly string[];
+  /** `--gate-timeout` (default 60). */
+  readonly gateTimeout?: number;
+  /** Variables added to the agent's environment. */
+  readonly agentEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts the inspector in this process, as `hookgate inspect --no-open` does (`startInspector`),
+ * its agent a child process as there: for the tests about the page, which need no inspector
+ * process of their own (~0.8 s of CPU a start). The tests of the command itself (its flags,
+ * output, signals, stdin, processes) and one page test end to end use {@link inspect}.
+ */
+export async function inspectHere(
+  files: Record<string, string> | { readonly cwd: string },
+  { agent = [], gateTimeout = 60, agentEnv }: HereOptions = {},
+): Promise<Here> {
+  const cwd = typeof files.cwd === "string" ? files.cwd : makeWorkspace(files);
+  const warnings: string[] = [];
+  const inspector = await startInspector({
+    host: "127.0.0.1",
+    port: 0,
+    gateTimeout,
+    agentArgs: ["--log-level", "error", ...agent],
+    cwd,
+    warn: (message) => warnings.push(message),
+    ...(agentEnv && { agentEnv }),
+  });
+  return { url: inspector.link(), cwd, warnings: () => warnings, stop: () => inspector.close() };
 }
 
 /**

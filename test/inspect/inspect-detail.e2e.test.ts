@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 const COMMAND_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
@@ -34,7 +34,7 @@ describe("the inspector page's detail pane and waterfall", () => {
   const open = browserPages();
 
   it("a hook row selected by keyboard shows its _hooks/run request and reply, its outcome's meaning and timings, linked to Traffic; a command hook shows its input; a call shows input, output and the model's hook text", async () => {
-    const run = await inspect(PROJECT, { agent: ["--setting-sources", "project"] });
+    const run = await inspectHere(PROJECT, { agent: ["--setting-sources", "project"] });
     try {
       const page = await open(run.url);
       await denyRm(page);
@@ -95,7 +95,7 @@ describe("the inspector page's detail pane and waterfall", () => {
     const settings = {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] },
     };
-    const run = await inspect(
+    const run = await inspectHere(
       { ".claude/settings.json": JSON.stringify(settings) },
       { agent: ["--setting-sources", "project"] },
     );
@@ -126,7 +126,7 @@ describe("the inspector page's detail pane and waterfall", () => {
         PreToolUse: [{ matcher: "Bash", hooks: [hook("cat >/dev/null"), hook("sleep 0.4")] }],
       },
     };
-    const run = await inspect(
+    const run = await inspectHere(
       { ".claude/settings.json": JSON.stringify(settings) },
       { agent: ["--setting-sources", "project"] },
     );

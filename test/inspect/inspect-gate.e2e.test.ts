@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, send } from "./browser-kit.js";
 
 const RM = toolLine("Bash", { command: "rm -rf build" });
 
@@ -14,7 +14,7 @@ describe("the page's gate and a person", () => {
   const focused = (page: Page) => page.locator(":focus");
 
   it("a gate dialog that opens while the Prompt is typed in leaves the focus there: a space types, it never presses Allow; Escape in the dialog denies", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
+    const run = await inspectHere({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
@@ -47,7 +47,7 @@ describe("the page's gate and a person", () => {
   }, 120_000);
 
   it("with no text field in use a gate dialog takes the focus on Reason: typing there is safe, Tab reaches Deny before Allow, Enter in Reason denies", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
+    const run = await inspectHere({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
@@ -73,7 +73,7 @@ describe("the page's gate and a person", () => {
   }, 120_000);
 
   it("a permission dialog takes the focus on its safe option (Reject, never Always allow), and Escape rejects", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
+    const run = await inspectHere({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await send(page, RM);
@@ -95,10 +95,10 @@ describe("the page's gate and a person", () => {
   }, 120_000);
 
   it("a rule nobody answers denies the call when the time runs out, even in bypassPermissions (timed_out, no permission step)", async () => {
-    const run = await inspect(
+    const run = await inspectHere(
       { "build/keep.txt": "precious\n" },
       {
-        own: ["--no-open", "--gate-timeout", "1"],
+        gateTimeout: 1,
         agent: ["--permission-mode", "bypassPermissions"],
       },
     );

@@ -11,6 +11,7 @@ import {
   childrenOf,
   descendantsOf,
   inspect,
+  inspectHere,
   openAgain,
   send,
 } from "./browser-kit.js";
@@ -63,7 +64,7 @@ describe("hookgate inspect in a real browser", () => {
   }, 120_000);
 
   it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
-    const run = await inspect({});
+    const run = await inspectHere({});
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "");
@@ -156,7 +157,7 @@ describe("hookgate inspect in a real browser", () => {
       ".claude/settings.json": JSON.stringify(settings),
     };
     const project = ["--setting-sources", "project"];
-    const first = await inspect(files, { agent: project });
+    const first = await inspectHere(files, { agent: project });
     const commandId = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
     try {
       const page = await open(first.url);
@@ -180,7 +181,7 @@ describe("hookgate inspect in a real browser", () => {
       await first.stop();
     }
 
-    const second = await inspect({ cwd: first.cwd }, { agent: project });
+    const second = await inspectHere({ cwd: first.cwd }, { agent: project });
     try {
       const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
@@ -201,7 +202,7 @@ describe("hookgate inspect in a real browser", () => {
   }, 120_000);
 
   it("agent output is text: markup in a command's output is shown, never rendered", async () => {
-    const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
+    const run = await inspectHere({}, { agent: ["--permission-mode", "bypassPermissions"] });
     try {
       const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
@@ -216,7 +217,7 @@ describe("hookgate inspect in a real browser", () => {
   }, 120_000);
 
   it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
+    const run = await inspectHere({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "");
