@@ -3,8 +3,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, onTestFinished } from "vitest";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
 import { startInspector } from "../../src/inspect/server.js";
@@ -78,7 +84,11 @@ export async function inspect(
 export interface Here {
   /** A link that opens the page (one use, as the printed one). */
   readonly url: string;
+  /** Another such link, for another tab or test. */
+  link(): string;
   readonly cwd: string;
+  /** Posts an action to the page's `/api` as a signed-in page does; rejects unless it is 200. */
+  act(action: object): Promise<unknown>;
   /** What the inspector reported (the CLI's stderr). */
   warnings(): readonly string[];
   stop(): Promise<void>;
@@ -114,7 +124,69 @@ export async function inspectHere(
     warn: (message) => warnings.push(message),
     ...(agentEnv && { agentEnv }),
   });
-  return { url: inspector.link(), cwd, warnings: () => warnings, stop: () => inspector.close() };
+  let cookie: Promise<string> | undefined;
+  return {
+    url: inspector.link(),
+    link: () => inspector.link(),
+    cwd,
+    async act(action) {
+      cookie ??= raw(inspector.link()).then(
+        (entered) => String(entered.headers["set-cookie"] ?? "").split(";")[0] ?? "",
+      );
+      const { origin } = new URL(inspector.link());
+      const answer = await raw(`${origin}/api`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin, cookie: await cookie },
+        body: JSON.stringify(action),
+      });
+      if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body}`);
+      return JSON.parse(answer.body) as unknown;
+    },
+    warnings: () => warnings,
+    stop: () => inspector.close(),
+  };
+}
+
+/**
+ * One in-process inspector (and its agent) for the tests of a `describe` that need nothing of
+ * their own but a session: started before them (then `setup`, e.g. the rules they share) and
+ * stopped after them. Each test opens its own tab with a fresh {@link Here.link} and starts its
+ * session there with {@link newSession}.
+ */
+export function sharedInspector(
+  files: Record<string, string>,
+  options: HereOptions = {},
+  setup?: (here: Here) => Promise<unknown>,
+): () => Here {
+  let here: Here | undefined;
+  beforeAll(async () => {
+    here = await inspectHere(files, options);
+    await setup?.(here);
+  });
+  afterAll(async () => {
+    await here?.stop();
+  });
+  return () => {
+    if (!here) throw new Error("the shared inspector did not start");
+    return here;
+  };
+}
+
+/**
+ * Starts a new session from the page and waits until the page shows it; returns its view. A tab
+ * of a shared inspector is sent the earlier tests' sessions too: their views are hidden (roles
+ * skip them) but still hold text, so a test finds text in its own view.
+ */
+export async function newSession(page: Page): Promise<Locator> {
+  const [answer] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.url().endsWith("/api") && /newSession/.test(r.request().postData() ?? ""),
+    ),
+    page.getByRole("button", { name: "New session" }).click(),
+  ]);
+  const { sessionId } = (await answer.json()) as { sessionId: string };
+  await page.locator("#current").filter({ hasText: sessionId }).waitFor();
+  return page.getByRole("region", { name: `New session ${sessionId}` });
 }
 
 /**

@@ -12,8 +12,10 @@ import {
   descendantsOf,
   inspect,
   inspectHere,
+  newSession,
   openAgain,
   send,
+  sharedInspector,
 } from "./browser-kit.js";
 
 /** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
@@ -63,11 +65,15 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
-    const run = await inspectHere({});
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "");
+  describe("with a rule on every Bash call, one inspector for its tests", () => {
+    const shared = sharedInspector({ "build/keep.txt": "precious\n" }, {}, (here) =>
+      here.act({ type: "addRule", rule: { event: "PreToolUse", matcher: "Bash", contains: "" } }),
+    );
+
+    it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
+      const run = shared();
+      const page = await open(run.link());
+      await newSession(page);
       await send(page, toolLine("Bash", { command: "echo made > made.txt" }));
       await page.getByRole("alertdialog").getByRole("button", { name: "Allow" }).click();
 
@@ -141,10 +147,21 @@ describe("hookgate inspect in a real browser", () => {
       );
       expect(record.events.map((e) => e.event)).toContain("PostToolUse");
       await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
+    }, 120_000);
+
+    it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
+      const run = shared();
+      const page = await open(run.link());
+      const view = await newSession(page);
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
+      await page.getByRole("button", { name: "Cancel turn" }).click();
+      await view.getByText("turn ended: cancelled").waitFor();
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+      await page.close();
+    }, 120_000);
+  });
 
   it("a project command hook shows beside the browser's, with its reply's warning; a persisted session loads with its cards", async () => {
     // The hook's reply has a typo: it lets the call through (as in Claude Code), and says so.
@@ -210,23 +227,6 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: completed" }).waitFor();
       await card.getByText("<img src=x><b>bold</b>").first().waitFor();
       expect(await card.locator("img, b").count()).toBe(0);
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
-
-  it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
-    const run = await inspectHere({ "build/keep.txt": "precious\n" });
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "");
-      await send(page, toolLine("Bash", { command: "rm -rf build" }));
-      await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
-      await page.getByRole("button", { name: "Cancel turn" }).click();
-      await page.getByText("turn ended: cancelled").waitFor();
-      await page.getByRole("alertdialog").waitFor({ state: "detached" });
-      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
       await page.close();
     } finally {
       await run.stop();
