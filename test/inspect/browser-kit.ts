@@ -267,24 +267,31 @@ async function launchChromium(): Promise<Browser> {
 /**
  * How one file's tests open the page: in one browser context of the worker's Chromium (its own
  * cookies and storage, closed after the file; each inspector's cookie is named for its port, so
- * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. Call it in
- * the file's `describe`.
+ * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. A test's tab
+ * is left open when it ends and the file's next test loads its page in it: a load in a tab that
+ * is already there costs about half the CPU of a new tab's (its renderer process stays). Call it
+ * in the file's `describe`.
  */
 export function browserPages(): (url: string) => Promise<Page> {
   let context: Promise<BrowserContext> | undefined;
+  /** The last test's tab, for the next one. */
+  let spare: Page | undefined;
   afterAll(async () => {
     if (context) await releaseContext(context);
   });
   return async (url) => {
     context ??= acquireContext();
-    return openIn(await context, url);
+    const page = spare && !spare.isClosed() ? spare : await (await context).newPage();
+    spare = undefined;
+    onTestFinished(() => {
+      if (!page.isClosed()) spare = page;
+    });
+    return load(page, url);
   };
 }
 
-/** Opens the link in a new tab, closed when the test ends, and waits for the live channel. */
-async function openIn(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  onTestFinished(() => page.close());
+/** Opens the link in the tab and waits for the live channel. */
+async function load(page: Page, url: string): Promise<Page> {
   // Generous: a shared machine may be slow; every wait below is for a condition.
   page.setDefaultTimeout(60_000);
   await page.goto(url);
@@ -292,9 +299,11 @@ async function openIn(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
-/** Another tab of the browser `page` is in: signed in by the cookie, without a link. */
-export function openAgain(page: Page): Promise<Page> {
-  return openIn(page.context(), new URL(page.url()).origin);
+/** Another tab of the browser `page` is in, closed when the test ends: signed in by the cookie. */
+export async function openAgain(page: Page): Promise<Page> {
+  const tab = await page.context().newPage();
+  onTestFinished(() => tab.close());
+  return load(tab, new URL(page.url()).origin);
 }
 
 export async function addRule(page: Page, matcher: string, contains: string): Promise<void> {

@@ -97,7 +97,6 @@ describe("the inspector page's detail pane and waterfall", () => {
       expect(input).toContain('"command": "rm -rf build"');
       expect(output).toBe("Hook denied: build/ holds the release");
       expect(told).toBe(`Hook ${GATE_ID} denied this Bash call: build/ holds the release`);
-      await page.close();
     }, 120_000);
 
     it("a call's hooks, the gate's total, the permission step and the PostToolUse hooks are bars on one axis with tick labels, each at its start and length", async () => {
@@ -151,7 +150,6 @@ describe("the inspector page's detail pane and waterfall", () => {
         .getByText("0 ms", { exact: true })
         .waitFor();
       if (SCREENSHOTS) await card.screenshot({ path: join(SCREENSHOTS, "inspect-waterfall.png") });
-      await page.close();
     }, 120_000);
   });
 
@@ -177,7 +175,6 @@ describe("the inspector page's detail pane and waterfall", () => {
       const stdout = details.getByLabel("stdout");
       expect(await stdout.textContent()).toBe("looked at rm -rf build\n");
       expect(await details.getByLabel("stderr").textContent()).toBe("no deleting build dirs\n");
-      await page.close();
     } finally {
       await run.stop();
     }

@@ -51,7 +51,6 @@ describe("the page's gate and a person", () => {
     await card.getByText("Hook denied: keep build").waitFor();
     await card.getByRole("listitem").filter({ hasText: GATE_ID }).getByText("denied").waitFor();
     expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-    await page.close();
   }, 120_000);
 
   it("with no text field in use a gate dialog takes the focus on Reason: typing there is safe, Tab reaches Deny before Allow, Enter in Reason denies", async () => {
@@ -73,7 +72,6 @@ describe("the page's gate and a person", () => {
     const card = page.getByRole("article", { name: /Bash/ });
     await card.getByText("Hook denied: not now").waitFor();
     expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-    await page.close();
   }, 120_000);
 
   it("a permission dialog takes the focus on its safe option (Reject, never Always allow), and Escape rejects", async () => {
@@ -90,7 +88,6 @@ describe("the page's gate and a person", () => {
     await card.filter({ hasText: "status: failed" }).waitFor();
     await view.getByText("turn ended: end_turn").waitFor();
     expect(existsSync(join(run.cwd, "made.txt"))).toBe(false);
-    await page.close();
   }, 120_000);
 
   it("a rule nobody answers denies the call when the time runs out, even in bypassPermissions (timed_out, no permission step)", async () => {
@@ -114,7 +111,6 @@ describe("the page's gate and a person", () => {
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await page.getByRole("alertdialog").count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
     } finally {
       await run.stop();
     }

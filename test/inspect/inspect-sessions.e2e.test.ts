@@ -86,7 +86,6 @@ describe("sessions in the inspector page", () => {
         .getByText("denied")
         .waitFor();
       expect(await page.getByRole("article").count()).toBe(1);
-      await page.close();
     } finally {
       await run.stop();
     }
@@ -141,7 +140,6 @@ describe("sessions in the inspector page", () => {
       await views.getByText("You said: hello there").waitFor();
       expect(await views.count()).toBe(1);
       expect(await page.getByRole("article", { name: "Bash: rm -rf build" }).count()).toBe(0);
-      await page.close();
     } finally {
       await second.stop();
     }

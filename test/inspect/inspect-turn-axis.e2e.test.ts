@@ -88,7 +88,6 @@ describe("the inspector page's turn axis", () => {
         .filter({ hasText: OBSERVER("Stop") })
         .waitFor();
       if (SCREENSHOTS) await figure.screenshot({ path: join(SCREENSHOTS, "inspect-turn.png") });
-      await page.close();
     } finally {
       await run.stop();
     }

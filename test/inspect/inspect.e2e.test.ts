@@ -59,7 +59,6 @@ describe("hookgate inspect in a real browser", () => {
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await dialog.count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
     } finally {
       await run.stop();
     }
@@ -146,7 +145,6 @@ describe("hookgate inspect in a real browser", () => {
         expect.objectContaining({ event: "Stop", hookCallbackId: OBSERVER("Stop") }),
       );
       expect(record.events.map((e) => e.event)).toContain("PostToolUse");
-      await page.close();
     }, 120_000);
 
     it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
@@ -159,7 +157,6 @@ describe("hookgate inspect in a real browser", () => {
       await view.getByText("turn ended: cancelled").waitFor();
       await page.getByRole("alertdialog").waitFor({ state: "detached" });
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
     }, 120_000);
   });
 
@@ -212,7 +209,6 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: failed" }).waitFor();
       await card.filter({ hasText: "Hook denied" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
-      await page.close();
     } finally {
       await second.stop();
     }
@@ -227,7 +223,6 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: completed" }).waitFor();
       await card.getByText("<img src=x><b>bold</b>").first().waitFor();
       expect(await card.locator("img, b").count()).toBe(0);
-      await page.close();
     } finally {
       await run.stop();
     }

@@ -39,7 +39,6 @@ describe("hookgate inspect with OpenTelemetry on", () => {
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
       await card.getByText("Hook denied: build/ holds the release").waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
-      await page.close();
     } finally {
       // Stopping the inspector ends its agent, which flushes what it recorded.
       await run.stop();
