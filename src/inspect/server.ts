@@ -36,6 +36,11 @@ export interface InspectorOptions {
   readonly agentArgs: readonly string[];
   /** Directory sessions are opened in. */
   readonly cwd: string;
+  /**
+   * Variables added to the agent's environment, which is otherwise this process's (the CLI
+   * adds none; a caller in a shared process, such as a test, sets the agent's own here).
+   */
+  readonly agentEnv?: Readonly<Record<string, string | undefined>>;
   /** Reports an agent or server failure (the CLI writes it to stderr). */
   readonly warn: (message: string) => void;
 }
@@ -178,6 +183,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const agent: AgentProcess = spawnHookgate(app, {
     args: options.agentArgs,
     cwd: options.cwd,
+    ...(options.agentEnv && { env: options.agentEnv }),
     // The Traffic panel: every JSON-RPC message, both directions, as the wire carried it.
     onMessage: (direction, message) =>
       channel.frame({

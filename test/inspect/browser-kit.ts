@@ -3,10 +3,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, onTestFinished } from "vitest";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
+import { startInspector } from "../../src/inspect/server.js";
 
 // Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
 const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
@@ -72,6 +79,114 @@ export async function inspect(
       await exited;
     },
   };
+}
+
+export interface Here {
+  /** A link that opens the page (one use, as the printed one). */
+  readonly url: string;
+  /** Another such link, for another tab or test. */
+  link(): string;
+  readonly cwd: string;
+  /** Posts an action to the page's `/api` as a signed-in page does; rejects unless it is 200. */
+  act(action: object): Promise<unknown>;
+  /** What the inspector reported (the CLI's stderr). */
+  warnings(): readonly string[];
+  stop(): Promise<void>;
+}
+
+export interface HereOptions {
+  /** Flags for the agent behind it. */
+  readonly agent?: readonly string[];
+  /** `--gate-timeout` (default 60). */
+  readonly gateTimeout?: number;
+  /** Variables added to the agent's environment. */
+  readonly agentEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts the inspector in this process, as `hookgate inspect --no-open` does (`startInspector`),
+ * its agent a child process as there: for the tests about the page, which need no inspector
+ * process of their own (~0.8 s of CPU a start). The tests of the command itself (its flags,
+ * output, signals, stdin, processes) and one page test end to end use {@link inspect}.
+ */
+export async function inspectHere(
+  files: Record<string, string> | { readonly cwd: string },
+  { agent = [], gateTimeout = 60, agentEnv }: HereOptions = {},
+): Promise<Here> {
+  const cwd = typeof files.cwd === "string" ? files.cwd : makeWorkspace(files);
+  const warnings: string[] = [];
+  const inspector = await startInspector({
+    host: "127.0.0.1",
+    port: 0,
+    gateTimeout,
+    agentArgs: ["--log-level", "error", ...agent],
+    cwd,
+    warn: (message) => warnings.push(message),
+    ...(agentEnv && { agentEnv }),
+  });
+  let cookie: Promise<string> | undefined;
+  return {
+    url: inspector.link(),
+    link: () => inspector.link(),
+    cwd,
+    async act(action) {
+      cookie ??= raw(inspector.link()).then(
+        (entered) => String(entered.headers["set-cookie"] ?? "").split(";")[0] ?? "",
+      );
+      const { origin } = new URL(inspector.link());
+      const answer = await raw(`${origin}/api`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin, cookie: await cookie },
+        body: JSON.stringify(action),
+      });
+      if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body}`);
+      return JSON.parse(answer.body) as unknown;
+    },
+    warnings: () => warnings,
+    stop: () => inspector.close(),
+  };
+}
+
+/**
+ * One in-process inspector (and its agent) for the tests of a `describe` that need nothing of
+ * their own but a session: started before them (then `setup`, e.g. the rules they share) and
+ * stopped after them. Each test opens its own tab with a fresh {@link Here.link} and starts its
+ * session there with {@link newSession}.
+ */
+export function sharedInspector(
+  files: Record<string, string>,
+  options: HereOptions = {},
+  setup?: (here: Here) => Promise<unknown>,
+): () => Here {
+  let here: Here | undefined;
+  beforeAll(async () => {
+    here = await inspectHere(files, options);
+    await setup?.(here);
+  });
+  afterAll(async () => {
+    await here?.stop();
+  });
+  return () => {
+    if (!here) throw new Error("the shared inspector did not start");
+    return here;
+  };
+}
+
+/**
+ * Starts a new session from the page and waits until the page shows it; returns its view. A tab
+ * of a shared inspector is sent the earlier tests' sessions too: their views are hidden (roles
+ * skip them) but still hold text, so a test finds text in its own view.
+ */
+export async function newSession(page: Page): Promise<Locator> {
+  const [answer] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.url().endsWith("/api") && /newSession/.test(r.request().postData() ?? ""),
+    ),
+    page.getByRole("button", { name: "New session" }).click(),
+  ]);
+  const { sessionId } = (await answer.json()) as { sessionId: string };
+  await page.locator("#current").filter({ hasText: sessionId }).waitFor();
+  return page.getByRole("region", { name: `New session ${sessionId}` });
 }
 
 /**
@@ -152,24 +267,31 @@ async function launchChromium(): Promise<Browser> {
 /**
  * How one file's tests open the page: in one browser context of the worker's Chromium (its own
  * cookies and storage, closed after the file; each inspector's cookie is named for its port, so
- * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. Call it in
- * the file's `describe`.
+ * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. A test's tab
+ * is left open when it ends and the file's next test loads its page in it: a load in a tab that
+ * is already there costs about half the CPU of a new tab's (its renderer process stays). Call it
+ * in the file's `describe`.
  */
 export function browserPages(): (url: string) => Promise<Page> {
   let context: Promise<BrowserContext> | undefined;
+  /** The last test's tab, for the next one. */
+  let spare: Page | undefined;
   afterAll(async () => {
     if (context) await releaseContext(context);
   });
   return async (url) => {
     context ??= acquireContext();
-    return openIn(await context, url);
+    const page = spare && !spare.isClosed() ? spare : await (await context).newPage();
+    spare = undefined;
+    onTestFinished(() => {
+      if (!page.isClosed()) spare = page;
+    });
+    return load(page, url);
   };
 }
 
-/** Opens the link in a new tab, closed when the test ends, and waits for the live channel. */
-async function openIn(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  onTestFinished(() => page.close());
+/** Opens the link in the tab and waits for the live channel. */
+async function load(page: Page, url: string): Promise<Page> {
   // Generous: a shared machine may be slow; every wait below is for a condition.
   page.setDefaultTimeout(60_000);
   await page.goto(url);
@@ -177,9 +299,11 @@ async function openIn(context: BrowserContext, url: string): Promise<Page> {
   return page;
 }
 
-/** Another tab of the browser `page` is in: signed in by the cookie, without a link. */
-export function openAgain(page: Page): Promise<Page> {
-  return openIn(page.context(), new URL(page.url()).origin);
+/** Another tab of the browser `page` is in, closed when the test ends: signed in by the cookie. */
+export async function openAgain(page: Page): Promise<Page> {
+  const tab = await page.context().newPage();
+  onTestFinished(() => tab.close());
+  return load(tab, new URL(page.url()).origin);
 }
 
 export async function addRule(page: Page, matcher: string, contains: string): Promise<void> {

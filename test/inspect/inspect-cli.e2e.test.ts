@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { waitUntil } from "../helpers/wait.js";
-import { childrenOf, inspect, raw, type RawResponse } from "./browser-kit.js";
+import { childrenOf, inspect, inspectHere, raw, type RawResponse } from "./browser-kit.js";
 
 /** Signs in as a browser would: exchanges the link's one-time code for the token's cookie. */
 async function signIn(link: string): Promise<{ cookie: string; token: string }> {
@@ -96,8 +96,9 @@ describe("hookgate inspect, the process", () => {
     expect(run.stderr()).toContain("hookgate inspect: stopping: its stdin was closed");
   });
 
+  // What the page's server answers, the same in any process: the inspector runs in this one.
   it("without the cookie everything is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
-    const run = await inspect({});
+    const run = await inspectHere({});
     try {
       const { origin, port } = new URL(run.url);
       const none = await raw(`${origin}/`);

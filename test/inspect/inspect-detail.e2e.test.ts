@@ -3,41 +3,54 @@
 // means, the timings); and a call's hooks are drawn on one time axis with tick labels.
 // HOOKGATE_INSPECT_SCREENSHOTS=docs saves the pane and the waterfall for docs/inspect.md.
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
+import {
+  GATE_ID,
+  addRule,
+  browserPages,
+  inspectHere,
+  newSession,
+  send,
+  sharedInspector,
+} from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 const COMMAND_ID = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
 
-/** A project whose Bash calls also pass a command hook that lets them through. */
+const hook = (command: string) => ({ type: "command", command });
+/**
+ * A project whose Bash calls also pass two command hooks that let them through, of very
+ * different lengths.
+ */
 const PROJECT = {
   "build/keep.txt": "precious\n",
   ".claude/settings.json": JSON.stringify({
     hooks: {
-      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "cat >/dev/null" }] }],
+      PreToolUse: [{ matcher: "Bash", hooks: [hook("cat >/dev/null"), hook("sleep 0.4")] }],
     },
   }),
 };
 
-async function denyRm(page: Page): Promise<void> {
+async function denyRm(page: Page, view: Locator): Promise<void> {
   await addRule(page, "Bash", "rm");
   await send(page, toolLine("Bash", { command: "rm -rf build" }));
   const dialog = page.getByRole("alertdialog", { name: /Gate/ });
   await dialog.getByRole("textbox", { name: "Reason" }).fill("build/ holds the release");
   await dialog.getByRole("button", { name: "Deny" }).click();
-  await page.getByText("turn ended: end_turn").waitFor();
+  await view.getByText("turn ended: end_turn").waitFor();
 }
 
 describe("the inspector page's detail pane and waterfall", () => {
   const open = browserPages();
 
-  it("a hook row selected by keyboard shows its _hooks/run request and reply, its outcome's meaning and timings, linked to Traffic; a command hook shows its input; a call shows input, output and the model's hook text", async () => {
-    const run = await inspect(PROJECT, { agent: ["--setting-sources", "project"] });
-    try {
-      const page = await open(run.url);
-      await denyRm(page);
+  describe("in a project with two command hooks on Bash, one inspector for its tests", () => {
+    const shared = sharedInspector(PROJECT, { agent: ["--setting-sources", "project"] });
+
+    it("a hook row selected by keyboard shows its _hooks/run request and reply, its outcome's meaning and timings, linked to Traffic; a command hook shows its input; a call shows input, output and the model's hook text", async () => {
+      const page = await open(shared().link());
+      await denyRm(page, await newSession(page));
       const card = page.getByRole("article", { name: "Bash: rm -rf build" });
       const details = page.getByRole("region", { name: "Details" });
 
@@ -84,61 +97,19 @@ describe("the inspector page's detail pane and waterfall", () => {
       expect(input).toContain('"command": "rm -rf build"');
       expect(output).toBe("Hook denied: build/ holds the release");
       expect(told).toBe(`Hook ${GATE_ID} denied this Bash call: build/ holds the release`);
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
+    }, 120_000);
 
-  it("a command hook's row shows its exit code, stdout and stderr, as the agent reported them", async () => {
-    const guard = "echo 'looked at rm -rf build'; echo 'no deleting build dirs' >&2; exit 2";
-    const settings = {
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] },
-    };
-    const run = await inspect(
-      { ".claude/settings.json": JSON.stringify(settings) },
-      { agent: ["--setting-sources", "project"] },
-    );
-    try {
-      const page = await open(run.url);
-      await send(page, toolLine("Bash", { command: "rm -rf build" }));
-      await page.getByText("turn ended: end_turn").waitFor();
-      const card = page.getByRole("article", { name: "Bash: rm -rf build" });
-      await card.getByRole("listitem").filter({ hasText: COMMAND_ID }).getByText("command").click();
-      const details = page.getByRole("region", { name: "Details" });
-      await details.getByRole("heading", { name: `Hook ${COMMAND_ID}` }).waitFor();
-      await details.getByText(/^denied$/).waitFor();
-      await details.getByText("Exit code 2.", { exact: true }).waitFor();
-      const stdout = details.getByLabel("stdout");
-      expect(await stdout.textContent()).toBe("looked at rm -rf build\n");
-      expect(await details.getByLabel("stderr").textContent()).toBe("no deleting build dirs\n");
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
-
-  it("a call's hooks, the gate's total, the permission step and the PostToolUse hooks are bars on one axis with tick labels, each at its start and length", async () => {
-    // Two command hooks of very different lengths beside the page's callback.
-    const hook = (command: string) => ({ type: "command", command });
-    const settings = {
-      hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [hook("cat >/dev/null"), hook("sleep 0.4")] }],
-      },
-    };
-    const run = await inspect(
-      { ".claude/settings.json": JSON.stringify(settings) },
-      { agent: ["--setting-sources", "project"] },
-    );
-    try {
-      const page = await open(run.url);
+    it("a call's hooks, the gate's total, the permission step and the PostToolUse hooks are bars on one axis with tick labels, each at its start and length", async () => {
+      // The project's two command hooks of very different lengths beside the page's callback.
+      const page = await open(shared().link());
+      const view = await newSession(page);
       await send(page, toolLine("Bash", { command: "echo hi" }));
       // The default mode asks before Bash: the permission step sits on the call's axis.
       await page
         .getByRole("alertdialog", { name: /Permission/ })
         .getByRole("button", { name: "Allow", exact: true })
         .click();
-      await page.getByText("turn ended: end_turn").waitFor();
+      await view.getByText("turn ended: end_turn").waitFor();
       const card = page.getByRole("article", { name: "Bash: echo hi" });
       const post = card.getByRole("list", { name: /^PostToolUse hooks/ });
       await post.getByRole("listitem").first().waitFor();
@@ -173,16 +144,37 @@ describe("the inspector page's detail pane and waterfall", () => {
       expect(observer.left).toBeGreaterThanOrEqual(ran.right - 1);
 
       // A turn's hooks get an axis too.
-      const turn = page
-        .getByRole("region", { name: /Conversation/ })
-        .locator(".turn-hooks")
-        .first();
+      const turn = view.locator(".turn-hooks").first();
       await turn
         .getByLabel(/^time axis, 0 to/)
         .getByText("0 ms", { exact: true })
         .waitFor();
       if (SCREENSHOTS) await card.screenshot({ path: join(SCREENSHOTS, "inspect-waterfall.png") });
-      await page.close();
+    }, 120_000);
+  });
+
+  it("a command hook's row shows its exit code, stdout and stderr, as the agent reported them", async () => {
+    const guard = "echo 'looked at rm -rf build'; echo 'no deleting build dirs' >&2; exit 2";
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] },
+    };
+    const run = await inspectHere(
+      { ".claude/settings.json": JSON.stringify(settings) },
+      { agent: ["--setting-sources", "project"] },
+    );
+    try {
+      const page = await open(run.url);
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByText("turn ended: end_turn").waitFor();
+      const card = page.getByRole("article", { name: "Bash: rm -rf build" });
+      await card.getByRole("listitem").filter({ hasText: COMMAND_ID }).getByText("command").click();
+      const details = page.getByRole("region", { name: "Details" });
+      await details.getByRole("heading", { name: `Hook ${COMMAND_ID}` }).waitFor();
+      await details.getByText(/^denied$/).waitFor();
+      await details.getByText("Exit code 2.", { exact: true }).waitFor();
+      const stdout = details.getByLabel("stdout");
+      expect(await stdout.textContent()).toBe("looked at rm -rf build\n");
+      expect(await details.getByLabel("stderr").textContent()).toBe("no deleting build dirs\n");
     } finally {
       await run.stop();
     }

@@ -1,13 +1,13 @@
 // The first minute, without the docs: the page says what to type, offers examples, asks
 // before a rule that gates every call, and says what is wrong once.
 import { describe, expect, it } from "vitest";
-import { browserPages, inspect } from "./browser-kit.js";
+import { browserPages, inspectHere } from "./browser-kit.js";
 
 describe("the inspector page's first minute", () => {
   const open = browserPages();
 
   it("the empty Prompt says what to type and examples fill it; an empty rule asks first; a bad matcher is said once; placeholders read as examples", async () => {
-    const run = await inspect({});
+    const run = await inspectHere({});
     try {
       const page = await open(run.url);
       const prompt = page.getByRole("textbox", { name: "Prompt" });

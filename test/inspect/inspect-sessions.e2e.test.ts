@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, send } from "./browser-kit.js";
 
 /** HOOKGATE_INSPECT_SCREENSHOTS=docs saves the listed sessions for docs/inspect.md. */
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
@@ -28,7 +28,7 @@ describe("sessions in the inspector page", () => {
   const open = browserPages();
 
   it("a second session's call with the same tool call id gets its own card; the page switches between sessions; Export keeps each session's calls; Load draws the loaded session's cards", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
+    const run = await inspectHere({ "build/keep.txt": "precious\n" });
     try {
       const page = await open(run.url);
       await addRule(page, "Bash", "rm");
@@ -86,14 +86,13 @@ describe("sessions in the inspector page", () => {
         .getByText("denied")
         .waitFor();
       expect(await page.getByRole("article").count()).toBe(1);
-      await page.close();
     } finally {
       await run.stop();
     }
   }, 180_000);
 
   it("List sessions tells persisted sessions apart by title, start time, calls and denies, and Load switches the view to the one chosen", async () => {
-    const first = await inspect(
+    const first = await inspectHere(
       { "build/keep.txt": "precious\n" },
       { agent: ["--permission-mode", "bypassPermissions"] },
     );
@@ -115,7 +114,7 @@ describe("sessions in the inspector page", () => {
       await first.stop();
     }
 
-    const second = await inspect({ cwd });
+    const second = await inspectHere({ cwd });
     try {
       const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
@@ -141,7 +140,6 @@ describe("sessions in the inspector page", () => {
       await views.getByText("You said: hello there").waitFor();
       expect(await views.count()).toBe(1);
       expect(await page.getByRole("article", { name: "Bash: rm -rf build" }).count()).toBe(0);
-      await page.close();
     } finally {
       await second.stop();
     }

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { OBSERVER, browserPages, inspect } from "./browser-kit.js";
+import { OBSERVER, browserPages, inspectHere } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
@@ -25,7 +25,7 @@ describe("the inspector page's turn axis", () => {
   const open = browserPages();
 
   it("a turn's UserPromptSubmit hooks, its two tool calls and its Stop hooks sit in order on one axis, each bar as long as its reported time", async () => {
-    const run = await inspect(
+    const run = await inspectHere(
       { ".claude/settings.json": JSON.stringify(SETTINGS) },
       { agent: ["--setting-sources", "project"] },
     );
@@ -88,7 +88,6 @@ describe("the inspector page's turn axis", () => {
         .filter({ hasText: OBSERVER("Stop") })
         .waitFor();
       if (SCREENSHOTS) await figure.screenshot({ path: join(SCREENSHOTS, "inspect-turn.png") });
-      await page.close();
     } finally {
       await run.stop();
     }

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, send } from "./browser-kit.js";
 
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
 
@@ -11,7 +11,7 @@ describe("the inspector page's views", () => {
   const open = browserPages();
 
   it("Events shows each event's time, session, tool and decision, PreToolUse included, with a count per outcome; hook rows have column headers and one-line ids", async () => {
-    const run = await inspect(
+    const run = await inspectHere(
       { "build/keep.txt": "precious\n" },
       { agent: ["--permission-mode", "bypassPermissions"] },
     );

@@ -11,8 +11,11 @@ import {
   childrenOf,
   descendantsOf,
   inspect,
+  inspectHere,
+  newSession,
   openAgain,
   send,
+  sharedInspector,
 } from "./browser-kit.js";
 
 /** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
@@ -56,17 +59,20 @@ describe("hookgate inspect in a real browser", () => {
       await page.getByText("turn ended: end_turn").waitFor();
       expect(await dialog.count()).toBe(0);
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
     } finally {
       await run.stop();
     }
   }, 120_000);
 
-  it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
-    const run = await inspect({});
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "");
+  describe("with a rule on every Bash call, one inspector for its tests", () => {
+    const shared = sharedInspector({ "build/keep.txt": "precious\n" }, {}, (here) =>
+      here.act({ type: "addRule", rule: { event: "PreToolUse", matcher: "Bash", contains: "" } }),
+    );
+
+    it("Allow lets the call run; the steering events' hooks are drawn; Events, Traffic (also for a later page) and Export", async () => {
+      const run = shared();
+      const page = await open(run.link());
+      await newSession(page);
       await send(page, toolLine("Bash", { command: "echo made > made.txt" }));
       await page.getByRole("alertdialog").getByRole("button", { name: "Allow" }).click();
 
@@ -139,11 +145,20 @@ describe("hookgate inspect in a real browser", () => {
         expect.objectContaining({ event: "Stop", hookCallbackId: OBSERVER("Stop") }),
       );
       expect(record.events.map((e) => e.event)).toContain("PostToolUse");
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
+    }, 120_000);
+
+    it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
+      const run = shared();
+      const page = await open(run.link());
+      const view = await newSession(page);
+      await send(page, toolLine("Bash", { command: "rm -rf build" }));
+      await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
+      await page.getByRole("button", { name: "Cancel turn" }).click();
+      await view.getByText("turn ended: cancelled").waitFor();
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+    }, 120_000);
+  });
 
   it("a project command hook shows beside the browser's, with its reply's warning; a persisted session loads with its cards", async () => {
     // The hook's reply has a typo: it lets the call through (as in Claude Code), and says so.
@@ -156,7 +171,7 @@ describe("hookgate inspect in a real browser", () => {
       ".claude/settings.json": JSON.stringify(settings),
     };
     const project = ["--setting-sources", "project"];
-    const first = await inspect(files, { agent: project });
+    const first = await inspectHere(files, { agent: project });
     const commandId = "project:.claude/settings.json#PreToolUse[0].hooks[0]";
     try {
       const page = await open(first.url);
@@ -180,7 +195,7 @@ describe("hookgate inspect in a real browser", () => {
       await first.stop();
     }
 
-    const second = await inspect({ cwd: first.cwd }, { agent: project });
+    const second = await inspectHere({ cwd: first.cwd }, { agent: project });
     try {
       const page = await open(second.url);
       await page.getByRole("button", { name: "List sessions" }).click();
@@ -194,14 +209,13 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: failed" }).waitFor();
       await card.filter({ hasText: "Hook denied" }).waitFor();
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
-      await page.close();
     } finally {
       await second.stop();
     }
   }, 120_000);
 
   it("agent output is text: markup in a command's output is shown, never rendered", async () => {
-    const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
+    const run = await inspectHere({}, { agent: ["--permission-mode", "bypassPermissions"] });
     try {
       const page = await open(run.url);
       await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
@@ -209,24 +223,6 @@ describe("hookgate inspect in a real browser", () => {
       await card.filter({ hasText: "status: completed" }).waitFor();
       await card.getByText("<img src=x><b>bold</b>").first().waitFor();
       expect(await card.locator("img, b").count()).toBe(0);
-      await page.close();
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
-
-  it("Cancel turn while a gate is pending cancels the call; nothing runs", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "");
-      await send(page, toolLine("Bash", { command: "rm -rf build" }));
-      await page.getByRole("alertdialog").getByText("rm -rf build").waitFor();
-      await page.getByRole("button", { name: "Cancel turn" }).click();
-      await page.getByText("turn ended: cancelled").waitFor();
-      await page.getByRole("alertdialog").waitFor({ state: "detached" });
-      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-      await page.close();
     } finally {
       await run.stop();
     }

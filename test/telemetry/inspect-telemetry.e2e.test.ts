@@ -7,18 +7,17 @@ import { toolLine } from "../../src/client/kit/index.js";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.js";
 import { spansOf } from "../helpers/otlp-json.js";
 import { waitUntil } from "../helpers/wait.js";
-import { GATE_ID, addRule, browserPages, inspect, send } from "../inspect/browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, send } from "../inspect/browser-kit.js";
 
 describe("hookgate inspect with OpenTelemetry on", () => {
   const open = browserPages();
 
   it("a Deny from the page blocks the call, and its trace names the page's rule and the typed reason", async () => {
     const receiver = await startOtlpReceiver();
-    const run = await inspect(
+    const run = await inspectHere(
       { "build/keep.txt": "precious\n" },
       {
-        env: {
-          ...process.env,
+        agentEnv: {
           OTEL_TRACES_EXPORTER: "otlp",
           OTEL_METRICS_EXPORTER: "otlp",
           OTEL_LOGS_EXPORTER: "otlp",
@@ -40,7 +39,6 @@ describe("hookgate inspect with OpenTelemetry on", () => {
       await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
       await card.getByText("Hook denied: build/ holds the release").waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
-      await page.close();
     } finally {
       // Stopping the inspector ends its agent, which flushes what it recorded.
       await run.stop();
