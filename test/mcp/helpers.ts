@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,7 @@ import {
   type NewSessionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
+import { buildSync } from "esbuild";
 import { afterEach, expect } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
@@ -17,8 +19,36 @@ import { z } from "zod";
 import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
-/** The fixture MCP server script (plain ESM: node runs it as is). */
-export const FIXTURE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+/** The fixture MCP server's source (plain ESM: node runs it as is). */
+export const FIXTURE_SOURCE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+
+let bundled: string | undefined;
+
+/**
+ * The fixture server as one file, made once per run under the run's temporary directory: a
+ * server starts in about two thirds of the CPU time it takes to load the SDK's modules one by
+ * one, and the MCP tests start dozens. Same source, same SDK; workers that race each write
+ * their own copy and rename it into place.
+ */
+export function fixtureScript(): string {
+  if (bundled !== undefined) return bundled;
+  const source = createHash("sha256").update(readFileSync(FIXTURE_SOURCE)).digest("hex");
+  const target = join(tmpdir(), `hookgate-mcp-fixture-${source.slice(0, 12)}.mjs`);
+  if (!existsSync(target)) {
+    const own = `${target}.${process.pid}.${Date.now()}`;
+    buildSync({
+      entryPoints: [FIXTURE_SOURCE],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      minify: true,
+      outfile: own,
+      logLevel: "warning",
+    });
+    renameSync(own, target);
+  }
+  return (bundled = target);
+}
 
 /** A fixture server's files: its call log and the pids it started. */
 export class Fixture {
@@ -31,7 +61,7 @@ export class Fixture {
     return {
       name,
       command: process.execPath,
-      args: [FIXTURE, "--log", this.log, "--pid-file", this.pidFile, ...flags],
+      args: [fixtureScript(), "--log", this.log, "--pid-file", this.pidFile, ...flags],
       env,
     };
   }
@@ -53,7 +83,7 @@ export class Fixture {
   /** Starts the fixture over streamable HTTP on 127.0.0.1; resolves with its URL. */
   async http(): Promise<{ url: string; child: ChildProcess }> {
     const portFile = join(this.dir, "port");
-    const child = spawn(process.execPath, [FIXTURE, "--log", this.log, "--http", portFile], {
+    const child = spawn(process.execPath, [fixtureScript(), "--log", this.log, "--http", portFile], {
       stdio: "ignore",
     });
     await waitUntil(
