@@ -83,9 +83,13 @@ export class Fixture {
   /** Starts the fixture over streamable HTTP on 127.0.0.1; resolves with its URL. */
   async http(): Promise<{ url: string; child: ChildProcess }> {
     const portFile = join(this.dir, "port");
-    const child = spawn(process.execPath, [fixtureScript(), "--log", this.log, "--http", portFile], {
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [fixtureScript(), "--log", this.log, "--http", portFile],
+      {
+        stdio: "ignore",
+      },
+    );
     await waitUntil(
       "the fixture's port file",
       () => existsSync(portFile) && readFileSync(portFile, "utf8") !== "",
