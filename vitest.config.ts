@@ -1,6 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -11,22 +9,16 @@ import { defineConfig } from "vitest/config";
  * Each kind runs its files one after another in each worker, sharing the module graph
  * (`isolate: false`): src/ holds no module state but caches (test/architecture.test.ts), and
  * loading the graph afresh for every file cost more than running the tests (docs/performance.md,
- * "Test suite time"). A `vi.mock` replaces a module for the whole graph, so a file that mocks
- * gets a fresh one (the `:mocked` projects); a test that changes process state (an
- * environment variable, a spy, a listener) puts it back itself.
+ * "Test suite time"). A `vi.mock` would replace a module for the whole graph, so no file mocks
+ * one (test/architecture.test.ts): a test reaches a dependency through a real seam, or changes
+ * process state (an environment variable, a spy, a listener, a builtin's export) and puts it
+ * back itself.
  *
  * Many files spend most of their time waiting on child processes, so the run keeps one more
  * file in flight than there are cores (vitest's default is one fewer: a single file at a time
  * on two cores).
  */
 const workers = Math.max(3, availableParallelism() + 1);
-
-const mocking = readdirSync("test", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts"))
-  .map((file) => join("test", file))
-  .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")));
-const mockingUnit = mocking.filter((file) => !file.endsWith(".e2e.test.ts"));
-const mockingE2e = mocking.filter((file) => file.endsWith(".e2e.test.ts"));
 
 // A hang guard only: a busy machine running files side by side can triple the time a
 // process-heavy test takes (a notification flood in mcp/hostile once took > 20 s).
@@ -44,27 +36,18 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.e2e.test.ts", ...mockingUnit],
+          exclude: ["test/**/*.e2e.test.ts"],
           isolate: false,
         },
-      },
-      {
-        extends: true,
-        test: { name: "unit:mocked", include: mockingUnit },
       },
       {
         extends: true,
         test: {
           name: "e2e",
           include: ["test/**/*.e2e.test.ts"],
-          exclude: mockingE2e,
           isolate: false,
           ...e2eTimeouts,
         },
-      },
-      {
-        extends: true,
-        test: { name: "e2e:mocked", include: mockingE2e, ...e2eTimeouts },
       },
     ],
   },
