@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   methods,
   type McpServer,
@@ -11,43 +9,19 @@ import {
   type NewSessionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { buildSync } from "esbuild";
 import { afterEach, expect } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
 import { waitUntil } from "../helpers/wait.js";
+import { FIXTURE_BUNDLE } from "./fixture-bundle.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
-/** The fixture MCP server's source (plain ESM: node runs it as is). */
-export const FIXTURE_SOURCE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
-
-let bundled: string | undefined;
-
-/**
- * The fixture server as one file, made once per run under the run's temporary directory: a
- * server starts in about two thirds of the CPU time it takes to load the SDK's modules one by
- * one, and the MCP tests start dozens. Same source, same SDK; workers that race each write
- * their own copy and rename it into place.
- */
-export function fixtureScript(): string {
-  if (bundled !== undefined) return bundled;
-  const source = createHash("sha256").update(readFileSync(FIXTURE_SOURCE)).digest("hex");
-  const target = join(tmpdir(), `hookgate-mcp-fixture-${source.slice(0, 12)}.mjs`);
-  if (!existsSync(target)) {
-    const own = `${target}.${process.pid}.${Date.now()}`;
-    buildSync({
-      entryPoints: [FIXTURE_SOURCE],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      minify: true,
-      outfile: own,
-      logLevel: "warning",
-    });
-    renameSync(own, target);
-  }
-  return (bundled = target);
+/** The fixture MCP server, bundled once for the run (test/global-setup.ts). */
+function fixtureScript(): string {
+  const run = process.env.HOOKGATE_TEST_RUN;
+  if (run === undefined) throw new Error("HOOKGATE_TEST_RUN is unset: run through vitest");
+  return join(run, FIXTURE_BUNDLE);
 }
 
 /** A fixture server's files: its call log and the pids it started. */
