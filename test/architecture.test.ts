@@ -358,6 +358,16 @@ describe("test layout and module state", () => {
   });
 });
 
+describe("test files and the shared module graph", () => {
+  it("no test file replaces a module: each shares its worker's module graph (vitest.config.ts)", () => {
+    const mocking = sourceFiles(TEST)
+      .filter((file) => file.endsWith(".test.ts"))
+      .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(TEST, file).split(/[\\/]/).join("/"));
+    expect(mocking).toEqual([]);
+  });
+});
+
 describe("JSON-RPC constants", () => {
   it("the cancel method and every JSON-RPC error code are written in wire/json-rpc.ts only", () => {
     const written = sourceFiles(SRC).flatMap((file) => {

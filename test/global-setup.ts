@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
+import { FIXTURE_BUNDLE, FIXTURE_SOURCE } from "./mcp/fixture-bundle.js";
 
 /**
  * One temporary directory for the whole run, removed at its end: every temp dir a test, a
@@ -8,6 +10,10 @@ import { join } from "node:path";
  * starts without `--data-dir` persists under it (`$XDG_STATE_HOME`), so a run leaves nothing
  * behind and never writes to the real home. Every vitest project runs this setup; only the
  * first makes the directory, so paths do not nest (Chromium's socket path has a length limit).
+ *
+ * The fixture MCP server is bundled into that directory once, here: started from its source
+ * it loads the SDK's modules one by one, about 0.6 s of CPU against 0.4 s bundled, and the
+ * MCP tests start a few dozen servers.
  */
 export default function setup(): (() => void) | undefined {
   if (process.env.HOOKGATE_TEST_RUN !== undefined) return undefined;
@@ -17,5 +23,14 @@ export default function setup(): (() => void) | undefined {
   process.env.HOOKGATE_TEST_RUN = run;
   process.env.TMPDIR = run;
   process.env.XDG_STATE_HOME = stateHome;
+  buildSync({
+    entryPoints: [FIXTURE_SOURCE],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    minify: true,
+    outfile: join(run, FIXTURE_BUNDLE),
+    logLevel: "warning",
+  });
   return () => rmSync(run, { recursive: true, force: true });
 }

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   methods,
   type McpServer,
@@ -15,10 +14,15 @@ import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
 import { waitUntil } from "../helpers/wait.js";
+import { FIXTURE_BUNDLE } from "./fixture-bundle.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
-/** The fixture MCP server script (plain ESM: node runs it as is). */
-export const FIXTURE = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+/** The fixture MCP server, bundled once for the run (test/global-setup.ts). */
+function fixtureScript(): string {
+  const run = process.env.HOOKGATE_TEST_RUN;
+  if (run === undefined) throw new Error("HOOKGATE_TEST_RUN is unset: run through vitest");
+  return join(run, FIXTURE_BUNDLE);
+}
 
 /** A fixture server's files: its call log and the pids it started. */
 export class Fixture {
@@ -31,7 +35,7 @@ export class Fixture {
     return {
       name,
       command: process.execPath,
-      args: [FIXTURE, "--log", this.log, "--pid-file", this.pidFile, ...flags],
+      args: [fixtureScript(), "--log", this.log, "--pid-file", this.pidFile, ...flags],
       env,
     };
   }
@@ -53,9 +57,13 @@ export class Fixture {
   /** Starts the fixture over streamable HTTP on 127.0.0.1; resolves with its URL. */
   async http(): Promise<{ url: string; child: ChildProcess }> {
     const portFile = join(this.dir, "port");
-    const child = spawn(process.execPath, [FIXTURE, "--log", this.log, "--http", portFile], {
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [fixtureScript(), "--log", this.log, "--http", portFile],
+      {
+        stdio: "ignore",
+      },
+    );
     await waitUntil(
       "the fixture's port file",
       () => existsSync(portFile) && readFileSync(portFile, "utf8") !== "",

@@ -156,11 +156,11 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
     expectCalls(fixture, [{ name: "echo", arguments: { text: "fine" } }]);
   });
 
-  it("10 MB of content is capped for the model, the client and the hooks", async () => {
+  it("a megabyte of content is capped for the model, the client and the hooks", async () => {
     const { s, fixture } = await start();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
     await setMode(s, sessionId, "bypassPermissions");
-    const bytes = 10 * 1024 * 1024;
+    const bytes = 1024 * 1024;
     await s.prompt(sessionId, toolLine("mcp__fixture__big", { bytes }));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.status).toBe("completed");

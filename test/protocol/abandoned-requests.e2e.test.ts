@@ -20,10 +20,10 @@ function retainedPerRequest(requests: number, extra: string[] = []): number {
 
 describe("abandoned hook requests", () => {
   it("a _hooks/run the client never answers is released once abandoned: at most 200 B retained each", () => {
-    expect(retainedPerRequest(5_000)).toBeLessThanOrEqual(200);
+    expect(retainedPerRequest(2_000)).toBeLessThanOrEqual(200);
   });
 
   it("without the release, the SDK keeps kilobytes per request (the probe can see a leak)", () => {
-    expect(retainedPerRequest(1_000, ["--without-release"])).toBeGreaterThan(1_000);
+    expect(retainedPerRequest(500, ["--without-release"])).toBeGreaterThan(1_000);
   });
 });

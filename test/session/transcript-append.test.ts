@@ -1,28 +1,35 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Transcript } from "../../src/session/transcript.js";
 
 /** How many of the next appends fail with EMFILE, as they do while the fd table is full. */
-const full = vi.hoisted(() => ({ failures: 0, attempts: 0 }));
+const full = { failures: 0, attempts: 0 };
 
-vi.mock("node:fs/promises", async (actual) => {
-  const real = await actual<typeof import("node:fs/promises")>();
-  return {
-    ...real,
-    open: async (...args: Parameters<typeof real.open>) => {
-      full.attempts++;
-      if (full.failures > 0) {
-        full.failures--;
-        throw Object.assign(new Error("EMFILE: too many open files, open"), { code: "EMFILE" });
-      }
-      return real.open(...args);
-    },
+// `open` of node:fs/promises, failing while `full` says so: node's own exports are replaced
+// and its ES module bindings synced, for this file only.
+const promises = createRequire(import.meta.url)(
+  "node:fs/promises",
+) as typeof import("node:fs/promises");
+const realOpen = promises.open;
+beforeAll(() => {
+  promises.open = async (...args: Parameters<typeof realOpen>) => {
+    full.attempts++;
+    if (full.failures > 0) {
+      full.failures--;
+      throw Object.assign(new Error("EMFILE: too many open files, open"), { code: "EMFILE" });
+    }
+    return realOpen(...args);
   };
+  syncBuiltinESMExports();
 });
-
-const { Transcript } = await import("../../src/session/transcript.js");
+afterAll(() => {
+  promises.open = realOpen;
+  syncBuiltinESMExports();
+});
 
 let dir: string;
 beforeEach(() => {

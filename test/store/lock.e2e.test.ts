@@ -1,30 +1,24 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LockTable } from "../../src/store/lock.js";
 import { processStart, processStartedAt } from "../../src/store/process-start.js";
 import { waitUntil } from "../helpers/wait.js";
 
-/** Runs between a taker's look at the lock and its next step, as another process would. */
-const meddle = vi.hoisted(() => ({ onAliveCheck: undefined as (() => void) | undefined }));
-
-vi.mock("../../src/process/process-group.js", async (actual) => {
-  const real = await actual<typeof import("../../src/process/process-group.js")>();
-  return {
-    ...real,
-    processAlive: (pid: number) => {
-      const hook = meddle.onAliveCheck;
-      meddle.onAliveCheck = undefined;
-      hook?.();
-      return real.processAlive(pid);
-    },
-  };
-});
-
-const { LockTable } = await import("../../src/store/lock.js");
 const locks = new LockTable();
 const acquireLock = (path: string, id: string) => locks.acquire(path, id);
 const releaseLock = (path: string, id: string) => locks.release(path, id);
@@ -48,23 +42,28 @@ function sleeper(): number {
   return pid;
 }
 
-const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
+/** The pid of a process that has exited. */
+const deadPid = () => spawnSync("true").pid;
+
+/** More takers than cores, each a node process of its own (about 0.3 s of CPU to start). */
+const TAKERS = 4;
 
 const BUILT_LOCK = fileURLToPath(new URL("../../dist/store/lock.js", import.meta.url));
 
 /**
- * A taker in a process of its own: says it is ready, waits for `go`, tries the lock once,
+ * A taker in a process of its own: says it is ready, blocks on the `go` pipe until the test
+ * opens it (every taker wakes at once, and none spins meanwhile), tries the lock once,
  * writes whether it got it, and stays alive until `done` so the others meet a living holder.
  */
 const TAKER = `
-const { existsSync, writeFileSync } = require("node:fs");
+const { existsSync, openSync, readSync, writeFileSync } = require("node:fs");
 const [path, dir] = process.argv.slice(1);
-// A taker whose test died gives up after five minutes rather than spin on as an orphan.
+// A taker whose test died gives up after five minutes rather than wait on as an orphan.
 const giveUp = Date.now() + 300_000;
 const late = () => Date.now() > giveUp && process.exit(1);
 import(process.env.LOCK_MODULE).then(({ LockTable }) => {
   writeFileSync(dir + "/ready-" + process.pid, "");
-  while (!existsSync(dir + "/go")) late();
+  readSync(openSync(dir + "/go", "r"), Buffer.alloc(1), 0, 1, null);
   const got = new LockTable().acquire(path, "race");
   writeFileSync(dir + "/result-" + process.pid, got.ok ? "ok" : "refused");
   const wait = setInterval(() => (existsSync(dir + "/done") || late()) && clearInterval(wait), 20);
@@ -77,12 +76,20 @@ describe("the session lock", () => {
     writeFileSync(path, JSON.stringify({ pid: deadPid() }));
     const other = sleeper();
     const fresh = JSON.stringify({ pid: other, start: processStart(other) });
-    // While this taker decides the lock is stale, another process takes it over first.
-    meddle.onAliveCheck = () => {
+    // While this taker decides the lock is stale (its holder has no /proc entry, so the
+    // liveness check asks the kernel), another process takes it over first.
+    const kill = process.kill.bind(process);
+    const asked = vi.spyOn(process, "kill").mockImplementationOnce((pid, signal) => {
       rmSync(path);
       writeFileSync(path, fresh);
-    };
-    expect(acquireLock(path, "s")).toEqual({ ok: false, holder: { pid: other } });
+      return kill(pid, signal);
+    });
+    try {
+      expect(acquireLock(path, "s")).toEqual({ ok: false, holder: { pid: other } });
+      expect(asked).toHaveBeenCalledOnce();
+    } finally {
+      asked.mockRestore();
+    }
     expect(readFileSync(path, "utf8")).toBe(fresh);
     // Nothing is left beside it.
     expect(readdirSync(dir)).toEqual(["s.lock"]);
@@ -156,23 +163,29 @@ describe("the session lock", () => {
     const path = join(dir, "race.lock");
     writeFileSync(path, JSON.stringify({ pid: deadPid() }));
     const run = promisify(execFile);
-    const takers = Array.from({ length: 6 }, () =>
-      run(process.execPath, ["-e", TAKER, path, dir], {
+    const go = join(dir, "go");
+    expect(spawnSync("mkfifo", [go]).status).toBe(0);
+    // `timeout` ends a taker still blocked on the pipe if this test died before opening it.
+    const takers = Array.from({ length: TAKERS }, () =>
+      run("timeout", ["300", process.execPath, "-e", TAKER, path, dir], {
         env: { ...process.env, LOCK_MODULE: BUILT_LOCK },
         timeout: 60_000,
       }),
     );
     await waitUntil(
-      "six children ready",
-      () => readdirSync(dir).filter((f) => f.startsWith("ready-")).length === 6,
+      "every taker ready",
+      () => readdirSync(dir).filter((f) => f.startsWith("ready-")).length === TAKERS,
     );
-    writeFileSync(join(dir, "go"), "");
+    // Opened for reading and writing, the pipe does not wait for a reader; a byte per taker.
+    const gate = openSync(go, "r+");
+    writeSync(gate, "g".repeat(TAKERS));
     const results = () => readdirSync(dir).filter((f) => f.startsWith("result-"));
-    await waitUntil("six results", () => results().length === 6, { within: 30_000 });
+    await waitUntil("every result", () => results().length === TAKERS, { within: 30_000 });
     writeFileSync(join(dir, "done"), "");
     await Promise.all(takers);
+    closeSync(gate);
     const outcomes = results().map((f) => readFileSync(join(dir, f), "utf8"));
     expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
-    expect(outcomes.filter((o) => o === "refused")).toHaveLength(5);
+    expect(outcomes.filter((o) => o === "refused")).toHaveLength(TAKERS - 1);
   });
 });

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Worker } from "node:worker_threads";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { compilePattern, scanFiles } from "../../src/tools/grep-scan.js";
 import { grepTool } from "../../src/tools/grep.js";
 import { ToolError } from "../../src/tools/types.js";
@@ -21,21 +22,17 @@ beforeEach(async () => {
 });
 
 /** Every Grep worker started in this file, and whether it is running JS or has exited. */
-const workers = vi.hoisted(() => [] as { online: boolean; exited: boolean }[]);
+const workers: { online: boolean; exited: boolean }[] = [];
 
-vi.mock("node:worker_threads", async (importOriginal) => {
-  const real = await importOriginal<typeof import("node:worker_threads")>();
-  class WatchedWorker extends real.Worker {
-    constructor(...args: ConstructorParameters<typeof real.Worker>) {
-      super(...args);
-      const seen = { online: false, exited: false };
-      workers.push(seen);
-      this.once("online", () => (seen.online = true));
-      this.once("exit", () => (seen.exited = true));
-    }
-  }
-  return { ...real, Worker: WatchedWorker };
-});
+/** Node announces each worker thread it starts; a scan's worker is the only one here. */
+function watch(worker: Worker): void {
+  const seen = { online: false, exited: false };
+  workers.push(seen);
+  worker.once("online", () => (seen.online = true));
+  worker.once("exit", () => (seen.exited = true));
+}
+beforeAll(() => void process.on("worker", watch));
+afterAll(() => void process.off("worker", watch));
 
 /** Resolves once the scan's worker runs the pattern. */
 function scanning(): Promise<unknown> {
