@@ -82,6 +82,7 @@ describe("flags and precedence", () => {
     expect(errorOf(() => flagLayer({ contextWindow: "" }))).toMatch(/^--context-window: /);
     expect(errorOf(() => flagLayer({ baseUrl: "nope" }))).toMatch(/^--base-url: /);
     expect(errorOf(() => flagLayer({ permissionMode: "yolo" }))).toMatch(/^--permission-mode: /);
+    expect(errorOf(() => flagLayer({ logFormat: "xml" }))).toMatch(/^--log-format: /);
   });
 
   it("flags override the file, HOOKGATE_LOG_LEVEL sits between them, defaults fill the rest", () => {
