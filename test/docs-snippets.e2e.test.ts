@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { transformSync } from "esbuild";
-import { afterAll, describe, expect, it, onTestFinished, TestRunner } from "vitest";
+import { describe, expect, it, onTestFinished, TestRunner } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../src/client/kit/index.js";
 import { BUILT_CLI } from "./helpers/harness.js";
 
@@ -48,16 +48,17 @@ describe(
     // A test file: its tests join this file's, as vitest collects them from the block's module
     // (a nested vitest cost seconds of CPU to start). A failing expectation fails its test here,
     // and a block that does not import or load fails this file's collection.
-    const blocks = scratch();
-    afterAll(() => rmSync(blocks, { recursive: true, force: true }));
-    for (const [i, { where, code }] of tsBlocks()
-      .filter((b) => isTestFile(b.code))
-      .entries()) {
+    for (const { where, code } of tsBlocks().filter((b) => isTestFile(b.code))) {
       describe(where, async () => {
-        const file = join(blocks, `block-${i + 1}.ts`);
-        writeFileSync(file, code);
+        // The file is needed only while vitest imports it.
+        const dir = scratch();
         const { tasks } = TestRunner.getCurrentSuite();
-        await import(pathToFileURL(file).href);
+        try {
+          writeFileSync(join(dir, "block.ts"), code);
+          await import(pathToFileURL(join(dir, "block.ts")).href);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
         const defined = tasks.length;
         it("defines a test", () => expect(defined).toBeGreaterThan(0));
       });
