@@ -1,11 +1,10 @@
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { transformSync } from "esbuild";
-import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { z } from "zod";
+import { describe, expect, it, onTestFinished, TestRunner } from "vitest";
 import { makeWorkspace, removeWorkspace, spawnAgent } from "../src/client/kit/index.js";
 import { BUILT_CLI } from "./helpers/harness.js";
 
@@ -34,53 +33,7 @@ function scratch(): string {
   return dir;
 }
 
-/** What vitest's JSON reporter says of each test file. */
-const vitestReport = z.object({
-  testResults: z.array(
-    z.object({
-      name: z.string(),
-      status: z.string(),
-      message: z.string().optional(),
-      assertionResults: z.array(
-        z.object({ status: z.string(), failureMessages: z.array(z.string()).optional() }),
-      ),
-    }),
-  ),
-});
-type FileResult = z.infer<typeof vitestReport>["testResults"][number];
-
-/**
- * The blocks that are test files, each a file of its own, run by one vitest under a config of
- * their own (one run for all: each vitest costs seconds of CPU to start), in `dir`. Resolves
- * with each block's file result, by block.
- */
-async function runTestBlocks(
-  blocks: { where: string; code: string }[],
-  dir: string,
-): Promise<Map<string, FileResult | undefined>> {
-  const files = new Map(blocks.map((b, i) => [b.where, `block-${i + 1}.test.ts`]));
-  for (const { where, code } of blocks) writeFileSync(join(dir, files.get(where)!), code);
-  writeFileSync(
-    join(dir, "vitest.config.mjs"),
-    "export default { test: { include: ['block-*.test.ts'] } };\n",
-  );
-  const vitest = join(ROOT, "node_modules/vitest/vitest.mjs");
-  const report = join(dir, "report.json");
-  const args = [vitest, "run", "--root", dir, "--reporter", "json", "--outputFile", report];
-  // A failing block makes vitest exit 1: each test then reads its own file's result.
-  const stderr = await run(process.execPath, args, { cwd: dir }).then(
-    (r) => r.stderr,
-    (e: { stderr?: string }) => e.stderr ?? String(e),
-  );
-  if (!existsSync(report)) throw new Error(`vitest wrote no report:\n${stderr}`);
-  const { testResults } = vitestReport.parse(JSON.parse(readFileSync(report, "utf8")));
-  return new Map(
-    blocks.map(({ where }) => [
-      where,
-      testResults.find((r) => r.name.endsWith(`/${files.get(where)}`)),
-    ]),
-  );
-}
+const isTestFile = (code: string) => code.includes('from "vitest"');
 
 describe(
   "every TypeScript block of the README and docs runs as written",
@@ -92,27 +45,26 @@ describe(
       );
     });
 
-    const isTestFile = (code: string) => code.includes('from "vitest"');
-    let testRun: Promise<Map<string, FileResult | undefined>> | undefined;
-    let testDir: string | undefined;
-    afterAll(() => {
-      if (testDir !== undefined) rmSync(testDir, { recursive: true, force: true });
-    });
+    // A test file: its tests join this file's, as vitest collects them from the block's module
+    // (a nested vitest cost seconds of CPU to start). A failing expectation fails its test here,
+    // and a block that does not import or load fails this file's collection.
+    for (const { where, code } of tsBlocks().filter((b) => isTestFile(b.code))) {
+      describe(where, async () => {
+        // The file is needed only while vitest imports it.
+        const dir = scratch();
+        const { tasks } = TestRunner.getCurrentSuite();
+        try {
+          writeFileSync(join(dir, "block.ts"), code);
+          await import(pathToFileURL(join(dir, "block.ts")).href);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        const defined = tasks.length;
+        it("defines a test", () => expect(defined).toBeGreaterThan(0));
+      });
+    }
 
-    it.each(tsBlocks())("$where", async ({ where, code }) => {
-      if (isTestFile(code)) {
-        // A test file: vitest runs it, with the other test blocks, under a config of their own.
-        testRun ??= runTestBlocks(
-          tsBlocks().filter((b) => isTestFile(b.code)),
-          (testDir = scratch()),
-        );
-        const result = (await testRun).get(where);
-        const failures = result?.assertionResults.flatMap((a) => a.failureMessages ?? []);
-        expect(result?.status, `${result?.message ?? ""}\n${failures?.join("\n")}`).toBe("passed");
-        expect(result?.assertionResults.length).toBeGreaterThan(0);
-        expect(result?.assertionResults.every((a) => a.status === "passed")).toBe(true);
-        return;
-      }
+    it.each(tsBlocks().filter((b) => !isTestFile(b.code)))("$where", async ({ code }) => {
       const dir = scratch();
       onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
       const cwd = makeWorkspace({ "build/out.txt": "built" });
@@ -234,20 +186,31 @@ describe(
 
     it("there are two: Zed's and JetBrains'", () => expect(entries).toHaveLength(2));
 
+    // Entries with the same command line start the same agent: it runs once for them all.
+    const runs = new Map<string, ReturnType<typeof spawnAgent>>();
+    const runOnce = (flags: string[]) => {
+      const key = JSON.stringify(flags);
+      let run = runs.get(key);
+      if (run === undefined) {
+        const cwd = makeWorkspace(policyFiles());
+        run = spawnAgent({
+          cwd,
+          agentPath: join(ROOT, "dist/cli.js"),
+          args: flags,
+          prompt: '/tool Bash {"command": "grep -r TODO ."}',
+        }).finally(() => removeWorkspace(cwd));
+        runs.set(key, run);
+      }
+      return run;
+    };
+
     it.each(entries)(
       "$name: node dist/cli.js with --setting-sources project",
       async ({ command, args }) => {
         expect(command).toBe("node");
         const [script, ...flags] = args;
         expect(script).toBe("/path/to/hookgate/dist/cli.js");
-        const cwd = makeWorkspace(policyFiles());
-        onTestFinished(() => removeWorkspace(cwd));
-        const run = await spawnAgent({
-          cwd,
-          agentPath: join(ROOT, "dist/cli.js"),
-          args: flags,
-          prompt: '/tool Bash {"command": "grep -r TODO ."}',
-        });
+        const run = await runOnce(flags);
         expect(run.toolCalls).toMatchObject([
           {
             status: "failed",

@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { MANAGED_SETTINGS_PATH } from "../command-hooks/sources.js";
+import { CommandLineError, parseCommandLine } from "./command-line.js";
 import { ConfigError, flagLayer, loadConfigFile, mergeSettings } from "./config.js";
 import { createLogger, LOG_LEVELS } from "../shared/log.js";
 import { routeConsoleErrors, routeSdkWarnings } from "./global-logging.js";
@@ -13,7 +13,6 @@ import { serveStdio } from "../agent/serve.js";
 import { DataDirError, prepareDataDir } from "../store/data-dir.js";
 import { pruneSessions } from "../store/cleanup.js";
 import { VERSION } from "../shared/version.js";
-import { usageError } from "../shared/usage-error.js";
 import { telemetrySettings } from "../telemetry/settings.js";
 import type { RunningTelemetry } from "../telemetry/start.js";
 
@@ -96,53 +95,27 @@ export async function main(argv: string[]): Promise<void> {
     const { runInspect } = await import("../inspect/cli.js");
     process.exit(await runInspect(argv.slice(1)));
   }
-  let parsed;
+  let commandLine;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        config: { type: "string" },
-        "max-retries": { type: "string" },
-        "context-window": { type: "string" },
-        "max-output-tokens": { type: "string" },
-        "log-level": { type: "string" },
-        "log-format": { type: "string" },
-        "cleanup-period-days": { type: "string" },
-        "max-rounds": { type: "string" },
-        "max-stop-blocks": { type: "string" },
-        "permission-mode": { type: "string" },
-        "max-hook-value-bytes": { type: "string" },
-        "data-dir": { type: "string" },
-        "max-frame-bytes": { type: "string" },
-        "setting-sources": { type: "string" },
-        "instruction-sources": { type: "string" },
-        settings: { type: "string", multiple: true },
-        "managed-settings": { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "v" },
-      },
-    });
+    commandLine = parseCommandLine(argv);
   } catch (error) {
-    fail(`${usageError(error)}; see hookgate --help`);
+    if (error instanceof CommandLineError) fail(error.message);
+    throw error;
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
+  const { command, values } = commandLine;
+  if (command === "help") {
     process.stdout.write(HELP);
     return;
   }
-  if (values.version) {
+  if (command === "version") {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  if (positionals[0] === "demo") {
+  if (command === "demo") {
     const { runDemo } = await import("../examples/demo.js");
     process.exitCode = await runDemo();
     return;
   }
-  if (positionals.length > 0) fail(`unknown command ${positionals[0]}; see hookgate --help`);
 
   let settings;
   let log;

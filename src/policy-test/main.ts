@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { glob } from "tinyglobby";
 import { errorMessage } from "../shared/values.js";
@@ -36,11 +36,21 @@ Exit code: 0 when every case passed, 1 when any failed, 2 for a usage error.
 
 const DEFAULT_FILES = ["**/*.hookgate.{json,yaml,yml}"];
 
+/** Where a run is and what it runs in; the CLI passes neither (tests run it in-process). */
+export interface PolicyRunOptions {
+  /** FILES are relative to it, files are found below it, names are shown from it (default: the process's). */
+  readonly cwd?: string;
+  /** The agents to run cases in, left running for the caller to close (default: the run's own). */
+  readonly pool?: AgentPool;
+}
+
 /** `hookgate test`: runs the files' cases, `--jobs` at a time; resolves to the exit code. */
 export async function runPolicyTests(
   argv: readonly string[],
   io: { readonly out: (text: string) => void; readonly err: (text: string) => void },
+  options: PolicyRunOptions = {},
 ): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
   let parsed;
   try {
     parsed = parseArgs({
@@ -73,8 +83,8 @@ export async function runPolicyTests(
   }
   const files =
     positionals.length > 0
-      ? positionals
-      : (await glob(DEFAULT_FILES, { ignore: ["**/node_modules/**"] })).sort();
+      ? positionals.map((file) => resolve(cwd, file))
+      : (await glob(DEFAULT_FILES, { cwd, absolute: true, ignore: ["**/node_modules/**"] })).sort();
   if (files.length === 0) {
     io.err("hookgate test: no test files (*.hookgate.json, *.hookgate.yaml) found\n");
     return 2;
@@ -84,13 +94,13 @@ export async function runPolicyTests(
   const line = (text: string) => {
     if (reporter === "text") io.out(`${text}\n`);
   };
-  const loaded = files.map((file) => loadFile(file));
-  const pool = new AgentPool();
+  const loaded = files.map((file) => loadFile(file, cwd));
+  const pool = options.pool ?? new AgentPool();
   let results: FileResult[];
   try {
     results = await runFiles(loaded, { jobs, pool, line });
   } finally {
-    await pool.close();
+    if (pool !== options.pool) await pool.close();
   }
   if (reporter === "junit") io.out(junitReport(results));
   else line(summaryLine(results));
@@ -104,8 +114,8 @@ interface LoadedFile {
   readonly error?: string;
 }
 
-function loadFile(file: string): LoadedFile {
-  const name = relative(process.cwd(), file) || file;
+function loadFile(file: string, cwd: string): LoadedFile {
+  const name = relative(cwd, file) || file;
   try {
     return { file, name, cases: loadPolicyFile(file) };
   } catch (error) {

@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
 import { createServer } from "node:net";
-import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { spawnAgent, toolLine } from "../../src/client/kit/index.js";
 import { MODEL_FAILED } from "../../src/protocol/app.js";
 import { rpcError, startStdio } from "../agent/setup.js";
-import { BUILT_CLI } from "../helpers/harness.js";
 import { waitUntil } from "../helpers/wait.js";
 
 /** A localhost port nothing listens on: bound, then closed again. */
@@ -60,17 +57,8 @@ describe("--log-format", { timeout: 30_000 }, () => {
     expect(line).toMatch(/reason: "no rm -rf here"/);
   });
 
-  it("a value other than pretty or json is a one-line error naming the flag", async () => {
-    const failed = await promisify(execFile)(process.execPath, [
-      BUILT_CLI,
-      "--log-format",
-      "xml",
-    ]).catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({
-      code: 2,
-      stderr: expect.stringMatching(/^hookgate: --log-format: /),
-    });
-  });
+  // A value other than pretty or json: config.test.ts (flag errors name the flag); cli-usage
+  // checks that such an error stops the binary with one line and exit code 2.
 });
 
 describe("a wrong --base-url", { timeout: 60_000 }, () => {

@@ -4,8 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace } from "../../src/client/kit/index.js";
+import { runPolicyTests } from "../../src/policy-test/main.js";
+import { AgentPool } from "../../src/policy-test/pool.js";
 import { loadPolicyFile, PolicyFileError } from "../../src/policy-test/spec.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -33,6 +35,21 @@ async function hookgateTest(cwd: string, ...args: string[]) {
   }
 }
 
+/**
+ * The same run in this process, for what the cases do rather than what the command line does:
+ * its agents come from one pool for the whole file, so cases that pass an agent the same
+ * arguments share it across tests, as they would within one run.
+ */
+const pool = new AgentPool();
+afterAll(() => pool.close());
+async function runInProcess(cwd: string, ...args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const io = { out: (text: string) => (stdout += text), err: (text: string) => (stderr += text) };
+  const code = await runPolicyTests(args, io, { cwd, pool });
+  return { code, stdout, stderr };
+}
+
 function exampleRepo(extra: Record<string, string> = {}, without: string[] = []): string {
   const files = { ...docFiles(), ...extra };
   for (const path of without) delete files[path];
@@ -58,7 +75,7 @@ const PASSING = `cases:
     prompt: hi
 `;
 
-// Each case starts an agent process: a file of several cases takes seconds on a loaded machine.
+// Each run starts agent processes: a file of several cases takes seconds on a loaded machine.
 describe("hookgate test", { timeout: 60_000 }, () => {
   it("the worked example of docs/policy-tests.md runs as written and passes", async () => {
     expect(Object.keys(docFiles()).sort()).toEqual([
@@ -154,7 +171,7 @@ describe("hookgate test", { timeout: 60_000 }, () => {
         ],
       }),
     );
-    const result = await hookgateTest(dir, "t.hookgate.json");
+    const result = await runInProcess(dir, "t.hookgate.json");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^✗ t\.hookgate\.json › broken: .*broken\/settings\.json/m);
     expect(result.stdout).toMatch(
@@ -187,7 +204,7 @@ describe("hookgate test", { timeout: 60_000 }, () => {
       }),
     });
     onTestFinished(() => removeWorkspace(dir));
-    const result = await hookgateTest(dir, "t.hookgate.json");
+    const result = await runInProcess(dir, "t.hookgate.json");
     const where = `${join(dir, "dead/settings.json")}: hooks.PreToolUse[0].matcher "bash" matches no tool`;
     expect(result.stdout).toMatch(
       /^✓ t\.hookgate\.json › typo .*\n {2}⚠ hook \S*policy: unknown field "decison" at the top level; did you mean decision\?$/m,
@@ -230,7 +247,7 @@ describe("hookgate test", { timeout: 60_000 }, () => {
       }),
     });
     onTestFinished(() => removeWorkspace(dir));
-    const result = await hookgateTest(dir);
+    const result = await runInProcess(dir);
     expect(result.stdout).toMatch(/^✓ t\.hookgate\.json › rewrite/m);
     expect(result.code).toBe(0);
   });

@@ -1,22 +1,21 @@
-import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace } from "../../src/client/kit/index.js";
-import { BUILT_CLI } from "../helpers/stdio.js";
+import { runPolicyTests } from "../../src/policy-test/main.js";
 
-const run = promisify(execFile);
-
-/** `hookgate test <args>` in `dir`: its exit code and the lines it printed. */
+/**
+ * `hookgate test <args>` in `dir`, run in this process (its agents are still processes of
+ * their own; policy-test.e2e runs the command itself): its exit code and the lines it printed.
+ */
 async function hookgateTest(dir: string, ...args: string[]) {
-  try {
-    const { stdout } = await run(process.execPath, [BUILT_CLI, "test", ...args], { cwd: dir });
-    return { code: 0, lines: stdout.trimEnd().split("\n") };
-  } catch (error) {
-    const e = error as { code: number; stdout: string };
-    return { code: e.code, lines: e.stdout.trimEnd().split("\n") };
-  }
+  let stdout = "";
+  const code = await runPolicyTests(
+    args,
+    { out: (text) => (stdout += text), err: (text) => (stdout += text) },
+    { cwd: dir },
+  );
+  return { code, lines: stdout.trimEnd().split("\n") };
 }
 
 /** A directory with `hooks.json`: one PreToolUse command hook on Bash running `command`. */

@@ -153,15 +153,11 @@ describe("the hookgate binary with a real model provider", () => {
     expect(result.stderr).toMatch(new RegExp(`^hookgate: ${config}: maxRetries: `));
   });
 
-  it("refuses to start on openai-compatible without a base URL, or an unknown provider", () => {
-    const noUrl = runCli(["--model", "openai-compatible:llama3"]);
-    expect(noUrl.status).toBe(2);
-    expect(noUrl.stderr).toContain("openai-compatible needs --base-url");
+  // A model the settings cannot reach stops the start; config.test.ts checks each message
+  // in-process (openai-compatible without a base URL, a negative --max-retries among them).
+  it("refuses to start on an unknown provider", () => {
     const unknown = runCli(["--model", "gemini:pro"]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown model "gemini:pro"');
-    const badFlag = runCli(["--max-retries=-3"]);
-    expect(badFlag.status).toBe(2);
-    expect(badFlag.stderr).toMatch(/^hookgate: --max-retries: /);
   });
 });

@@ -78,9 +78,11 @@ describe("the config file", () => {
 describe("flags and precedence", () => {
   it("flag errors name the flag", () => {
     expect(errorOf(() => flagLayer({ maxRetries: "lots" }))).toMatch(/^--max-retries: /);
+    expect(errorOf(() => flagLayer({ maxRetries: "-3" }))).toMatch(/^--max-retries: /);
     expect(errorOf(() => flagLayer({ contextWindow: "" }))).toMatch(/^--context-window: /);
     expect(errorOf(() => flagLayer({ baseUrl: "nope" }))).toMatch(/^--base-url: /);
     expect(errorOf(() => flagLayer({ permissionMode: "yolo" }))).toMatch(/^--permission-mode: /);
+    expect(errorOf(() => flagLayer({ logFormat: "xml" }))).toMatch(/^--log-format: /);
   });
 
   it("flags override the file, HOOKGATE_LOG_LEVEL sits between them, defaults fill the rest", () => {

@@ -1,0 +1,54 @@
+import { parseArgs } from "node:util";
+import { usageError } from "../shared/usage-error.js";
+
+/** A mistake on the command line; its message is the line printed after "hookgate: ". */
+export class CommandLineError extends Error {
+  override readonly name = "CommandLineError";
+}
+
+/** The agent's flags (`test` and `inspect` parse their own). */
+const OPTIONS = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  config: { type: "string" },
+  "max-retries": { type: "string" },
+  "context-window": { type: "string" },
+  "max-output-tokens": { type: "string" },
+  "log-level": { type: "string" },
+  "log-format": { type: "string" },
+  "cleanup-period-days": { type: "string" },
+  "max-rounds": { type: "string" },
+  "max-stop-blocks": { type: "string" },
+  "permission-mode": { type: "string" },
+  "max-hook-value-bytes": { type: "string" },
+  "data-dir": { type: "string" },
+  "max-frame-bytes": { type: "string" },
+  "setting-sources": { type: "string" },
+  "instruction-sources": { type: "string" },
+  settings: { type: "string", multiple: true },
+  "managed-settings": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+/**
+ * What the command line asks for, read before anything starts (so a test can check its
+ * mistakes without a process); a mistake throws a {@link CommandLineError}. The flags'
+ * values are checked later, with the config file's.
+ */
+export function parseCommandLine(argv: readonly string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    throw new CommandLineError(`${usageError(error)}; see hookgate --help`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help", values } as const;
+  if (values.version) return { command: "version", values } as const;
+  if (positionals[0] === "demo") return { command: "demo", values } as const;
+  if (positionals.length > 0) {
+    throw new CommandLineError(`unknown command ${positionals[0]}; see hookgate --help`);
+  }
+  return { command: "serve", values } as const;
+}
