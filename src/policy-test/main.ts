@@ -81,10 +81,13 @@ export async function runPolicyTests(
     io.err(`hookgate test: --jobs must be a whole number ≥ 1, not ${values.jobs}\n`);
     return 2;
   }
+  // Paths stay as the user gave them when the run is in the process's own directory, so a
+  // file that cannot be read is named in the error as it was typed.
+  const at = (file: string) => (options.cwd === undefined ? file : resolve(cwd, file));
   const files =
     positionals.length > 0
-      ? positionals.map((file) => resolve(cwd, file))
-      : (await glob(DEFAULT_FILES, { cwd, absolute: true, ignore: ["**/node_modules/**"] })).sort();
+      ? positionals.map(at)
+      : (await glob(DEFAULT_FILES, { cwd, ignore: ["**/node_modules/**"] })).sort().map(at);
   if (files.length === 0) {
     io.err("hookgate test: no test files (*.hookgate.json, *.hookgate.yaml) found\n");
     return 2;
