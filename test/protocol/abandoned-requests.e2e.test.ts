@@ -20,7 +20,7 @@ function retainedPerRequest(requests: number, extra: string[] = []): number {
 
 describe("abandoned hook requests", () => {
   it("a _hooks/run the client never answers is released once abandoned: at most 200 B retained each", () => {
-    expect(retainedPerRequest(2_000)).toBeLessThanOrEqual(200);
+    expect(retainedPerRequest(5_000)).toBeLessThanOrEqual(200);
   });
 
   it("without the release, the SDK keeps kilobytes per request (the probe can see a leak)", () => {
