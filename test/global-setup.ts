@@ -8,8 +8,9 @@ import { FIXTURE_BUNDLE, FIXTURE_SOURCE } from "./mcp/fixture-bundle.js";
  * One temporary directory for the whole run, removed at its end: every temp dir a test, a
  * spawned agent or a hook script makes lands under it (TMPDIR), and every hookgate a test
  * starts without `--data-dir` persists under it (`$XDG_STATE_HOME`), so a run leaves nothing
- * behind and never writes to the real home. Every vitest project runs this setup; only the
- * first makes the directory, so paths do not nest (Chromium's socket path has a length limit).
+ * behind and never writes to the real home. A run started inside another (it inherits
+ * HOOKGATE_TEST_RUN) keeps the outer run's directory, so paths do not nest (Chromium's socket
+ * path has a length limit).
  *
  * The fixture MCP server is bundled into that directory once, here: started from its source
  * it loads the SDK's modules one by one, about 0.6 s of CPU against 0.4 s bundled, and the

@@ -37,8 +37,8 @@ export interface InspectorOptions {
   /** Directory sessions are opened in. */
   readonly cwd: string;
   /**
-   * Variables added to the agent's environment, which is otherwise this process's (the CLI
-   * adds none; a caller in a shared process, such as a test, sets the agent's own here).
+   * Variables set in the agent's environment, which is otherwise this process's (the command
+   * line sets none): a program that embeds the inspector gives its agent settings of its own.
    */
   readonly agentEnv?: Readonly<Record<string, string | undefined>>;
   /** Reports an agent or server failure (the CLI writes it to stderr). */

@@ -36,11 +36,14 @@ Exit code: 0 when every case passed, 1 when any failed, 2 for a usage error.
 
 const DEFAULT_FILES = ["**/*.hookgate.{json,yaml,yml}"];
 
-/** Where a run is and what it runs in; the CLI passes neither (tests run it in-process). */
+/**
+ * Where a run reads its files and what it runs its cases in. The command line passes neither:
+ * its directory is the process's, and the run starts its own agents and closes them.
+ */
 export interface PolicyRunOptions {
-  /** FILES are relative to it, files are found below it, names are shown from it (default: the process's). */
+  /** FILES are relative to it, the default search starts at it, names are shown from it. */
   readonly cwd?: string;
-  /** The agents to run cases in, left running for the caller to close (default: the run's own). */
+  /** Agents to run the cases in, shared across runs and left running for their owner to close. */
   readonly pool?: AgentPool;
 }
 

@@ -1,6 +1,6 @@
 /**
- * What a steering event does with its hooks' replies (DESIGN.md §5; docs/hooks.md, "Hooks that
- * steer"): the `steers` of its row in the event table (`events.ts`).
+ * What a steering event does with its hooks' replies (docs/hooks.md, "Hooks that steer"): the
+ * `steers` of its row in the event table (`events.ts`).
  */
 
 /** What one event does with its hooks' answers. */

@@ -71,6 +71,28 @@ function row<const S extends z.ZodRawShape, const T extends EventSteers | undefi
   return r;
 }
 
+/**
+ * Elicitation and ElicitationResult steer alike: a hook answers for the user (or replaces the
+ * answer), and a block declines.
+ */
+const ELICITATION_STEERS = {
+  policy: {
+    awaited: "command-and-blocking",
+    block: "declines-elicitation",
+    blockNeedsReason: false,
+    stop: false,
+    failClosed: "declines-elicitation",
+    rewritesOutput: false,
+  },
+  honours: [
+    "hookSpecificOutput.action",
+    "hookSpecificOutput.content",
+    "decision",
+    "reason",
+    "systemMessage",
+  ],
+} as const satisfies EventSteers;
+
 /** The table of hook events; its order is the order of HOOK_EVENTS (and of the JSON Schema). */
 export const EVENT_TABLE = {
   PreToolUse: row({
@@ -501,23 +523,7 @@ export const EVENT_TABLE = {
     },
     matcher: "mcp_server_name",
     summary: ["mcp_server_name", "message"],
-    steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "declines-elicitation",
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: "declines-elicitation",
-        rewritesOutput: false,
-      },
-      honours: [
-        "hookSpecificOutput.action",
-        "hookSpecificOutput.content",
-        "decision",
-        "reason",
-        "systemMessage",
-      ],
-    },
+    steers: ELICITATION_STEERS,
   }),
   /**
    * The answer to an elicitation, before it goes back to the server; a hook may change it, a
@@ -533,23 +539,7 @@ export const EVENT_TABLE = {
     },
     matcher: "mcp_server_name",
     summary: ["mcp_server_name", "action"],
-    steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "declines-elicitation",
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: "declines-elicitation",
-        rewritesOutput: false,
-      },
-      honours: [
-        "hookSpecificOutput.action",
-        "hookSpecificOutput.content",
-        "decision",
-        "reason",
-        "systemMessage",
-      ],
-    },
+    steers: ELICITATION_STEERS,
   }),
   /**
    * A settings file the session read changed on disk. A block (exit 2, `decision: "block"`, or
