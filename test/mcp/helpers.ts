@@ -17,12 +17,13 @@ import { waitUntil } from "../helpers/wait.js";
 import { FIXTURE_BUNDLE } from "./fixture-bundle.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
-/** The fixture MCP server, bundled once for the run (test/global-setup.ts). */
-function fixtureScript(): string {
+/** A fixture MCP server, bundled once for the run (test/global-setup.ts). */
+export function bundledFixture(bundle: string): string {
   const run = process.env.HOOKGATE_TEST_RUN;
   if (run === undefined) throw new Error("HOOKGATE_TEST_RUN is unset: run through vitest");
-  return join(run, FIXTURE_BUNDLE);
+  return join(run, bundle);
 }
+const fixtureScript = () => bundledFixture(FIXTURE_BUNDLE);
 
 /** A fixture server's files: its call log and the pids it started. */
 export class Fixture {
