@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
-import { FIXTURE_BUNDLE, FIXTURE_SOURCE } from "./mcp/fixture-bundle.js";
+import {
+  ELICIT_BUNDLE,
+  ELICIT_SOURCE,
+  FIXTURE_BUNDLE,
+  FIXTURE_SOURCE,
+} from "./mcp/fixture-bundle.js";
 
 /**
  * One temporary directory for the whole run, removed at its end: every temp dir a test, a
@@ -12,9 +17,9 @@ import { FIXTURE_BUNDLE, FIXTURE_SOURCE } from "./mcp/fixture-bundle.js";
  * HOOKGATE_TEST_RUN) keeps the outer run's directory, so paths do not nest (Chromium's socket
  * path has a length limit).
  *
- * The fixture MCP server is bundled into that directory once, here: started from its source
- * it loads the SDK's modules one by one, about 0.6 s of CPU against 0.4 s bundled, and the
- * MCP tests start a few dozen servers.
+ * The fixture MCP servers are bundled into that directory once, here: started from its source
+ * a server loads the SDK's modules one by one, about 0.45 s of CPU against 0.3 s bundled, and
+ * the MCP tests start a few dozen servers.
  */
 export default function setup(): (() => void) | undefined {
   if (process.env.HOOKGATE_TEST_RUN !== undefined) return undefined;
@@ -24,14 +29,19 @@ export default function setup(): (() => void) | undefined {
   process.env.HOOKGATE_TEST_RUN = run;
   process.env.TMPDIR = run;
   process.env.XDG_STATE_HOME = stateHome;
-  buildSync({
-    entryPoints: [FIXTURE_SOURCE],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    minify: true,
-    outfile: join(run, FIXTURE_BUNDLE),
-    logLevel: "warning",
-  });
+  for (const [source, bundle] of [
+    [FIXTURE_SOURCE, FIXTURE_BUNDLE],
+    [ELICIT_SOURCE, ELICIT_BUNDLE],
+  ] as const) {
+    buildSync({
+      entryPoints: [source],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      minify: true,
+      outfile: join(run, bundle),
+      logLevel: "warning",
+    });
+  }
   return () => rmSync(run, { recursive: true, force: true });
 }

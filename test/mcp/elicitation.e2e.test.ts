@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import {
   methods,
   type CreateElicitationRequest,
@@ -23,11 +22,13 @@ import {
   type HookHandler,
   type Session,
 } from "../agent/setup.js";
+import { ELICIT_BUNDLE } from "./fixture-bundle.js";
+import { bundledFixture } from "./helpers.js";
 
 const SERVER: McpServer = {
   name: "elicit",
   command: process.execPath,
-  args: [fileURLToPath(new URL("./fixtures/elicit.mjs", import.meta.url))],
+  args: [bundledFixture(ELICIT_BUNDLE)],
   env: [],
 };
 const ASK = toolLine("mcp__elicit__ask", {});

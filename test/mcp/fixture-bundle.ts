@@ -5,3 +5,7 @@ export const FIXTURE_SOURCE = fileURLToPath(new URL("./fixtures/server.mjs", imp
 
 /** Its bundle's name in the run's directory, where test/global-setup.ts makes it. */
 export const FIXTURE_BUNDLE = "mcp-fixture-server.mjs";
+
+/** The elicitation fixture's source, and its bundle's name beside the other. */
+export const ELICIT_SOURCE = fileURLToPath(new URL("./fixtures/elicit.mjs", import.meta.url));
+export const ELICIT_BUNDLE = "mcp-elicit-server.mjs";

@@ -1,7 +1,14 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, pendingPermission, rejectOnce, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest, setMode, toolCalls } from "./helpers.js";
+import {
+  expectCalls,
+  openWithMcp,
+  perTest,
+  setMode,
+  sharedHttpFixture,
+  toolCalls,
+} from "./helpers.js";
 import { waitUntil } from "../helpers/wait.js";
 
 const ECHO = "mcp__fixture__echo";
@@ -9,12 +16,18 @@ const gateAll = (ids: string[], extra: Record<string, unknown> = {}) => ({
   hooks: { PreToolUse: [{ matcher: "mcp__fixture__.*", hookCallbackIds: ids, ...extra }] },
 });
 
-const { start } = perTest();
+const { start: startWithStdio } = perTest();
+/** The gate does not depend on the transport: all but the cancellation test share one server. */
+const fixture = sharedHttpFixture();
+const start = async (...args: Parameters<typeof startWithStdio>) => ({
+  s: (await startWithStdio(...args)).s,
+  fixture,
+});
 
 describe("an MCP tool call takes the built-in path", () => {
   it("runs through the gate and the permission request, and its result comes back", async () => {
     const { s, fixture } = await start({ hooks: { policy: () => ({}) } });
-    const { sessionId, mcp } = await openWithMcp(s, [fixture.stdio()], {
+    const { sessionId, mcp } = await openWithMcp(s, [await fixture.server()], {
       hooks: {
         PreToolUse: [{ matcher: "mcp__fixture__.*", hookCallbackIds: ["policy"] }],
         PostToolUse: [{ matcher: "mcp__fixture__echo", hookCallbackIds: ["watch"] }],
@@ -62,7 +75,7 @@ describe("an MCP tool call takes the built-in path", () => {
     const { s, fixture } = await start({
       hooks: { policy: () => ({ decision: "deny", reason: "no echo today" }) },
     });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()], gateAll(["policy"]));
+    const { sessionId } = await openWithMcp(s, [await fixture.server()], gateAll(["policy"]));
     await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.status).toBe("failed");
@@ -73,7 +86,7 @@ describe("an MCP tool call takes the built-in path", () => {
 
   it("a rejected permission sends no tools/call", async () => {
     const { s, fixture } = await start({ permission: rejectOnce });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { sessionId } = await openWithMcp(s, [await fixture.server()]);
     await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     expect(s.seen.permissions).toHaveLength(1);
     expect(finishedCalls(s.h.sessionUpdates(sessionId))[0]?.status).toBe("failed");
@@ -83,7 +96,7 @@ describe("an MCP tool call takes the built-in path", () => {
   it("a cancel while the permission request is pending sends no tools/call", async () => {
     const pending = pendingPermission();
     const { s, fixture } = await start({ permission: pending.permission });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { sessionId } = await openWithMcp(s, [await fixture.server()]);
     const prompt = s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     await pending.asked;
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
@@ -103,7 +116,7 @@ describe("an MCP tool call takes the built-in path", () => {
           }),
       },
     });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()], gateAll(["slow"]));
+    const { sessionId } = await openWithMcp(s, [await fixture.server()], gateAll(["slow"]));
     const prompt = s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     await gateReached;
     await s.h.agent.notify(methods.agent.session.cancel, { sessionId });
@@ -113,7 +126,8 @@ describe("an MCP tool call takes the built-in path", () => {
   });
 
   it("a cancel during tools/call reaches the server as notifications/cancelled", async () => {
-    const { s, fixture } = await start();
+    // A stdio server of its own: the shared HTTP one is stateless, a call there cannot be cancelled.
+    const { s, fixture } = await startWithStdio();
     const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
     const prompt = s.prompt(sessionId, toolLine("mcp__fixture__slow", {}));
     await waitUntil("a tools/call at the server", () => fixture.calls().length > 0);
@@ -136,7 +150,7 @@ describe("an MCP tool call takes the built-in path", () => {
             : { updatedInput: { text: "rewritten" } },
       },
     });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()], gateAll(["rewrite"]));
+    const { sessionId } = await openWithMcp(s, [await fixture.server()], gateAll(["rewrite"]));
     await s.prompt(
       sessionId,
       [toolLine(ECHO, { text: "original" }), toolLine(ECHO, { text: "bad" })].join("\n"),
@@ -159,7 +173,7 @@ describe("an MCP tool call takes the built-in path", () => {
     });
     const { sessionId } = await openWithMcp(
       s,
-      [fixture.stdio()],
+      [await fixture.server()],
       gateAll(["rewrite"], { onFailure: "deny" }),
     );
     await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
@@ -169,7 +183,7 @@ describe("an MCP tool call takes the built-in path", () => {
 
   it("arguments that break the server's schema fail before the gate", async () => {
     const { s, fixture } = await start({ hooks: { policy: () => ({}) } });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()], gateAll(["policy"]));
+    const { sessionId } = await openWithMcp(s, [await fixture.server()], gateAll(["policy"]));
     await s.prompt(sessionId, toolLine(ECHO, { text: 5, extra: true }));
     const [done] = finishedCalls(s.h.sessionUpdates(sessionId));
     expect(done?.status).toBe("failed");
@@ -180,7 +194,7 @@ describe("an MCP tool call takes the built-in path", () => {
 
   it("acceptEdits still asks before an MCP tool runs", async () => {
     const { s, fixture } = await start();
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { sessionId } = await openWithMcp(s, [await fixture.server()]);
     await setMode(s, sessionId, "acceptEdits");
     await s.prompt(sessionId, toolLine(ECHO, { text: "hi" }));
     expect(s.seen.permissions.map((p) => p.toolCall.title)).toEqual(["fixture: echo"]);
@@ -189,7 +203,7 @@ describe("an MCP tool call takes the built-in path", () => {
 
   it("plan mode refuses MCP tools unless the server marks them readOnlyHint, and still asks", async () => {
     const { s, fixture } = await start();
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { sessionId } = await openWithMcp(s, [await fixture.server()]);
     await setMode(s, sessionId, "plan");
     await s.prompt(
       sessionId,
@@ -212,7 +226,7 @@ describe("an MCP tool call takes the built-in path", () => {
     const { s, fixture } = await start({
       hooks: { policy: () => ({ decision: "deny", reason: "never" }) },
     });
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()], {
+    const { sessionId } = await openWithMcp(s, [await fixture.server()], {
       hooks: { PreToolUse: [{ matcher: "mcp__fixture__drop", hookCallbackIds: ["policy"] }] },
     });
     await setMode(s, sessionId, "bypassPermissions");

@@ -9,7 +9,7 @@ import {
   type NewSessionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { afterEach, expect } from "vitest";
+import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { mcpReportSchema, type McpServerReport } from "../../src/wire/mcp.js";
 import { z } from "zod";
@@ -17,12 +17,13 @@ import { waitUntil } from "../helpers/wait.js";
 import { FIXTURE_BUNDLE } from "./fixture-bundle.js";
 import { startInProcess, startStdio, type ClientScript, type Session } from "../agent/setup.js";
 
-/** The fixture MCP server, bundled once for the run (test/global-setup.ts). */
-function fixtureScript(): string {
+/** A fixture MCP server, bundled once for the run (test/global-setup.ts). */
+export function bundledFixture(bundle: string): string {
   const run = process.env.HOOKGATE_TEST_RUN;
   if (run === undefined) throw new Error("HOOKGATE_TEST_RUN is unset: run through vitest");
-  return join(run, FIXTURE_BUNDLE);
+  return join(run, bundle);
 }
+const fixtureScript = () => bundledFixture(FIXTURE_BUNDLE);
 
 /** A fixture server's files: its call log and the pids it started. */
 export class Fixture {
@@ -100,7 +101,10 @@ export function toolCalls(updates: SessionUpdate[]) {
 }
 
 /** Asserts the server saw exactly these `tools/call`s (name and arguments). */
-export function expectCalls(fixture: Fixture, expected: { name: string; arguments: unknown }[]) {
+export function expectCalls(
+  fixture: Pick<Fixture, "calls">,
+  expected: { name: string; arguments: unknown }[],
+) {
   expect(fixture.calls().filter((c) => "name" in c)).toEqual(expected);
 }
 
@@ -145,5 +149,35 @@ export function perTest(): {
     start: (script = {}, agent = {}) => begin(startInProcess(script, agent)),
     startBinary: (script = {}) => begin(startStdio(script)),
     later: (cleanup) => cleanups.push(cleanup),
+  };
+}
+
+/**
+ * One fixture server over streamable HTTP for a whole file, for tests about what reaches a
+ * server rather than about its process (a stdio server starts per session, about 0.3 s of CPU
+ * each). `server()` is its entry for `session/new`, started on first use; `calls()` holds only
+ * the calls made since the current test began (a file's tests run one at a time). The HTTP
+ * fixture is stateless, so a cancellation cannot reach a running call: keep those on stdio.
+ */
+export function sharedHttpFixture(name = "fixture"): {
+  server(): Promise<McpServer>;
+  calls(): Record<string, unknown>[];
+} {
+  const fixture = new Fixture();
+  let started: ReturnType<Fixture["http"]> | undefined;
+  let before = 0;
+  beforeEach(() => {
+    before = fixture.calls().length;
+  });
+  afterAll(async () => {
+    (await started)?.child.kill("SIGKILL");
+    fixture.cleanup();
+  });
+  return {
+    async server() {
+      started ??= fixture.http();
+      return { type: "http", name, url: (await started).url, headers: [] };
+    },
+    calls: () => fixture.calls().slice(before),
   };
 }
