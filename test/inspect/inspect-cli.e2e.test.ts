@@ -4,14 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { waitUntil } from "../helpers/wait.js";
-import {
-  childrenOf,
-  inspect,
-  inspectHere,
-  raw,
-  type RawResponse,
-  type Running,
-} from "./browser-kit.js";
+import { childrenOf, inspect, raw, type RawResponse, type Running } from "./browser-kit.js";
 
 /** Signs in as a browser would: exchanges the link's one-time code for the token's cookie. */
 async function signIn(link: string): Promise<{ cookie: string; token: string }> {
@@ -103,10 +96,53 @@ describe("hookgate inspect, the process", () => {
     expect(run.stderr()).toContain("hookgate inspect: stopping: its stdin was closed");
   });
 
+  /**
+   * One process started with stdin /dev/null, signed in once: the page-server test reads it
+   * while it serves, then the SIGTERM test stops it.
+   */
+  let quiet: Promise<{ run: Running; cookie: string }> | undefined;
+  const quietRun = () =>
+    (quiet ??= (async () => {
+      const run = await inspect({}, { stdin: "ignore" });
+      return { run, cookie: (await signIn(run.url)).cookie };
+    })());
+  afterAll(async () => {
+    await (await quiet)?.run.stop();
+  });
+
+  it("without the cookie everything is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
+    const { run, cookie } = await quietRun();
+    const { origin, port } = new URL(run.url);
+    const none = await raw(`${origin}/`);
+    expect(none.status).toBe(401);
+    expect(none.body).toContain("link hookgate inspect printed");
+    expect(none.body).not.toContain("app.js");
+    for (const path of ["/?code=wrong", "/events", "/app.js"]) {
+      expect((await raw(`${origin}${path}`)).status).toBe(401);
+    }
+    expect((await raw(`${origin}/app.js`, { headers: { cookie } })).status).toBe(200);
+    const page = await raw(`${origin}/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const csp = String(page.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+
+    const newSession = { type: "newSession" };
+    expect((await act(origin, newSession, { cookie, origin: "http://evil.example" })).status).toBe(
+      403,
+    );
+    expect((await act(origin, newSession, { cookie, host: `evil.example:${port}` })).status).toBe(
+      403,
+    );
+    const badRule = { type: "addRule", rule: { event: "PreToolUse", matcher: "(" } };
+    const invalid = await act(origin, badRule, { cookie });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toContain("rule.matcher");
+  });
+
   it("started with stdin /dev/null it keeps serving; SIGTERM stops it and it says why on stderr", async () => {
-    const run = await inspect({}, { stdin: "ignore" });
+    const { run, cookie } = await quietRun();
     const { origin } = new URL(run.url);
-    const { cookie } = await signIn(run.url);
     const opened: RawResponse = await act(origin, { type: "newSession" }, { cookie });
     expect(opened.status).toBe(200);
     expect(JSON.parse(opened.body)).toHaveProperty("sessionId");
@@ -114,41 +150,5 @@ describe("hookgate inspect, the process", () => {
     await run.stop();
     expect(await run.exited).toBe(0);
     expect(run.stderr()).toContain("hookgate inspect: stopping: SIGTERM");
-  });
-
-  // What the page's server answers, the same in any process: the inspector runs in this one.
-  it("without the cookie everything is 401; a foreign Origin or Host is refused; pages carry a strict CSP", async () => {
-    const run = await inspectHere({});
-    try {
-      const { origin, port } = new URL(run.url);
-      const none = await raw(`${origin}/`);
-      expect(none.status).toBe(401);
-      expect(none.body).toContain("link hookgate inspect printed");
-      expect(none.body).not.toContain("app.js");
-      for (const path of ["/?code=wrong", "/events", "/app.js"]) {
-        expect((await raw(`${origin}${path}`)).status).toBe(401);
-      }
-      const { cookie } = await signIn(run.url);
-      expect((await raw(`${origin}/app.js`, { headers: { cookie } })).status).toBe(200);
-      const page = await raw(`${origin}/`, { headers: { cookie } });
-      expect(page.status).toBe(200);
-      const csp = String(page.headers["content-security-policy"]);
-      expect(csp).toContain("default-src 'none'");
-      expect(csp).toContain("script-src 'self'");
-
-      const newSession = { type: "newSession" };
-      expect(
-        (await act(origin, newSession, { cookie, origin: "http://evil.example" })).status,
-      ).toBe(403);
-      expect((await act(origin, newSession, { cookie, host: `evil.example:${port}` })).status).toBe(
-        403,
-      );
-      const badRule = { type: "addRule", rule: { event: "PreToolUse", matcher: "(" } };
-      const invalid = await act(origin, badRule, { cookie });
-      expect(invalid.status).toBe(400);
-      expect(invalid.body).toContain("rule.matcher");
-    } finally {
-      await run.stop();
-    }
   });
 });
