@@ -2,8 +2,9 @@ import { createServer } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { spawnAgent, toolLine } from "../../src/client/kit/index.js";
 import { MODEL_FAILED } from "../../src/protocol/app.js";
-import { rpcError, startStdio } from "../agent/setup.js";
-import { waitUntil } from "../helpers/wait.js";
+import { resolveModel } from "../../src/model/index.js";
+import { rpcError, startInProcess } from "../agent/setup.js";
+import { capturedLog } from "../helpers/log-capture.js";
 
 /** A localhost port nothing listens on: bound, then closed again. */
 async function closedPort(): Promise<number> {
@@ -61,23 +62,24 @@ describe("--log-format", { timeout: 30_000 }, () => {
   // checks that such an error stops the binary with one line and exit code 2.
 });
 
+// What the model's requests log, with the agent in this process and its log captured as the
+// binary's stderr would carry it: model/providers/cli.e2e.test.ts checks that --base-url and
+// the other model flags reach the model of the real binary.
 describe("a wrong --base-url", { timeout: 60_000 }, () => {
   it("logs each failed attempt as it happens, then answers with one line and an error", async () => {
     const port = await closedPort();
-    const s = await startStdio(
-      {},
+    const logged = capturedLog("info");
+    const resolved = resolveModel(
       {
-        args: [
-          "--model",
-          "openai-compatible:some-model",
-          "--base-url",
-          `http://127.0.0.1:${port}/v1`,
-          "--max-retries",
-          "1",
-          "--log-format",
-          "json",
-        ],
+        model: "openai-compatible:some-model",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        maxRetries: 1,
       },
+      { env: {}, log: logged.log },
+    );
+    const s = await startInProcess(
+      {},
+      { model: resolved.model, describeError: resolved.describeError, log: logged.log },
     );
     onTestFinished(() => s.h.close());
     const { sessionId } = await s.newSession();
@@ -93,13 +95,10 @@ describe("a wrong --base-url", { timeout: 60_000 }, () => {
           : "",
       );
     expect(shown.join("")).toMatch(said);
-    // The error reply and the log's last line travel on two pipes: wait for the line.
-    const attempts = await waitUntil("both attempts' log lines", () => {
-      const lines = jsonLines(s.h.stderr()).filter((l) =>
-        String(l.msg).startsWith("model request failed"),
-      );
-      return lines.length >= 2 ? lines : undefined;
-    });
+    // Each attempt's line was written before the reply that ends the prompt.
+    const attempts = jsonLines(logged.text()).filter((l) =>
+      String(l.msg).startsWith("model request failed"),
+    );
     expect(attempts).toHaveLength(2);
     expect(attempts[0]).toMatchObject({
       level: 40,

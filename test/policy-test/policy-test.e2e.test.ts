@@ -104,7 +104,8 @@ describe("hookgate test", { timeout: 60_000 }, () => {
     // The worked example's own file is left out: the test above runs it.
     const files = { "wrong.hookgate.yaml": FAILING, "right.hookgate.yaml": PASSING };
     const dir = exampleRepo(files, ["policy.hookgate.yaml"]);
-    const result = await hookgateTest(dir);
+    // In this process: the junit test below checks the exit code 1 of the command itself.
+    const result = await runInProcess(dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^✓ right\.hookgate\.yaml › a plain prompt/m);
     expect(result.stdout).toMatch(

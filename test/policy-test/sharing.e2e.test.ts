@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { makeWorkspace, removeWorkspace } from "../../src/client/kit/index.js";
 import { runPolicyTests } from "../../src/policy-test/main.js";
 
@@ -35,20 +35,65 @@ const passed = (name: string) =>
   expect.stringMatching(new RegExp(`^✓ t\\.hookgate\\.json › ${name} \\(\\d+ ms\\)$`));
 
 describe("hookgate test shares an agent among cases", { timeout: 60_000 }, () => {
+  /**
+   * The first two tests read one run: four cases naming one settings file, whose Bash hook
+   * logs the process it runs under and its directory. One run is one agent process.
+   */
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => removeWorkspace(dir)));
+  let oneSettingsRun: Promise<{ log: string; lines: string[] }> | undefined;
+  const oneSettings = () =>
+    (oneSettingsRun ??= (async () => {
+      const dir = makeWorkspace();
+      dirs.push(dir);
+      const log = join(dir, "calls.txt");
+      // The hook's parent is the agent: one process id for both cases means one process.
+      const root = makeWorkspace({
+        "hooks.json": JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "Bash",
+                hooks: [
+                  { type: "command", command: `echo "$PPID $PWD" >> ${JSON.stringify(log)}` },
+                ],
+              },
+            ],
+          },
+        }),
+        "t.hookgate.json": JSON.stringify({
+          cases: [
+            { name: "first", settings: "hooks.json", prompt: bash("true") },
+            { name: "second", settings: "hooks.json", prompt: bash("true") },
+            {
+              name: "writes",
+              settings: "hooks.json",
+              mode: "acceptEdits",
+              prompt: [{ tool: "Write", input: { file_path: "left.txt", content: "x" } }],
+              expect: { exists: ["left.txt"] },
+            },
+            {
+              name: "finds nothing",
+              settings: "hooks.json",
+              prompt: [{ tool: "Glob", input: { pattern: "*.txt" } }],
+              expect: { absent: ["left.txt"] },
+            },
+          ],
+        }),
+      });
+      dirs.push(root);
+      const { lines } = await hookgateTest(root, "--jobs", "1", "t.hookgate.json");
+      return { log, lines };
+    })());
+
   it("cases that name the same settings run in one agent process, each in a session and workspace of its own", async () => {
-    const dir = makeWorkspace();
-    onTestFinished(() => removeWorkspace(dir));
-    const log = join(dir, "calls.txt");
-    // The hook's parent is the agent: one process id for both cases means one process.
-    const root = project(`echo "$PPID $PWD" >> ${JSON.stringify(log)}`, [
-      { name: "first", settings: "hooks.json", prompt: bash("true") },
-      { name: "second", settings: "hooks.json", prompt: bash("true") },
-    ]);
-    const result = await hookgateTest(root, "--jobs", "1", "t.hookgate.json");
-    expect(result.lines).toEqual([
+    const { log, lines } = await oneSettings();
+    expect(lines).toEqual([
       passed("first"),
       passed("second"),
-      "2 cases: 2 passed, 0 failed",
+      passed("writes"),
+      passed("finds nothing"),
+      "4 cases: 4 passed, 0 failed",
     ]);
     const calls = readFileSync(log, "utf8")
       .trim()
@@ -61,25 +106,9 @@ describe("hookgate test shares an agent among cases", { timeout: 60_000 }, () =>
   });
 
   it("a file one case writes is not there for the next", async () => {
-    const root = project("true", [
-      {
-        name: "writes",
-        mode: "acceptEdits",
-        prompt: [{ tool: "Write", input: { file_path: "left.txt", content: "x" } }],
-        expect: { exists: ["left.txt"] },
-      },
-      {
-        name: "finds nothing",
-        prompt: [{ tool: "Glob", input: { pattern: "*.txt" } }],
-        expect: { absent: ["left.txt"] },
-      },
-    ]);
-    const result = await hookgateTest(root, "--jobs", "1", "t.hookgate.json");
-    expect(result.lines).toEqual([
-      passed("writes"),
-      passed("finds nothing"),
-      "2 cases: 2 passed, 0 failed",
-    ]);
+    // "finds nothing" runs after "writes", in the same agent (--jobs 1).
+    const { lines } = await oneSettings();
+    expect(lines.slice(2, 4)).toEqual([passed("writes"), passed("finds nothing")]);
   });
 
   it("a hook that keeps state in its own directory starts afresh in each case", async () => {
@@ -144,25 +173,23 @@ describe("hookgate test shares an agent among cases", { timeout: 60_000 }, () =>
     const dir = makeWorkspace();
     onTestFinished(() => removeWorkspace(dir));
     // Each case's hook waits for the other's to have started: only side by side do both pass.
-    const meet = (me: string, other: string) =>
-      `touch ${JSON.stringify(join(dir, me))}; ` +
-      `for i in $(seq 150); do [ -f ${JSON.stringify(join(dir, other))} ] && exit 0; sleep 0.1; done; ` +
-      `echo "${me} waited alone" >&2; exit 2`;
+    // Both cases run in one agent (one settings file); each learns its name from its files.
+    const meet =
+      `me=$(cat me); other=$(cat other); touch ${JSON.stringify(dir)}/$me; ` +
+      `for i in $(seq 150); do [ -f ${JSON.stringify(dir)}/$other ] && exit 0; sleep 0.1; done; ` +
+      `echo "$me waited alone" >&2; exit 2`;
     const root = makeWorkspace({
-      "a.json": JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: meet("a", "b") }] }],
-        },
-      }),
-      "b.json": JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: meet("b", "a") }] }],
-        },
+      "hooks.json": JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: meet }] }] },
       }),
       "t.hookgate.json": JSON.stringify({
-        cases: ["a", "b"].map((name) => ({
-          name,
-          settings: `${name}.json`,
+        cases: [
+          ["a", "b"],
+          ["b", "a"],
+        ].map(([me, other]) => ({
+          name: me,
+          settings: "hooks.json",
+          files: { me, other },
           prompt: bash("true"),
           expect: { calls: [{ decision: "allowed" }] },
         })),

@@ -50,32 +50,34 @@ describe("cleanupPeriodDays", () => {
   });
 
   it(
-    "the agent applies it at startup: 30 days by default, or the flag's value",
+    "the agent applies it at startup, 30 days by default, and keeps the run's own session",
     { timeout: 60_000 },
     async () => {
-      const byDefault = dataDir({ old: { age: 40 }, recent: { age: 20 } });
-      await spawnAgent({ prompt: "hi", args: ["--data-dir", byDefault] });
-      expect(existsSync(join(byDefault, "sessions", "old.jsonl"))).toBe(false);
-      expect(existsSync(join(byDefault, "sessions", "recent.jsonl"))).toBe(true);
-
-      const flagged = dataDir({ recent: { age: 20 } });
-      await spawnAgent({
-        prompt: "hi",
-        args: ["--data-dir", flagged, "--cleanup-period-days", "7"],
-      });
-      expect(existsSync(join(flagged, "sessions", "recent.jsonl"))).toBe(false);
+      const dir = dataDir({ old: { age: 40 }, recent: { age: 20 } });
+      await spawnAgent({ prompt: "hi", args: ["--data-dir", dir] });
+      expect(existsSync(join(dir, "sessions", "old.jsonl"))).toBe(false);
+      expect(existsSync(join(dir, "sessions", "recent.jsonl"))).toBe(true);
       // The run's own session is kept: it is new.
-      expect(left(flagged).filter((name) => !name.startsWith("recent."))).not.toEqual([]);
+      expect(left(dir).filter((name) => !name.startsWith("recent."))).not.toEqual([]);
     },
   );
 
-  it("0: the run's own sessions are gone once the agent exits", { timeout: 60_000 }, async () => {
-    const dir = dataDir({});
-    const run = await spawnAgent({
-      prompt: "hi",
-      args: ["--data-dir", dir, "--cleanup-period-days", "0"],
-    });
-    expect(run.exitCode).toBe(0);
-    expect(left(dir)).toEqual([]);
-  });
+  it(
+    "the flag's value: 0 deletes older sessions at startup, and the run's own once the agent exits",
+    { timeout: 60_000 },
+    async () => {
+      const dir = dataDir({ recent: { age: 20 } });
+      const during: string[][] = [];
+      const run = await spawnAgent({
+        prompt: "hi",
+        args: ["--data-dir", dir, "--cleanup-period-days", "0"],
+        // What the data dir holds while the run's session is open (after startup).
+        hooks: { UserPromptSubmit: [{ hooks: [() => void during.push(left(dir))] }] },
+      });
+      expect(run.exitCode).toBe(0);
+      expect(during).toHaveLength(1);
+      expect(during[0]?.filter((name) => name.startsWith("recent."))).toEqual([]);
+      expect(left(dir)).toEqual([]);
+    },
+  );
 });
