@@ -32,9 +32,9 @@ const OPTIONS = {
 } as const;
 
 /**
- * What the command line asks for, read before anything starts (so a test can check its
- * mistakes without a process); a mistake throws a {@link CommandLineError}. The flags'
- * values are checked later, with the config file's.
+ * What the command line asks for, read before anything starts and with no effect of its own;
+ * a mistake throws a {@link CommandLineError}. The flags' values are checked later, with the
+ * config file's.
  */
 export function parseCommandLine(argv: readonly string[]) {
   let parsed;
