@@ -3,6 +3,17 @@
  * `steers` of its row in the event table (`events.ts`).
  */
 
+/** What refusing does on an event, where a block and a fail-closed failure can both refuse. */
+export type Refusal =
+  | "denies-call"
+  | "blocks-prompt"
+  | "continues-turn"
+  | "denies-permission"
+  | "blocks-compaction"
+  | "refuses-switch"
+  | "declines-elicitation"
+  | "keeps-settings";
+
 /** What one event does with its hooks' answers. */
 export interface EventPolicy {
   /**
@@ -15,17 +26,7 @@ export interface EventPolicy {
    * What a block (`deny`, `decision: "block"`, exit 2) does; `null`: the event has nothing to
    * block, so a block reads as `proceeded`.
    */
-  readonly block:
-    | "denies-call"
-    | "blocks-prompt"
-    | "tells-model"
-    | "continues-turn"
-    | "denies-permission"
-    | "blocks-compaction"
-    | "refuses-switch"
-    | "declines-elicitation"
-    | "keeps-settings"
-    | null;
+  readonly block: Refusal | "tells-model" | null;
   /** A block must say why (the model is told): without a reason it is a `hook_error`. */
   readonly blockNeedsReason: boolean;
   /** `continue: false` ends the turn (labelled `denied`); false: it reads as `proceeded`. */
@@ -34,17 +35,7 @@ export interface EventPolicy {
    * What a failure in a fail-closed group (`onFailure: "deny"`/`"block"`) does; `null`: nothing,
    * the failure is only logged and reported.
    */
-  readonly failClosed:
-    | "denies-call"
-    | "blocks-prompt"
-    | "withholds-output"
-    | "continues-turn"
-    | "denies-permission"
-    | "blocks-compaction"
-    | "refuses-switch"
-    | "declines-elicitation"
-    | "keeps-settings"
-    | null;
+  readonly failClosed: Refusal | "withholds-output" | null;
   /** `hookSpecificOutput.updatedToolOutput` replaces what the model sees. */
   readonly rewritesOutput: boolean;
 }
@@ -56,4 +47,23 @@ export interface EventPolicy {
 export interface EventSteers {
   readonly policy: EventPolicy;
   readonly honours: readonly string[];
+}
+
+/**
+ * The policy of a steering event whose block and fail-closed failure do the same (`refusal`;
+ * `null`: nothing to refuse), its command hooks and blocking groups awaited, its output never
+ * rewritten; `stop`: whether `continue: false` ends the turn.
+ */
+export function refusing<const R extends Refusal | null, const S extends boolean>(
+  refusal: R,
+  stop: S,
+) {
+  return {
+    awaited: "command-and-blocking",
+    block: refusal,
+    blockNeedsReason: false,
+    stop,
+    failClosed: refusal,
+    rewritesOutput: false,
+  } as const satisfies EventPolicy;
 }

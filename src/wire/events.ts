@@ -21,7 +21,7 @@ import {
   STOP_FAILURE_ERRORS,
   toolFields,
 } from "./event-fields.js";
-import type { EventSteers } from "./event-policy.js";
+import { refusing, type EventSteers } from "./event-policy.js";
 
 /** What every row of the table has, whatever its fields. */
 export interface AnyEventRow {
@@ -76,14 +76,7 @@ function row<const S extends z.ZodRawShape, const T extends EventSteers | undefi
  * answer), and a block declines.
  */
 const ELICITATION_STEERS = {
-  policy: {
-    awaited: "command-and-blocking",
-    block: "declines-elicitation",
-    blockNeedsReason: false,
-    stop: false,
-    failClosed: "declines-elicitation",
-    rewritesOutput: false,
-  },
+  policy: refusing("declines-elicitation", false),
   honours: [
     "hookSpecificOutput.action",
     "hookSpecificOutput.content",
@@ -180,14 +173,7 @@ export const EVENT_TABLE = {
     matcher: null,
     summary: ["prompt"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "blocks-prompt",
-        blockNeedsReason: false,
-        stop: true,
-        failClosed: "blocks-prompt",
-        rewritesOutput: false,
-      },
+      policy: refusing("blocks-prompt", true),
       honours: [
         "decision",
         "reason",
@@ -210,14 +196,7 @@ export const EVENT_TABLE = {
     matcher: "tool_name",
     summary: ["tool_name"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "denies-permission",
-        blockNeedsReason: false,
-        stop: true,
-        failClosed: "denies-permission",
-        rewritesOutput: false,
-      },
+      policy: refusing("denies-permission", true),
       honours: [
         "decision.behavior",
         "decision.updatedInput",
@@ -262,14 +241,7 @@ export const EVENT_TABLE = {
     matcher: null,
     summary: ["stop_reason"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "continues-turn",
-        blockNeedsReason: true,
-        stop: true,
-        failClosed: "continues-turn",
-        rewritesOutput: false,
-      },
+      policy: { ...refusing("continues-turn", true), blockNeedsReason: true },
       honours: [
         "decision",
         "reason",
@@ -286,14 +258,7 @@ export const EVENT_TABLE = {
     summary: ["source"],
     beforePrompt: true,
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: null,
-        blockNeedsReason: false,
-        stop: true,
-        failClosed: null,
-        rewritesOutput: false,
-      },
+      policy: refusing(null, true),
       honours: [
         "continue",
         "stopReason",
@@ -321,14 +286,7 @@ export const EVENT_TABLE = {
     matcher: "trigger",
     summary: ["trigger"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "blocks-compaction",
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: "blocks-compaction",
-        rewritesOutput: false,
-      },
+      policy: refusing("blocks-compaction", false),
       honours: ["decision", "reason", "systemMessage", "additionalContext"],
     },
   }),
@@ -350,14 +308,7 @@ export const EVENT_TABLE = {
     matcher: "command_name",
     summary: ["prompt"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "blocks-prompt",
-        blockNeedsReason: false,
-        stop: true,
-        failClosed: "blocks-prompt",
-        rewritesOutput: false,
-      },
+      policy: refusing("blocks-prompt", true),
       honours: [
         "decision",
         "reason",
@@ -409,14 +360,7 @@ export const EVENT_TABLE = {
     matcher: null,
     summary: ["tool_calls"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: null,
-        blockNeedsReason: false,
-        stop: true,
-        failClosed: null,
-        rewritesOutput: false,
-      },
+      policy: refusing(null, true),
       honours: ["continue", "stopReason", "systemMessage", "additionalContext"],
     },
   }),
@@ -452,14 +396,7 @@ export const EVENT_TABLE = {
     matcher: "trigger",
     summary: ["trigger"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: null,
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: null,
-        rewritesOutput: false,
-      },
+      policy: refusing(null, false),
       honours: ["systemMessage"],
     },
   }),
@@ -469,14 +406,7 @@ export const EVENT_TABLE = {
     matcher: "to_model",
     summary: ["from_model", "to_model"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "refuses-switch",
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: "refuses-switch",
-        rewritesOutput: false,
-      },
+      policy: refusing("refuses-switch", false),
       honours: [
         "decision",
         "reason",
@@ -495,14 +425,7 @@ export const EVENT_TABLE = {
     matcher: "to_model",
     summary: ["from_model", "to_model"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: null,
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: null,
-        rewritesOutput: false,
-      },
+      policy: refusing(null, false),
       honours: ["systemMessage", "additionalContext"],
     },
   }),
@@ -552,14 +475,7 @@ export const EVENT_TABLE = {
     matcher: "source",
     summary: ["source", "file_path"],
     steers: {
-      policy: {
-        awaited: "command-and-blocking",
-        block: "keeps-settings",
-        blockNeedsReason: false,
-        stop: false,
-        failClosed: "keeps-settings",
-        rewritesOutput: false,
-      },
+      policy: refusing("keeps-settings", false),
       honours: ["decision", "reason", "systemMessage"],
     },
   }),
