@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { AgentOptions } from "../../src/agent/agent.js";
+import { outcomeReportSchema } from "../../src/wire/hook-reports.js";
+import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
 import { chunks } from "../model/providers/setup.js";
 import { startInProcess, workspace, type Session } from "./setup.js";
@@ -27,6 +30,55 @@ function writeHooks(cwd: string, ...logs: string[]) {
 const lines = (path: string) =>
   existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").length : 0;
 
+const contents = (path: string) =>
+  existsSync(path) ? JSON.stringify(readFileSync(path, "utf8")) : "no file";
+
+const logLineSchema = z.object({
+  msg: z.string(),
+  level: z.number(),
+  hooks: z.array(outcomeReportSchema).optional(),
+});
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The log's SessionStart runs (each hook's outcome, exit code, reason, stderr) and warnings. */
+function hookRuns(log: string): string {
+  const said = log.split("\n").flatMap((text) => {
+    const line = text === "" ? undefined : logLineSchema.safeParse(parsed(text)).data;
+    if (!line || (line.level < 40 && !line.msg.startsWith("SessionStart"))) return [];
+    const hooks = (line.hooks ?? []).map((h) => {
+      const why = [
+        `exit ${h.output?.exitCode ?? "none"}`,
+        ...(h.reason === undefined ? [] : [h.reason]),
+        ...(h.output?.stderr ? [`stderr ${JSON.stringify(h.output.stderr)}`] : []),
+      ];
+      return `${h.hookCallbackId} ${h.outcome} (${why.join(", ")})`;
+    });
+    return [hooks.length > 0 ? `${line.msg}: ${hooks.join(", ")}` : line.msg];
+  });
+  return said.length > 0 ? said.join("; ") : "no SessionStart run logged";
+}
+
+/**
+ * Waits until `file` in the stored session's cwd holds `count` lines (one per run of the
+ * hook that appends to it); a timeout tells what both files hold and what the agents logged
+ * of their SessionStart hooks.
+ */
+function hookLines(stored: { cwd: string; log: () => string }, file: string, count: number) {
+  const path = (name: string) => join(stored.cwd, name);
+  return waitUntil(`${count} line(s) in ${file}`, () => lines(path(file)) === count, {
+    saw: () =>
+      `kept.log ${contents(path("kept.log"))}, added.log ${contents(path("added.log"))}; ` +
+      hookRuns(stored.log()),
+  });
+}
+
 const choose = (kind: "allow_once" | "reject_once") => (req: RequestPermissionRequest) => ({
   outcome: {
     outcome: "selected" as const,
@@ -40,7 +92,10 @@ const choose = (kind: "allow_once" | "reject_once") => (req: RequestPermissionRe
  */
 async function storedSession() {
   const cwd = workspace();
+  // Every agent of the test logs here: what their hooks did is in a failed wait's message.
+  const log = capturedLog("info");
   const agent: Partial<AgentOptions> = {
+    log: log.log,
     dataDir: mkdtempSync(join(tmpdir(), "hookgate-data-")),
     home: mkdtempSync(join(tmpdir(), "home-")),
     settingSources: ["project"],
@@ -50,14 +105,16 @@ async function storedSession() {
   open.push(first);
   const { sessionId } = await first.newSession({}, cwd);
   expect(await first.prompt(sessionId, "hello")).toBe("end_turn");
-  await waitUntil("one line in kept.log", () => lines(join(cwd, "kept.log")) === 1);
+  const stored = { cwd, agent, sessionId, log: log.text };
+  await hookLines(stored, "kept.log", 1);
   await first.h.close();
-  return { cwd, agent, sessionId };
+  return stored;
 }
 
 describe("hooks a session did not start with", () => {
   it("a hook file changed since the session started runs only once the user accepts it", async () => {
-    const { cwd, agent, sessionId } = await storedSession();
+    const stored = await storedSession();
+    const { cwd, agent, sessionId } = stored;
 
     // Written since the session started: by the model's Bash, a checkout, anyone.
     writeHooks(cwd, "kept.log", "added.log");
@@ -77,7 +134,7 @@ describe("hooks a session did not start with", () => {
       "the session keeps the hooks it started with",
     );
     // The hook the session started with runs again; the added one does not.
-    await waitUntil("two lines in kept.log", () => lines(join(cwd, "kept.log")) === 2);
+    await hookLines(stored, "kept.log", 2);
     await second.prompt(sessionId, "hello again");
     expect(existsSync(join(cwd, "added.log"))).toBe(false);
     await second.h.close();
@@ -94,7 +151,7 @@ describe("hooks a session did not start with", () => {
     expect(sessionOpenedMetaSchema.parse(accepted._meta).hooks.warnings).toEqual([
       expect.stringContaining("accepted"),
     ]);
-    await waitUntil("one line in added.log", () => lines(join(cwd, "added.log")) === 1);
+    await hookLines(stored, "added.log", 1);
     await third.h.close();
 
     // Accepted once, the change is the session's own: the next load asks nothing.
@@ -102,10 +159,11 @@ describe("hooks a session did not start with", () => {
     open.push(fourth);
     await fourth.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
     expect(fourth.seen.permissions).toHaveLength(0);
-    await waitUntil("two lines in added.log", () => lines(join(cwd, "added.log")) === 2);
+    await hookLines(stored, "added.log", 2);
   });
   it("a hook file made unreadable since the session started is asked about, and declined keeps its hooks", async () => {
-    const { cwd, agent, sessionId } = await storedSession();
+    const stored = await storedSession();
+    const { cwd, agent, sessionId } = stored;
 
     // A directory where the file was: it cannot be read, yet it did not go away unasked.
     const file = join(cwd, ".claude", "settings.json");
@@ -116,6 +174,6 @@ describe("hooks a session did not start with", () => {
     open.push(second);
     await second.h.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
     expect(second.seen.permissions).toHaveLength(1);
-    await waitUntil("two lines in kept.log", () => lines(join(cwd, "kept.log")) === 2);
+    await hookLines(stored, "kept.log", 2);
   });
 });
