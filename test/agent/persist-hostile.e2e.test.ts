@@ -49,10 +49,9 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function agentProcess(script: ClientScript = {}, args: string[] = []) {
-  const s = await startStdio(script, {
-    args: ["--log-level", "warn", "--data-dir", dataDir, ...args],
-  });
+/** A real hookgate process on the test's data dir, for what a process of its own is needed for. */
+async function agentProcess() {
+  const s = await startStdio({}, { args: ["--log-level", "warn", "--data-dir", dataDir] });
   open.push(s);
   return s;
 }
@@ -116,7 +115,7 @@ function answered<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
   ]);
 }
 
-// A test starts up to two real processes; a loaded machine needs the room.
+// A test may start a real process; a loaded machine needs the room.
 describe("persisted sessions under crashes, rivals and hostile files", { timeout: 90_000 }, () => {
   it("a prompt blocked by UserPromptSubmit is never written: not to the transcript, the record or the replay", async () => {
     const key = "AKIAIOSFODNN7EXAMPLE";

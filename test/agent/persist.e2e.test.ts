@@ -111,7 +111,7 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-// A test starts up to two real processes; a loaded machine needs the room.
+// A test may start a real process; a loaded machine needs the room.
 describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
     // B is a process of its own, started after A has ended, as a client restarting it would.
