@@ -49,10 +49,9 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function agentProcess(script: ClientScript = {}, args: string[] = []) {
-  const s = await startStdio(script, {
-    args: ["--log-level", "warn", "--data-dir", dataDir, ...args],
-  });
+/** A real hookgate process on the test's data dir, for what a process of its own is needed for. */
+async function agentProcess() {
+  const s = await startStdio({}, { args: ["--log-level", "warn", "--data-dir", dataDir] });
   open.push(s);
   return s;
 }
@@ -116,7 +115,7 @@ function answered<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
   ]);
 }
 
-// A test starts up to two real processes; a loaded machine needs the room.
+// A test may start a real process; a loaded machine needs the room.
 describe("persisted sessions under crashes, rivals and hostile files", { timeout: 90_000 }, () => {
   it("a prompt blocked by UserPromptSubmit is never written: not to the transcript, the record or the replay", async () => {
     const key = "AKIAIOSFODNN7EXAMPLE";
@@ -131,7 +130,9 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
       },
     };
     const hooks = { UserPromptSubmit: [{ hookCallbackIds: ["dlp"], blocking: true }] };
-    const a = await agentProcess(dlp, ["--log-level", "debug"]);
+    // What the agent logs, at its most verbose, is what a process would write to stderr.
+    const log = capturedLog("debug");
+    const a = await agentInProcess(dlp, log);
     const { sessionId } = await a.newSession({ hooks });
     expect(await a.prompt(sessionId, `deploy with ${key}`)).toBe("end_turn");
     expect(agentText(a.h.sessionUpdates(sessionId))).toContain("the prompt holds an AWS key");
@@ -143,7 +144,8 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const record = readFileSync(sessionFile(sessionId, "json"), "utf8");
     expect(record).not.toContain(key);
     expect(JSON.parse(record)).toMatchObject({ title: "deploy without secrets" });
-    expect(a.h.stderr()).not.toContain(key);
+    expect(log.text()).toContain("UserPromptSubmit");
+    expect(log.text()).not.toContain(key);
 
     const b = await agentInProcess(dlp);
     await load(b, sessionId, a.cwd);
@@ -230,11 +232,15 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     expect(existsSync(sessionFile(sessionId, "lock"))).toBe(false);
   });
 
-  it("session/list under a 256-descriptor limit lists all of 1,000 records", async () => {
+  // More records than descriptors, so reading them all at once cannot succeed: with neither
+  // the bounded reads nor the retry on EMFILE, about 240 of them are listed. Each page reads every
+  // record, so the reads grow with the square of the count: 300 is 1,800 reads, 1,000 was 20,000.
+  it("session/list under a 256-descriptor limit lists all of 300 records", async () => {
+    const records = 300;
     const dir = join(dataDir, "sessions");
     mkdirSync(dir, { recursive: true });
     const cwd = mkdtempSync(join(tmpdir(), "hookgate-many-"));
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < records; i++) {
       const id = `s${String(i).padStart(4, "0")}`;
       const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
       const meta = {
@@ -253,7 +259,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const limited = spawnSync("prlimit", ["--pid", String(a.h.child?.pid), "--nofile=256:256"]);
     expect(limited.status).toBe(0);
     const ids = await listAll(a);
-    expect(new Set(ids).size).toBe(1000);
+    expect(new Set(ids).size).toBe(records);
     expect(a.h.stderr()).not.toMatch(/EMFILE|unreadable/);
     rmSync(cwd, { recursive: true, force: true });
   });

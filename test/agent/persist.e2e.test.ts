@@ -76,11 +76,11 @@ async function agentInProcess(log?: ReturnType<typeof capturedLog>) {
 }
 
 /**
- * A: one turn with a Write tool call, then A ends. A real process where its ending is what the
- * test is about; otherwise an agent in this process, which writes the same files.
+ * A: one turn with a Write tool call, then A ends. An agent in this process, which writes the
+ * same files a process does: what is under test is what another agent makes of them.
  */
-async function conversationInA(inProcess = true) {
-  const a = inProcess ? await agentInProcess() : await agentProcess();
+async function conversationInA() {
+  const a = await agentInProcess();
   const { sessionId } = await a.newSession();
   await a.h.agent.request(methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
   const file = join(a.cwd, "notes.txt");
@@ -111,10 +111,11 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-// A test starts up to two real processes; a loaded machine needs the room.
+// A test may start a real process; a loaded machine needs the room.
 describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
-    const a = await conversationInA(false);
+    // B is a process of its own, started after A has ended, as a client restarting it would.
+    const a = await conversationInA();
     const replay = await ReplayServer.start();
     try {
       replay.queue(stream("openai", "text"));

@@ -6,10 +6,16 @@ import { describe, expect, it } from "vitest";
 import { mcpReportSchema } from "../../src/wire/mcp.js";
 import { processAlive } from "../../src/process/process-group.js";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
-import { expectCalls, openWithMcp, perTest, setMode } from "./helpers.js";
+import { expectCalls, openWithMcp, perTest, setMode, sharedHttpFixture } from "./helpers.js";
 import { waitUntil } from "../helpers/wait.js";
 
 const tests = perTest();
+/**
+ * For servers whose process is not what a test is about (they only answer): one HTTP fixture
+ * for the file, under the name the test gives it, instead of a stdio process per session.
+ */
+const shared = sharedHttpFixture();
+const answering = async (name: string) => ({ ...(await shared.server()), name });
 const start = (connectTimeoutMs?: number) =>
   tests.start({}, connectTimeoutMs === undefined ? {} : { mcpConnectTimeoutMs: connectTimeoutMs });
 
@@ -74,7 +80,7 @@ describe("MCP server lifecycle", () => {
     const loaded = await s.h.agent.request(methods.agent.session.load, {
       sessionId,
       cwd: s.cwd,
-      mcpServers: [fixture.stdio("second")],
+      mcpServers: [await answering("second")],
     });
     expect(mcpReportSchema.parse(loaded._meta?.mcp)).toMatchObject([
       { name: "second", status: "connected", tools: 12 },
@@ -95,15 +101,13 @@ describe("MCP server lifecycle", () => {
     const resumed = await s.h.agent.request(methods.agent.session.resume, {
       sessionId,
       cwd: s.cwd,
-      mcpServers: [fixture.stdio("third")],
+      mcpServers: [await answering("third")],
     });
     expect(mcpReportSchema.parse(resumed._meta?.mcp)).toMatchObject([
       { name: "third", status: "connected" },
     ]);
-    expectCalls(fixture, [
-      { name: "echo", arguments: { text: "one" } },
-      { name: "echo", arguments: { text: "two" } },
-    ]);
+    expectCalls(fixture, [{ name: "echo", arguments: { text: "one" } }]);
+    expectCalls(shared, [{ name: "echo", arguments: { text: "two" } }]);
   });
 });
 
@@ -113,7 +117,7 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
     const { sessionId, mcp } = await openWithMcp(s, [
       { name: "missing", command: "/nonexistent/mcp-server", args: [], env: [] },
       fixture.stdio("quitter", ["--exit-at-start"]),
-      fixture.stdio("good"),
+      await answering("good"),
     ]);
     expect(mcp.map((m) => [m.name, m.status, m.tools])).toEqual([
       ["missing", "failed", 0],
@@ -157,8 +161,8 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
   });
 
   it("a megabyte of content is capped for the model, the client and the hooks", async () => {
-    const { s, fixture } = await start();
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { s } = await start();
+    const { sessionId } = await openWithMcp(s, [await answering("fixture")]);
     await setMode(s, sessionId, "bypassPermissions");
     const bytes = 1024 * 1024;
     await s.prompt(sessionId, toolLine("mcp__fixture__big", { bytes }));
@@ -174,14 +178,14 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
   });
 
   it("names that collide after sanitizing are told apart the same way every time", async () => {
-    const { s, fixture } = await start();
-    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
+    const { s } = await start();
+    const { sessionId } = await openWithMcp(s, [await answering("fixture")]);
     await setMode(s, sessionId, "bypassPermissions");
     await s.prompt(
       sessionId,
       [toolLine("mcp__fixture__a_b", {}), toolLine("mcp__fixture__a_b_2", {})].join("\n"),
     );
-    expectCalls(fixture, [
+    expectCalls(shared, [
       { name: "a.b", arguments: {} },
       { name: "a_b", arguments: {} },
     ]);
