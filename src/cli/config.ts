@@ -4,7 +4,7 @@ import { z } from "zod";
 import { SETTING_SOURCES, type SettingSource } from "../command-hooks/sources.js";
 import { INSTRUCTION_SOURCES, type InstructionSource } from "../instructions/sources.js";
 import { slashCommandsSchema, type SlashCommand } from "../slash/slash-config.js";
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log.js";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log-levels.js";
 import type { ModelSettings } from "../model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/frame-limit.js";
