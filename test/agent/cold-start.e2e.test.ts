@@ -25,6 +25,9 @@ const NOT_BEFORE_USE = [
   /node_modules\/tinyglobby\//,
   /node_modules\/@modelcontextprotocol\/client\//,
   /node_modules\/ajv\//,
+  // What a client parses of the hook extension, which the agent only sends.
+  /\/src\/wire\/hook-input\.ts$/,
+  /\/src\/wire\/hook-run-result\.ts$/,
 ];
 
 // What only serving needs: the agent's command-line entry, its logger, zod and the ACP SDK.
@@ -60,7 +63,7 @@ describe("cold start", () => {
     agent = undefined;
   });
 
-  it("answers initialize before loading the session machinery, and loads no model provider, MCP client or ajv for a session without them", async () => {
+  it("answers initialize before loading the session machinery, and loads no model provider, MCP client, ajv or client-side hook schema for a session without them", async () => {
     const dir = workspace();
     const log = join(dir, "modules.txt");
     agent = new RawAgent(["--log-level", "warn", "--model", "openai:gpt-4o-mini"], {
