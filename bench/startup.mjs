@@ -45,7 +45,9 @@ try {
 }
 
 const results = { node: process.version, cold_start: cold, policy_test: policy, load_avg: loads };
-console.log(`bare node -e '': ${cold.bare_node_ms} ms (median of ${values.starts})`);
+console.log(
+  `bare node -e '': ${cold.bare_node_ms} ms, ${cold.bare_node_cpu_ms} ms CPU to its first line (median of ${values.starts})`,
+);
 for (const [name, f] of Object.entries(cold.import_only)) {
   console.log(`a node that only loads ${name}, bundled: ${f.ms} ms (${f.over_bare_node}× bare)`);
 }
@@ -55,6 +57,7 @@ for (const name of Object.keys(builds)) {
   console.log(
     `${name}: initialize ${c.initialize_ms} ms (${c.initialize_over_bare_node}× bare), ` +
       `first session ${c.first_session_ms} ms (${c.first_session_over_bare_node}× bare), ` +
+      `${c.first_session_cpu_ms} ms CPU (${c.first_session_cpu_over_bare_node}× bare), ` +
       `RSS ${c.rss_after_first_session_mib} MiB; hookgate test (${cases} cases) ${p.wall_s} s: ${p.summary}`,
   );
 }

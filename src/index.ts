@@ -30,9 +30,8 @@ export {
   type ReadOptions,
   type ReplyDecision,
 } from "./hooks/result.js";
+export { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./wire/hook-methods.js";
 export {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
   hookEventParamsSchema,
   hookInputSchemas,
   hookRunParamsSchema,
@@ -41,15 +40,14 @@ export {
   type HookInputFor,
   type HookRunParams,
 } from "./wire/hook-input.js";
+export { hookReplySchema, type HookReply } from "./wire/hook-reply.js";
 export {
-  hookReplySchema,
   hookRunResultSchema,
   knownHookReplySchema,
   strictHookReplySchema,
-  type HookReply,
   type HookRunResult,
   type KnownHookReply,
-} from "./wire/hook-reply.js";
+} from "./wire/hook-run-result.js";
 export {
   OUTCOME_LABELS,
   outcomeReportSchema,

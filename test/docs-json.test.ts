@@ -11,7 +11,7 @@ import {
   hookInputSchemas,
   hookRunParamsSchema,
 } from "../src/wire/hook-input.js";
-import { hookRunResultSchema, knownHookReplySchema } from "../src/wire/hook-reply.js";
+import { hookRunResultSchema, knownHookReplySchema } from "../src/wire/hook-run-result.js";
 import { sessionHooksReportSchema, settingsReportSchema } from "../src/wire/hook-reports.js";
 import { hookRegistrationSchema } from "../src/wire/registration.js";
 import { updateHooksMetaSchema } from "../src/wire/meta.js";

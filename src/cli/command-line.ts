@@ -6,6 +6,12 @@ export class CommandLineError extends Error {
   override readonly name = "CommandLineError";
 }
 
+/** Ends the process on a mistake of the user's: one line on stderr, exit status 2. */
+export function fail(message: string): never {
+  process.stderr.write(`hookgate: ${message}\n`);
+  process.exit(2);
+}
+
 /** The agent's flags (`test` and `inspect` parse their own). */
 const OPTIONS = {
   model: { type: "string" },
@@ -52,3 +58,6 @@ export function parseCommandLine(argv: readonly string[]) {
   }
   return { command: "serve", values } as const;
 }
+
+/** The flags' values as the command line gave them, before any check. */
+export type CommandLineValues = ReturnType<typeof parseCommandLine>["values"];

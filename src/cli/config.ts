@@ -4,7 +4,7 @@ import { z } from "zod";
 import { SETTING_SOURCES, type SettingSource } from "../command-hooks/sources.js";
 import { INSTRUCTION_SOURCES, type InstructionSource } from "../instructions/sources.js";
 import { slashCommandsSchema, type SlashCommand } from "../slash/slash-config.js";
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log.js";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat } from "../shared/log-levels.js";
 import type { ModelSettings } from "../model/index.js";
 import { DEFAULT_MAX_VALUE_BYTES } from "../hooks/truncate.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/frame-limit.js";
@@ -66,6 +66,12 @@ export const configFileSchema = z.strictObject({
   telemetry: telemetryConfigSchema.optional(),
 });
 
+/**
+ * How a layer is parsed: once per process, so without the fast path zod would otherwise
+ * compile for the schema on its first parse (compiling it costs more than one parse saves).
+ */
+const PARSED_ONCE = { jitless: true } as const;
+
 /** One layer of settings: the config file or the flags. */
 export type ConfigLayer = z.infer<typeof configFileSchema>;
 
@@ -126,7 +132,7 @@ export function loadConfigFile(path: string): ConfigLayer {
       );
     }
   }
-  const parsed = configFileSchema.safeParse(raw);
+  const parsed = configFileSchema.safeParse(raw, PARSED_ONCE);
   if (!parsed.success)
     throw new ConfigError(`${path}: ${issues(parsed.error, (p) => p || "(top level)")}`);
   return parsed.data;
@@ -188,7 +194,7 @@ export function flagLayer(flags: FlagValues): ConfigLayer {
     }
     raw[field] = NUMERIC.has(field) ? Number(value) : value;
   }
-  const parsed = configFileSchema.safeParse(raw);
+  const parsed = configFileSchema.safeParse(raw, PARSED_ONCE);
   if (!parsed.success) throw new ConfigError(issues(parsed.error, (p) => `--${kebab(p)}`));
   return parsed.data;
 }

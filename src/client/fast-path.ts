@@ -8,7 +8,7 @@ import {
 import { errorMessage, isRecord } from "../shared/values.js";
 import type { FrameTaker } from "../shared/json-line.js";
 import { LazyCancellation, type Cancellation } from "./cancellation.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import type { RunReply } from "./types.js";
 import { CANCEL_REQUEST_METHOD } from "../wire/json-rpc.js";
 

@@ -4,12 +4,8 @@ import {
   type JsonRpcId,
   type Stream,
 } from "@agentclientprotocol/sdk";
-import {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
-  hookEventParamsSchema,
-  hookRunParamsSchema,
-} from "../wire/hook-input.js";
+import { hookEventParamsSchema, hookRunParamsSchema } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import type { sessionRequestMetaSchema } from "../wire/meta.js";
 import { checkLabel, compileHooks, HookConfigError, type CallbackEntry } from "./registration.js";
 import { firstIssue } from "../shared/zod-issues.js";

@@ -1,5 +1,5 @@
 import type { JsonRpcId } from "@agentclientprotocol/sdk";
-import { hookRunResultSchema, type HookRunResult } from "../wire/hook-reply.js";
+import { hookRunResultSchema, type HookRunResult } from "../wire/hook-run-result.js";
 import type { Cancellation } from "./cancellation.js";
 import { firstIssue } from "../shared/zod-issues.js";
 import { unknownFields } from "../hooks/reply-fields.js";

@@ -2,7 +2,8 @@ import type { JsonRpcId } from "@agentclientprotocol/sdk";
 import type { HookEventName } from "../wire/events.js";
 import type { HookInput, HookInputFor } from "../hooks/input.js";
 import type { OutcomeLabel } from "../hooks/outcome.js";
-import type { HookDecision, HookRunResult, KnownHookReply } from "../wire/hook-reply.js";
+import type { HookDecision } from "../wire/hook-reply.js";
+import type { HookRunResult, KnownHookReply } from "../wire/hook-run-result.js";
 import type { HookRegistration } from "../wire/registration.js";
 
 export type { HookEventName, HookInput, HookInputFor, HookDecision };

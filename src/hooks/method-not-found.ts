@@ -1,5 +1,6 @@
 import type { Logger } from "../shared/log.js";
-import { HOOK_RUN_METHOD, type HookRunParams } from "../wire/hook-input.js";
+import type { HookRunParams } from "../wire/hook-input.js";
+import { HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import type { HookRegistry } from "./registry.js";
 import { JSON_RPC } from "../wire/json-rpc.js";
 import { HookTransportError, type HookTransport } from "./transport.js";

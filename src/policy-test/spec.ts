@@ -3,7 +3,7 @@ import { isAbsolute } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { HOOK_EVENTS } from "../wire/events.js";
-import { hookRunResultSchema } from "../wire/hook-reply.js";
+import { hookRunResultSchema } from "../wire/hook-run-result.js";
 import { describeIssue } from "../shared/zod-issues.js";
 import { errorMessage } from "../shared/values.js";
 

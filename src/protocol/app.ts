@@ -17,7 +17,7 @@ import { AcpClientPort } from "./client-port.js";
 import { invalidField, invalidParams } from "./errors.js";
 import { hookTransport, sdkHookLine, type HookLine } from "./hook-transport.js";
 import type { FrameOutput } from "./hook-frames.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import { HOOK_PROTOCOL_VERSION, hookRegistrationSchema } from "../wire/registration.js";
 import {
   capabilityMetaSchema,

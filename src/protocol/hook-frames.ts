@@ -1,11 +1,7 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { hookFrameText } from "../wire/hook-frame-text.js";
-import {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
-  type HookEventParams,
-  type HookRunParams,
-} from "../wire/hook-input.js";
+import type { HookEventParams, HookRunParams } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 
 /** Frames written straight to the connection's output, in the order they are sent. */
 export interface FrameOutput {

@@ -2,12 +2,8 @@ import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
 import { HookTransportError, type HookReply, type HookTransport } from "../hooks/transport.js";
 import type { Logger } from "../shared/log.js";
 import { errorMessage } from "../shared/values.js";
-import {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
-  type HookEventParams,
-  type HookRunParams,
-} from "../wire/hook-input.js";
+import type { HookEventParams, HookRunParams } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import { cancelRequestFrame, JSON_RPC } from "../wire/json-rpc.js";
 import type { FrameOutput, HookFrames } from "./hook-frames.js";
 import { Requester, type Reply, type RequestWay } from "./requester.js";

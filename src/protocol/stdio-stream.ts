@@ -5,7 +5,7 @@ import type { Logger } from "../shared/log.js";
 import { frameText } from "./frame-json.js";
 import type { FrameOutput } from "./hook-frames.js";
 import type { OversizedReply } from "./requester.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../wire/hook-methods.js";
 import { readFrameHead } from "./frame-head.js";
 import { DEFAULT_MAX_FRAME_BYTES, FrameLimiter, type OversizeFrame } from "./frame-limit.js";
 import { isRecord } from "../shared/values.js";

@@ -1,14 +1,8 @@
 import { createRequire } from "node:module";
 import { pino, type Logger, type LevelWithSilent } from "pino";
+import type { LogFormat } from "./log-levels.js";
 
 export type { Logger };
-
-/** Log levels accepted by `--log-level` and `HOOKGATE_LOG_LEVEL`. */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-/** `--log-format`: one JSON object per line, or readable lines for a person at a terminal. */
-export const LOG_FORMATS = ["pretty", "json"] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
  * A pino logger writing to fd 2: stdout carries protocol frames only. `pretty` by default

@@ -1,5 +1,5 @@
 import type { AnyMessage } from "@agentclientprotocol/sdk";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-methods.js";
 
 /** A `_hooks/run` request's or `_hooks/event` notification's fields, its input already JSON. */
 export interface HookFrameFields {

@@ -6,10 +6,6 @@
 import { z } from "zod";
 import { EVENT_TABLE, HOOK_EVENTS, type HookEventName } from "./events.js";
 
-/** Wire names of the hook extension (ACP reserves `_`-prefixed methods for extensions). */
-export const HOOK_RUN_METHOD = "_hooks/run";
-export const HOOK_EVENT_METHOD = "_hooks/event";
-
 // Loose objects: a newer agent may add fields, and a hook should still get its input.
 const commonFields = {
   session_id: z.string(),

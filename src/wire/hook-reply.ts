@@ -4,7 +4,7 @@
  * tables are keyed by the decision lists, so a value added without its meaning does not compile.
  */
 import { z } from "zod";
-import { ELICITATION_ACTIONS, elicitationContentSchema } from "./elicitation.js";
+import { elicitationContentSchema } from "./elicitation.js";
 
 /**
  * A change of permission rules a PermissionRequest hook's `allow` carries
@@ -56,7 +56,11 @@ export const BEHAVIOR_MEANING: {
   readonly [B in (typeof PERMISSION_BEHAVIORS)[number]]: HookDecision;
 } = { allow: "allow", deny: "deny" };
 
-function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
+/**
+ * A reply's shape with its decision fields typed as given: {@link hookReplySchema} reads any
+ * string, hook-run-result.ts's variants only the decisions this version knows.
+ */
+export function replySchema<D extends z.ZodType<string>, P extends z.ZodType<string>>(
   decision: D,
   permissionDecision: P,
   behavior: z.ZodType<string> = z.string(),
@@ -146,28 +150,6 @@ export const replyDecisionFieldsSchema = z.object({
     .catch(undefined),
 });
 
-/** The same shape with only the decisions this version knows: what a hook author writes. */
-export const knownHookReplySchema = replySchema(
-  z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
-  z.enum(PERMISSION_DECISIONS),
-  z.enum(PERMISSION_BEHAVIORS),
-  z.enum(ELICITATION_ACTIONS),
-);
-
-export type KnownHookReply = z.infer<typeof knownHookReplySchema>;
-
-/**
- * A reply with only the fields and decisions this version knows, at every level: for a client
- * that checks its own replies (a typo such as `decison` fails here, naming the field).
- */
-export const strictHookReplySchema = replySchema(
-  z.enum([...KNOWN_DECISIONS, ...LEGACY_DECISIONS]),
-  z.enum(PERMISSION_DECISIONS),
-  z.enum(PERMISSION_BEHAVIORS),
-  z.enum(ELICITATION_ACTIONS),
-  z.strictObject,
-);
-
 /** The fields a reply may carry at its top level, as the reader knows them. */
 export const REPLY_FIELDS: readonly string[] = Object.keys(hookReplySchema.shape);
 /** The fields a reply's `hookSpecificOutput` may carry, as the reader knows them. */
@@ -194,26 +176,3 @@ export function hasKnownField(reply: object): boolean {
   }
   return allKnown;
 }
-
-/** JSON Schema of {@link hasKnownField}, which zod cannot generate from a refinement. */
-export const KNOWN_FIELD_JSON_SCHEMA = {
-  anyOf: [
-    { propertyNames: { enum: REPLY_FIELDS } },
-    // `properties` beside `required` keeps Ajv's strict mode content (strictRequired).
-    ...ACTING_REPLY_FIELDS.map((field) => ({ properties: { [field]: true }, required: [field] })),
-  ],
-};
-
-/**
- * A `_hooks/run` reply object: {@link hookReplySchema} that says something hookgate can act
- * on ({@link hasKnownField}). Unknown fields beside an acting one are ignored, with a warning.
- */
-export const hookRunReplySchema = hookReplySchema.refine(
-  hasKnownField,
-  "has no field hookgate acts on",
-);
-
-/** The whole `_hooks/run` result: `null` also means continue. */
-export const hookRunResultSchema = z.union([z.null(), hookRunReplySchema]);
-
-export type HookRunResult = z.infer<typeof hookRunResultSchema>;

@@ -6,20 +6,15 @@
 import { z } from "zod";
 import { HOOK_EVENTS } from "./events.js";
 import { JSON_RPC } from "./json-rpc.js";
-import {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
-  hookEventParamsSchema,
-  hookInputSchemas,
-  hookRunParamsSchema,
-} from "./hook-input.js";
+import { hookEventParamsSchema, hookInputSchemas, hookRunParamsSchema } from "./hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-methods.js";
 import {
   hookRunReplySchema,
   hookRunResultSchema,
   KNOWN_FIELD_JSON_SCHEMA,
   knownHookReplySchema,
   strictHookReplySchema,
-} from "./hook-reply.js";
+} from "./hook-run-result.js";
 import {
   outcomeReportSchema,
   sessionHooksReportSchema,

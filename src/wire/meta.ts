@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { HOOK_EVENTS } from "./events.js";
-import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-input.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "./hook-methods.js";
 import { outcomeReportSchema, sessionHooksReportSchema } from "./hook-reports.js";
 import { mcpReportSchema } from "./mcp.js";
 import { HOOK_PROTOCOL_VERSION, hookRegistrationSchema } from "./registration.js";

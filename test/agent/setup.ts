@@ -18,14 +18,13 @@ import { createScriptedModel } from "../../src/model/scripted.js";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { createHookgateApp } from "../../src/agent/serve.js";
 import {
-  HOOK_EVENT_METHOD,
-  HOOK_RUN_METHOD,
   hookEventParamsSchema,
   hookRunParamsSchema,
   type HookEventParams,
   type HookRunParams,
 } from "../../src/wire/hook-input.js";
-import { hookRunResultSchema } from "../../src/wire/hook-reply.js";
+import { HOOK_EVENT_METHOD, HOOK_RUN_METHOD } from "../../src/wire/hook-methods.js";
+import { hookRunResultSchema } from "../../src/wire/hook-run-result.js";
 import { silentLogger } from "../../src/shared/log.js";
 import { JSON_RPC } from "../../src/wire/json-rpc.js";
 import {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { interpretReply } from "../../src/hooks/result.js";
-import { hookRunResultSchema, strictHookReplySchema } from "../../src/wire/hook-reply.js";
+import { hookRunResultSchema, strictHookReplySchema } from "../../src/wire/hook-run-result.js";
 import { JSON_SCHEMA_ID, JSON_SCHEMA_PATH } from "../../src/wire/json-schema.js";
 
 const shipped = JSON.parse(
