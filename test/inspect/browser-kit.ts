@@ -221,15 +221,15 @@ async function connectChromium(): Promise<Browser> {
 /**
  * How one file's tests open the page: in one browser context of the run's Chromium (its own
  * cookies and storage, closed after the file; each inspector's cookie is named for its port, so
- * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. A test's tab
- * is left open when it ends and the file's next test loads its page in it: a load in a tab that
- * is already there costs about half the CPU of a new tab's (its renderer process stays). Call it
- * in the file's `describe`.
+ * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make, and in one
+ * tab of it: each link opened, by any test of the file, loads in that tab, as a load in a tab
+ * that is already there costs about half the CPU of a new tab's (its renderer process stays).
+ * A test that needs a second tab at once opens it with {@link openAgain}. Call it in the
+ * file's `describe`.
  */
 export function browserPages(): (url: string) => Promise<Page> {
   let context: Promise<BrowserContext> | undefined;
-  /** The last test's tab, for the next one. */
-  let spare: Page | undefined;
+  let tab: Page | undefined;
   afterAll(async () => {
     await (await context?.catch(() => undefined))?.close();
   });
@@ -237,12 +237,8 @@ export function browserPages(): (url: string) => Promise<Page> {
     context ??= sharedChromium().then((browser) =>
       browser.newContext({ viewport: { width: 1200, height: 900 } }),
     );
-    const page = spare && !spare.isClosed() ? spare : await (await context).newPage();
-    spare = undefined;
-    onTestFinished(() => {
-      if (!page.isClosed()) spare = page;
-    });
-    return load(page, url);
+    if (!tab || tab.isClosed()) tab = await (await context).newPage();
+    return load(tab, url);
   };
 }
 
