@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
+import type { TestProject } from "vitest/node";
+import { serveChromium } from "./inspect/chromium-server.js";
 import {
   ELICIT_BUNDLE,
   ELICIT_SOURCE,
@@ -20,8 +22,21 @@ import {
  * The fixture MCP servers are bundled into that directory once, here: started from its source
  * a server loads the SDK's modules one by one, about 0.45 s of CPU against 0.3 s bundled, and
  * the MCP tests start a few dozen servers.
+ *
+ * The browser files share one Chromium, launched when the first of them asks for it
+ * (test/inspect/chromium-server.ts) and closed here at the end.
  */
-export default function setup(): (() => void) | undefined {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromium = await serveChromium();
+  project.provide("chromiumBroker", chromium.url);
+  const run = makeRunDirectory();
+  return async () => {
+    await chromium.close();
+    run?.();
+  };
+}
+
+function makeRunDirectory(): (() => void) | undefined {
   if (process.env.HOOKGATE_TEST_RUN !== undefined) return undefined;
   const run = mkdtempSync(join(tmpdir(), "hookgate-run-"));
   const stateHome = join(run, "state");

@@ -1,7 +1,7 @@
 // What the inspector's browser tests share: starting `hookgate inspect`, Chromium, the page's
 // controls by role and name, and the process table.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import {
   chromium,
@@ -10,13 +10,11 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
-import { afterAll, beforeAll, onTestFinished } from "vitest";
+import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 import { makeWorkspace } from "../../src/client/kit/index.js";
 import { hookgateBinary } from "../../src/client/index.js";
 import { startInspector } from "../../src/inspect/server.js";
 
-// Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
-const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
 export const GATE_ID = "page1/PreToolUse:0:0:browser";
 /** The page's own observer on an event: asked and awaited, so the agent reports it. */
 export const OBSERVER = (event: string) => `page1/${event}:0:0:observe`;
@@ -190,103 +188,57 @@ export async function newSession(page: Page): Promise<Locator> {
 }
 
 /**
- * The worker's Chromium, headless, launched on first use. The e2e files run one after another in
- * a worker sharing this module (`isolate: false`), so they share one browser instead of paying
- * ~1.5 s of CPU each to start their own. It closes a few seconds after its last context closes
- * (the worker may go on to files without a browser; the next browser file launches it again),
- * and in any case with the worker: Chromium exits when the pipe Playwright drives it through
- * closes, however the worker ends.
+ * The run's Chromium (launched once, in vitest's main process: chromium-server.ts), connected
+ * to on first use by each worker and kept until the worker ends.
  */
-let launched: Promise<Browser> | undefined;
-/** Contexts the worker's files have asked for and not yet closed. */
-let contexts = 0;
-let idleTimer: NodeJS.Timeout | undefined;
-/** Long enough for the next browser file of the worker to start and ask for a context. */
-const IDLE_CLOSE_MS = 3000;
-
-/** A context of the worker's Chromium; `released` once its file is done with it. */
-function acquireContext(): Promise<BrowserContext> {
-  contexts++;
-  clearTimeout(idleTimer);
-  idleTimer = undefined;
-  return sharedChromium().then((browser) =>
-    browser.newContext({ viewport: { width: 1200, height: 900 } }),
-  );
-}
-
-/** Closes `made` and, once no context is left, the browser a little later (unless asked again). */
-async function releaseContext(made: Promise<BrowserContext>): Promise<void> {
-  try {
-    await (await made.catch(() => undefined))?.close();
-  } finally {
-    contexts--;
-    if (contexts === 0) {
-      idleTimer = setTimeout(closeIdleChromium, IDLE_CLOSE_MS);
-      // The worker does not wait for it: when it ends, the pipe's close ends Chromium.
-      idleTimer.unref();
-    }
-  }
-}
-
-function closeIdleChromium(): void {
-  idleTimer = undefined;
-  const browser = launched;
-  launched = undefined;
-  // Nobody awaits this close: a failure must not become an unhandled rejection of the worker.
-  void browser?.then((b) => b.close()).catch(() => undefined);
-}
+let connected: Promise<Browser> | undefined;
 
 function sharedChromium(): Promise<Browser> {
-  if (launched) return launched;
-  // A browser closed for idleness may disconnect after the next one launched: each forgets
-  // only itself.
-  const mine: Promise<Browser> = launchChromium().then(
+  if (connected) return connected;
+  // A connection that drops or fails is forgotten, so the next file connects again.
+  const mine: Promise<Browser> = connectChromium().then(
     (browser) => {
       browser.once("disconnected", () => {
-        if (launched === mine) launched = undefined;
+        if (connected === mine) connected = undefined;
       });
       return browser;
     },
     (error: unknown) => {
-      if (launched === mine) launched = undefined;
+      if (connected === mine) connected = undefined;
       throw error;
     },
   );
-  launched = mine;
+  connected = mine;
   return mine;
 }
 
-/** A missing browser fails the run rather than skipping it. */
-async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+async function connectChromium(): Promise<Browser> {
+  const answer = await raw(inject("chromiumBroker"));
+  if (answer.status !== 200) throw new Error(`Chromium did not start: ${answer.body}`);
+  return chromium.connect(answer.body);
 }
 
 /**
- * How one file's tests open the page: in one browser context of the worker's Chromium (its own
+ * How one file's tests open the page: in one browser context of the run's Chromium (its own
  * cookies and storage, closed after the file; each inspector's cookie is named for its port, so
- * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make. A test's tab
- * is left open when it ends and the file's next test loads its page in it: a load in a tab that
- * is already there costs about half the CPU of a new tab's (its renderer process stays). Call it
- * in the file's `describe`.
+ * the file's inspectors do not share one), a context costing ~0.4 s of CPU to make, and in one
+ * tab of it: each link opened, by any test of the file, loads in that tab, as a load in a tab
+ * that is already there costs about half the CPU of a new tab's (its renderer process stays).
+ * A test that needs a second tab at once opens it with {@link openAgain}. Call it in the
+ * file's `describe`.
  */
 export function browserPages(): (url: string) => Promise<Page> {
   let context: Promise<BrowserContext> | undefined;
-  /** The last test's tab, for the next one. */
-  let spare: Page | undefined;
+  let tab: Page | undefined;
   afterAll(async () => {
-    if (context) await releaseContext(context);
+    await (await context?.catch(() => undefined))?.close();
   });
   return async (url) => {
-    context ??= acquireContext();
-    const page = spare && !spare.isClosed() ? spare : await (await context).newPage();
-    spare = undefined;
-    onTestFinished(() => {
-      if (!page.isClosed()) spare = page;
-    });
-    return load(page, url);
+    context ??= sharedChromium().then((browser) =>
+      browser.newContext({ viewport: { width: 1200, height: 900 } }),
+    );
+    if (!tab || tab.isClosed()) tab = await (await context).newPage();
+    return load(tab, url);
   };
 }
 

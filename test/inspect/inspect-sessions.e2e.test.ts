@@ -109,7 +109,6 @@ describe("sessions in the inspector page", () => {
       await page.getByRole("button", { name: "New session" }).click();
       await send(page, "hello there");
       await page.getByText("turn ended: end_turn").nth(2).waitFor();
-      await page.close();
     } finally {
       await first.stop();
     }

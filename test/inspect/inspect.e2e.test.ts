@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
 import {
   GATE_ID,
@@ -16,6 +16,7 @@ import {
   openAgain,
   send,
   sharedInspector,
+  type Running,
 } from "./browser-kit.js";
 
 /** Where a run saves the denied call's screenshot (docs/inspect-deny.png), when set. */
@@ -23,46 +24,6 @@ const SCREENSHOT = process.env.HOOKGATE_INSPECT_SCREENSHOT;
 
 describe("hookgate inspect in a real browser", () => {
   const open = browserPages();
-
-  it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
-    const run = await inspect({ "build/keep.txt": "precious\n" });
-    try {
-      const page = await open(run.url);
-      await addRule(page, "Bash", "rm");
-      // By keyboard: Enter sends the prompt; the focus stays in the Prompt (a dialog never
-      // takes it from a text field); Tab passes Send and reaches the dialog's Reason, then Deny.
-      await page
-        .getByRole("textbox", { name: "Prompt" })
-        .fill(toolLine("Bash", { command: "rm -rf build" }));
-      await page.keyboard.press("Enter");
-
-      const dialog = page.getByRole("alertdialog");
-      await dialog.getByText("rm -rf build").waitFor();
-      await dialog.getByText("Bash").first().waitFor();
-      await page.keyboard.press("Tab");
-      await page.keyboard.press("Tab");
-      const reason = dialog.getByRole("textbox", { name: "Reason" });
-      await reason.and(page.locator(":focus")).waitFor();
-      await page.keyboard.type("build/ holds the release");
-      await page.keyboard.press("Tab");
-      await dialog.getByRole("button", { name: "Deny" }).and(page.locator(":focus")).waitFor();
-      await page.keyboard.press("Enter");
-
-      const card = page.getByRole("article", { name: /Bash/ });
-      await card.filter({ hasText: "status: failed" }).waitFor();
-      await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
-      await card.getByText("Hook denied: build/ holds the release").waitFor();
-      // The row says what the agent reported: the matcher of the page's group and the reason.
-      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
-      await row.getByText("build/ holds the release", { exact: true }).waitFor();
-      await row.getByText("matcher *").waitFor();
-      await page.getByText("turn ended: end_turn").waitFor();
-      expect(await dialog.count()).toBe(0);
-      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
 
   describe("with a rule on every Bash call, one inspector for its tests", () => {
     const shared = sharedInspector({ "build/keep.txt": "precious\n" }, {}, (here) =>
@@ -158,6 +119,17 @@ describe("hookgate inspect in a real browser", () => {
       await page.getByRole("alertdialog").waitFor({ state: "detached" });
       expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
     }, 120_000);
+
+    it("agent output is text: markup in a command's output is shown, never rendered", async () => {
+      const page = await open(shared().link());
+      const view = await newSession(page);
+      await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
+      await page.getByRole("alertdialog").getByRole("button", { name: "Allow" }).click();
+      const card = view.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: completed" }).waitFor();
+      await card.getByText("<img src=x><b>bold</b>").first().waitFor();
+      expect(await card.locator("img, b").count()).toBe(0);
+    }, 120_000);
   });
 
   it("a project command hook shows beside the browser's, with its reply's warning; a persisted session loads with its cards", async () => {
@@ -190,7 +162,6 @@ describe("hookgate inspect in a real browser", () => {
       await commandRow.getByText(/⚠ unknown field "decison".*did you mean decision\?/).waitFor();
       await page.getByText("turn ended: end_turn").waitFor();
       if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
-      await page.close();
     } finally {
       await first.stop();
     }
@@ -214,35 +185,77 @@ describe("hookgate inspect in a real browser", () => {
     }
   }, 120_000);
 
-  it("agent output is text: markup in a command's output is shown, never rendered", async () => {
-    const run = await inspectHere({}, { agent: ["--permission-mode", "bypassPermissions"] });
-    try {
-      const page = await open(run.url);
-      await send(page, toolLine("Bash", { command: "echo '<img src=x><b>bold</b>'" }));
-      const card = page.getByRole("article", { name: /Bash/ });
-      await card.filter({ hasText: "status: completed" }).waitFor();
-      await card.getByText("<img src=x><b>bold</b>").first().waitFor();
-      expect(await card.locator("img, b").count()).toBe(0);
-    } finally {
-      await run.stop();
-    }
-  }, 120_000);
+  // The command itself, as a user starts it (its own process, its agent a child of it): one
+  // for a whole deny through it, then for what stopping it ends. bypassPermissions: the rule
+  // alone stands between the `rm` and the workspace, and the last test's command runs unasked.
+  describe("one hookgate inspect process", () => {
+    let running: Running | undefined;
+    beforeAll(async () => {
+      running = await inspect(
+        { "build/keep.txt": "precious\n" },
+        { agent: ["--permission-mode", "bypassPermissions"] },
+      );
+    });
+    afterAll(async () => {
+      await running?.stop();
+    });
+    const command = (): Running => {
+      if (!running) throw new Error("hookgate inspect did not start");
+      return running;
+    };
 
-  it("stopping the inspector ends the agent and the command it is running", async () => {
-    const run = await inspect({}, { agent: ["--permission-mode", "bypassPermissions"] });
-    const agents = childrenOf(run.child.pid ?? 0);
-    expect(agents).toHaveLength(1);
-    const page = await open(run.url);
-    await send(page, toolLine("Bash", { command: "echo started > started.txt; sleep 1000" }));
-    await expect
-      .poll(() => existsSync(join(run.cwd, "started.txt")), { timeout: 60_000 })
-      .toBe(true);
-    const started = descendantsOf(agents[0] ?? 0);
-    expect(started.length).toBeGreaterThan(0);
-    await page.close();
-    await run.stop();
-    for (const pid of [...agents, ...started]) {
-      await expect.poll(() => alive(pid), { timeout: 60_000 }).toBe(false);
-    }
-  }, 120_000);
+    it("a rule on Bash fires, the dialog shows the command, Deny (by keyboard) blocks it and the card shows the deny", async () => {
+      const run = command();
+      const page = await open(run.url);
+      await addRule(page, "Bash", "rm");
+      // By keyboard: Enter sends the prompt; the focus stays in the Prompt (a dialog never
+      // takes it from a text field); Tab passes Send and reaches the dialog's Reason, then Deny.
+      await page
+        .getByRole("textbox", { name: "Prompt" })
+        .fill(toolLine("Bash", { command: "rm -rf build" }));
+      await page.keyboard.press("Enter");
+
+      const dialog = page.getByRole("alertdialog");
+      await dialog.getByText("rm -rf build").waitFor();
+      await dialog.getByText("Bash").first().waitFor();
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Tab");
+      const reason = dialog.getByRole("textbox", { name: "Reason" });
+      await reason.and(page.locator(":focus")).waitFor();
+      await page.keyboard.type("build/ holds the release");
+      await page.keyboard.press("Tab");
+      await dialog.getByRole("button", { name: "Deny" }).and(page.locator(":focus")).waitFor();
+      await page.keyboard.press("Enter");
+
+      const card = page.getByRole("article", { name: /Bash/ });
+      await card.filter({ hasText: "status: failed" }).waitFor();
+      await card.filter({ hasText: GATE_ID }).filter({ hasText: "denied" }).waitFor();
+      await card.getByText("Hook denied: build/ holds the release").waitFor();
+      // The row says what the agent reported: the matcher of the page's group and the reason.
+      const row = card.getByRole("listitem").filter({ hasText: GATE_ID });
+      await row.getByText("build/ holds the release", { exact: true }).waitFor();
+      await row.getByText("matcher *").waitFor();
+      await page.getByText("turn ended: end_turn").waitFor();
+      expect(await dialog.count()).toBe(0);
+      expect(existsSync(join(run.cwd, "build", "keep.txt"))).toBe(true);
+    }, 120_000);
+
+    it("stopping the inspector ends the agent and the command it is running", async () => {
+      const run = command();
+      const agents = childrenOf(run.child.pid ?? 0);
+      expect(agents).toHaveLength(1);
+      const page = await open(run.url);
+      await send(page, toolLine("Bash", { command: "echo started > started.txt; sleep 1000" }));
+      await expect
+        .poll(() => existsSync(join(run.cwd, "started.txt")), { timeout: 60_000 })
+        .toBe(true);
+      const started = descendantsOf(agents[0] ?? 0);
+      expect(started.length).toBeGreaterThan(0);
+      await page.close();
+      await run.stop();
+      for (const pid of [...agents, ...started]) {
+        await expect.poll(() => alive(pid), { timeout: 60_000 }).toBe(false);
+      }
+    }, 120_000);
+  });
 });
