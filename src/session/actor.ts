@@ -283,6 +283,7 @@ export class SessionActor {
     await this.settings.release?.();
     const { groups } = this.settings;
     detach(
+      // oxlint-disable-next-line typescript/no-misused-promises -- `finally` awaits what it returns
       this.hooks.settled().finally(() => groups.terminateAll()),
       this.settings.log,
       "ending the session's process groups",

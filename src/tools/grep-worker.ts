@@ -164,6 +164,6 @@ export function grepWorkerProgram(): void {
   }
 
   // A failure here is an uncaught rejection in the worker: the main thread sees an "error" event.
-  // eslint-disable-next-line @typescript-eslint/no-floating-promises -- that event is the report
+  // oxlint-disable-next-line typescript/no-floating-promises -- that event is the report
   main(port);
 }
