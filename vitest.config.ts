@@ -28,6 +28,15 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     isolate: false,
     maxWorkers: workers,
+    server: {
+      deps: {
+        // The built package (what "hookgate", "hookgate/client" and "hookgate/testing" resolve
+        // to from a test or a docs snippet) is plain ES modules: Node imports it as a user's
+        // program would. Inlined, vitest transformed each of its files and read its source
+        // maps in the main process (about 2 s of CPU for the docs snippets alone).
+        external: [/\/dist\/.*\.js$/],
+      },
+    },
     // A hang guard only: a busy machine running files side by side can triple the time a
     // process-heavy test takes (a notification flood in mcp/hostile once took > 20 s).
     testTimeout: 60_000,

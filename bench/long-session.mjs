@@ -4,9 +4,12 @@ import { performance } from "node:perf_hooks";
 import { openSession, prompt, toolLines } from "./client.mjs";
 import { median, round } from "./stats.mjs";
 
-/** The windows of turns (1-based, inclusive) reported: the first, the middle, the last 20. */
+/**
+ * The windows of turns (1-based, inclusive) reported: the first, the middle, the last 20, or a
+ * third of the turns each when there are fewer than 60, so that the three never overlap.
+ */
 export function windows(turns) {
-  const size = Math.min(20, turns);
+  const size = Math.max(1, Math.min(20, Math.floor(turns / 3)));
   const mid = Math.max(1, Math.floor(turns / 2) - Math.floor(size / 2) + 1);
   return {
     first: [1, size],

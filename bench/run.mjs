@@ -79,7 +79,8 @@ const config = {
   observers: values.observers.split(",").map((k) => positive("observers", k)),
   reps: positive("reps"),
   sessions: positive("sessions"),
-  turns: positive("turns", values.turns, 20),
+  // One turn per window at least: the first, the middle and the last.
+  turns: positive("turns", values.turns, 3),
   starts: positive("starts"),
   bursts: positive("bursts"),
   policyCases: positive("policy-cases"),

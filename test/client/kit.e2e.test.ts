@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   formatTimeline,
   makeWorkspace,
@@ -57,6 +57,61 @@ const denied = shared(() =>
     ],
   }),
 );
+
+const OTHER_MODEL = "anthropic:claude-haiku-4-5";
+
+/**
+ * One run whose client refuses things: a gate that throws, permission requests rejected, and
+ * a PreModelSwitch hook that refuses the first of several switches between prompts.
+ */
+const refused = shared(async () => {
+  const cwd = makeWorkspace();
+  const config = join(cwd, "hookgate.json");
+  writeFileSync(config, JSON.stringify({ models: [OTHER_MODEL] }));
+  const asked: string[] = [];
+  try {
+    const run = await spawnAgent({
+      cwd,
+      args: ["--config", config],
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              function broken() {
+                throw new Error("boom");
+              },
+            ],
+          },
+        ],
+        PreModelSwitch: [
+          {
+            blocking: true,
+            hooks: [
+              (input) => {
+                asked.push((input as { to_model: string }).to_model);
+                // The first switch is refused; the later ones go through.
+                return asked.length === 1 ? { decision: "block", reason: "not yet" } : {};
+              },
+            ],
+          },
+        ],
+        PostModelSwitch: [{ hooks: [() => ({})] }],
+      },
+      permission: "reject",
+      prompt: [toolLine("Bash", { command: "touch made" })],
+      then: [
+        { model: OTHER_MODEL },
+        "second",
+        { model: OTHER_MODEL },
+        { model: "scripted" },
+        "third",
+      ],
+    });
+    return { run, asked, made: existsSync(join(cwd, "made")) };
+  } finally {
+    removeWorkspace(cwd);
+  }
+});
 
 describe("spawnAgent: the recorded timeline of a real run", () => {
   it("records updates, each gate call with its outcome and latency, permissions, events and the stop reason, in wire order", async () => {
@@ -126,24 +181,7 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
   });
 
   it("answers permission requests as told, and records a throwing gate as a transport_error it reported", async () => {
-    const cwd = makeWorkspace();
-    onTestFinished(() => removeWorkspace(cwd));
-    const run = await spawnAgent({
-      cwd,
-      hooks: {
-        PreToolUse: [
-          {
-            hooks: [
-              function broken() {
-                throw new Error("boom");
-              },
-            ],
-          },
-        ],
-      },
-      permission: "reject",
-      prompt: [toolLine("Bash", { command: "touch made" })],
-    });
+    const { run, made } = await refused();
     expect(run.toolCalls[0]).toMatchObject({
       status: "failed",
       text: "The user rejected this Bash call.",
@@ -157,42 +195,16 @@ describe("spawnAgent: the recorded timeline of a real run", () => {
         message: "boom",
       },
     ]);
-    expect(existsSync(join(cwd, "made"))).toBe(false);
+    expect(made).toBe(false);
   });
 
   it("switches the model between prompts with { model }; a hook's refusal is an outcome, not a failed run", async () => {
-    const cwd = makeWorkspace();
-    onTestFinished(() => removeWorkspace(cwd));
-    const other = "anthropic:claude-haiku-4-5";
-    const config = join(cwd, "hookgate.json");
-    writeFileSync(config, JSON.stringify({ models: [other] }));
-    const asked: string[] = [];
-    const run = await spawnAgent({
-      cwd,
-      args: ["--config", config],
-      hooks: {
-        PreModelSwitch: [
-          {
-            blocking: true,
-            hooks: [
-              (input) => {
-                asked.push((input as { to_model: string }).to_model);
-                // The first switch is refused; the later ones go through.
-                return asked.length === 1 ? { decision: "block", reason: "not yet" } : {};
-              },
-            ],
-          },
-        ],
-        PostModelSwitch: [{ hooks: [() => ({})] }],
-      },
-      prompt: "first",
-      then: [{ model: other }, "second", { model: other }, { model: "scripted" }, "third"],
-    });
+    const { run, asked } = await refused();
     expect(run.stopReason).toBe("end_turn");
-    expect(asked).toEqual([other, other, "scripted"]);
+    expect(asked).toEqual([OTHER_MODEL, OTHER_MODEL, "scripted"]);
     const switched = run.events.filter((e) => e.event === "PostModelSwitch");
     expect(switched.map((e) => (e.input as { to_model: string }).to_model)).toEqual([
-      other,
+      OTHER_MODEL,
       "scripted",
     ]);
   });

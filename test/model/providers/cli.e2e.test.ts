@@ -31,13 +31,20 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe("the hookgate binary with a real model provider", () => {
-  it("--config supplies the settings, flags override them, the key comes from the environment and is never logged", async () => {
+  // One agent for both: the key it is given is the one the model's commands must not see.
+  it("--config supplies the settings, flags override them, the key comes from the environment, is never logged, and Bash commands the model runs cannot read it", async () => {
     const config = configFile({
       model: "openai-compatible:from-the-file",
       baseUrl: "http://127.0.0.1:9/v1",
       maxRetries: 0,
       contextWindow: 8192,
     });
+    replay.server.queue(stream("openai", "text"));
+    const call = fixture("openai/denied.1.sse").replace(
+      "rm -rf build",
+      "echo key=[$HOOKGATE_API_KEY]",
+    );
+    replay.server.queue({ sse: call });
     replay.server.queue(stream("openai", "text"));
     const s = await replay.track(
       startStdio(
@@ -64,36 +71,20 @@ describe("the hookgate binary with a real model provider", () => {
     expect(updates).toContainEqual({ sessionUpdate: "usage_update", used: 1834 + 9, size: 8192 });
     expect(replay.server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(replay.server.requests[0]?.body).toMatchObject({ model: "from-the-flag" });
+
+    const { sessionId: bash } = await s.newSession();
+    await s.h.agent.request("session/set_mode", { sessionId: bash, modeId: "bypassPermissions" });
+    expect(await s.prompt(bash, "print the key")).toBe("end_turn");
+    const done = finishedCalls(s.h.sessionUpdates(bash))[0];
+    expect(done?.status).toBe("completed");
+    expect(textOf(done)).toContain("key=[]");
+    expect(replay.server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(replay.server.requests[2]?.headers.authorization).toBe(`Bearer ${KEY}`);
+
     expect(s.h.stderr()).toContain('"keySet":true');
     expect(s.h.stderr()).toContain('"keyVariable":"HOOKGATE_API_KEY"');
     expect(s.h.stderr()).not.toContain(KEY);
     expect(s.h.violations()).toEqual([]);
-  });
-
-  it("Bash commands the model runs cannot read the API key from the environment", async () => {
-    const call = fixture("openai/denied.1.sse").replace(
-      "rm -rf build",
-      "echo key=[$HOOKGATE_API_KEY]",
-    );
-    replay.server.queue({ sse: call });
-    replay.server.queue(stream("openai", "text"));
-    const s = await replay.track(
-      startStdio(
-        {},
-        {
-          args: ["--model", "openai-compatible:m", "--base-url", replay.server.url],
-          env: { HOOKGATE_API_KEY: KEY },
-        },
-      ),
-    );
-    const { sessionId } = await s.newSession();
-    await s.h.agent.request("session/set_mode", { sessionId, modeId: "bypassPermissions" });
-    expect(await s.prompt(sessionId, "print the key")).toBe("end_turn");
-    const done = finishedCalls(s.h.sessionUpdates(sessionId))[0];
-    expect(done?.status).toBe("completed");
-    expect(textOf(done)).toContain("key=[]");
-    expect(replay.server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(replay.server.requests[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
   it("a failing provider never crashes the process: errors become messages and errors, and the next prompt works", async () => {
@@ -145,19 +136,14 @@ describe("the hookgate binary with a real model provider", () => {
     expect(replay.server.requests).toHaveLength(0);
   });
 
+  // One process for the way a bad setting ends the start; config.test.ts checks the messages
+  // of the others (an unknown provider, a model spec without an id, openai-compatible without
+  // a base URL, a negative --max-retries) in-process.
   it("refuses to start on a bad config, naming the file and the field (exit 2, nothing on stdout)", () => {
     const config = configFile({ model: "openai:gpt-4o", maxRetries: "three" });
     const result = runCli(["--config", config]);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(new RegExp(`^hookgate: ${config}: maxRetries: `));
-  });
-
-  // A model the settings cannot reach stops the start; config.test.ts checks each message
-  // in-process (openai-compatible without a base URL, a negative --max-retries among them).
-  it("refuses to start on an unknown provider", () => {
-    const unknown = runCli(["--model", "gemini:pro"]);
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('unknown model "gemini:pro"');
+    expect(result.stderr).toMatch(new RegExp(`^hookgate: ${config}: maxRetries: [^\\n]*\\n$`));
   });
 });

@@ -85,6 +85,16 @@ describe("flags and precedence", () => {
     expect(errorOf(() => flagLayer({ logFormat: "xml" }))).toMatch(/^--log-format: /);
   });
 
+  // What follows "hookgate: " on stderr (cli-usage.e2e runs the binary on a mistake).
+  it("a count that is not an integer is named with the text given", () => {
+    expect(errorOf(() => flagLayer({ maxRetries: "abc" }))).toBe(
+      '--max-retries: must be an integer, got "abc"',
+    );
+    expect(errorOf(() => flagLayer({ maxRounds: "2.5" }))).toBe(
+      '--max-rounds: must be an integer, got "2.5"',
+    );
+  });
+
   it("flags override the file, HOOKGATE_LOG_LEVEL sits between them, defaults fill the rest", () => {
     const file = {
       model: "openai:gpt-4o",
@@ -180,6 +190,25 @@ describe("model specs", () => {
       'model "openai:" names no model id: write openai:<model-id>, e.g. openai:gpt-4o-mini',
     );
     expect(() => parseModelSpec("gpt-4o")).toThrow(ModelConfigError);
+  });
+
+  // providers/cli.e2e runs the binary on a bad setting: exit 2, "hookgate: " and the message.
+  it("a model the settings cannot reach is refused in one line, as the binary prints it", () => {
+    const refusal = (model: string) => {
+      try {
+        resolveModel({ model }, { env: {} });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ModelConfigError);
+        return (error as Error).message;
+      }
+      throw new Error(`expected ${model} to be refused`);
+    };
+    expect(refusal("anthropic:")).toBe(
+      'model "anthropic:" names no model id: write anthropic:<model-id>, e.g. anthropic:claude-sonnet-4-5',
+    );
+    expect(refusal("gemini:pro")).toBe(
+      'unknown model "gemini:pro": use "scripted" or provider:model-id with provider one of openai-compatible, openai, anthropic',
+    );
   });
 
   it("openai-compatible without a base URL says how to give one", () => {
