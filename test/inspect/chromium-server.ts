@@ -7,8 +7,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserServer } from "playwright-core";
 
-// Debian's chromium package (.ci/run installs it); no browser is downloaded from anywhere.
-const CHROMIUM = process.env.HOOKGATE_CHROMIUM ?? "/usr/bin/chromium";
+// Debian's chromium-headless-shell package (.ci/run installs it): Chromium's old headless mode,
+// which runs the browser files for about a fifth less CPU than the full browser. Debian's
+// chromium, the full browser, when only it is installed. No browser is downloaded from anywhere.
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const FULL_CHROMIUM = "/usr/bin/chromium";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -62,16 +65,31 @@ export async function serveChromium(): Promise<ChromiumBroker> {
 
 /** A missing browser fails the browser files rather than skipping them. */
 async function launchChromium(): Promise<BrowserServer> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: apt-get install chromium, or set HOOKGATE_CHROMIUM`);
-  }
+  const executablePath = chromiumExecutable();
   const { chromium } = await import("playwright-core");
   // vitest's own signal handling ends the run; Chromium follows this process when it exits.
   return chromium.launchServer({
-    executablePath: CHROMIUM,
+    executablePath,
     args: ["--no-sandbox"],
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
+}
+
+/** HOOKGATE_CHROMIUM when set (and then only it), else the headless shell, else the full browser. */
+function chromiumExecutable(): string {
+  const chosen = process.env.HOOKGATE_CHROMIUM;
+  if (chosen !== undefined) {
+    if (!existsSync(chosen)) throw new Error(`HOOKGATE_CHROMIUM: ${chosen} is missing`);
+    return chosen;
+  }
+  const found = [HEADLESS_SHELL, FULL_CHROMIUM].find((path) => existsSync(path));
+  if (found === undefined) {
+    throw new Error(
+      `neither ${HEADLESS_SHELL} nor ${FULL_CHROMIUM} is installed: ` +
+        "apt-get install chromium-headless-shell, or set HOOKGATE_CHROMIUM",
+    );
+  }
+  return found;
 }
