@@ -5,7 +5,8 @@
  * Append in a loop, reduce, or pass the array. Forwarding a function's own rest parameter
  * (`(...args) => f(...args)`) is allowed: its length is bounded by a call this rule checks too.
  *
- * @type {import("eslint").Rule.RuleModule}
+ * A rule in ESLint's plugin format, which oxlint runs as a JS plugin (.oxlintrc.json, through
+ * ./no-spread-arguments-plugin.js).
  */
 export default {
   meta: {
@@ -31,7 +32,7 @@ export default {
 };
 
 /**
- * @param {import("eslint").Rule.RuleContext} context
+ * @param {{ sourceCode: { getScope(node: object): any } }} context
  * @param {import("estree").SpreadElement} spread
  */
 function forwardsRestParameter(context, spread) {

@@ -1,10 +1,10 @@
-// `npm test`: build:emit, typecheck, lint (eslint, then oxlint's type-aware rules) and vitest,
-// overlapped. eslint uses one core, and the build is needed only by vitest's e2e files: run one
-// after another, a 2-core machine sat half idle through the build and through whichever of
-// typecheck and lint ended last (docs/performance.md, "Test suite time"). So typecheck and lint
-// start at once beside the build, and vitest starts when the build is done, while they still
-// run. Their output is held and printed whole when each ends, so it does not interleave with
-// vitest's. Arguments go to vitest. The exit code is 1 if any step failed.
+// `npm test`: build:emit, typecheck, lint (oxlint, with its type-aware rules) and vitest,
+// overlapped. The build is needed only by vitest's e2e files: run one after another, a 2-core
+// machine sat half idle through the build and through whichever of typecheck and lint ended last
+// (docs/performance.md, "Test suite time"). So typecheck and lint start at once beside the build,
+// and vitest starts when the build is done, while they still run. Their output is held and printed
+// whole when each ends, so it does not interleave with vitest's. Arguments go to vitest. The exit
+// code is 1 if any step failed.
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import process from "node:process";

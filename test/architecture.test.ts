@@ -267,7 +267,7 @@ const TEST = resolve(SRC, "../test");
 const TEST_ONLY_FOLDERS: Readonly<Record<string, string>> = {
   helpers: "helpers several test folders share",
   bench: "tests of bench/, the benchmarks at the repository's root",
-  lint: "tests of lint/, the repository's own eslint rules",
+  lint: "tests of lint/, the repository's own lint rules (an oxlint JS plugin)",
   fuzz: "hostile models driven through the whole agent, no one folder's",
   "model/providers": "src/model's provider adapters against recorded provider replies",
 };

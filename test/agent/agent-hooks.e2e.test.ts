@@ -37,7 +37,8 @@ describe("the real binary runs a settings file's agent hook", () => {
     expect(existsSync(file)).toBe(false);
     expect(done?.status).toBe("failed");
     expect(textOf(done)).toContain("Agent hook condition was not met: policy.md says no new files");
-    const hooks = (done?._meta as { hooks?: { kind: string; outcome: string }[] }).hooks;
+    const hooks = (done?._meta as { hooks?: { kind: string; outcome: string }[] } | undefined)
+      ?.hooks;
     expect(hooks?.map((h) => [h.kind, h.outcome])).toEqual([["agent", "denied"]]);
   });
 });

@@ -61,8 +61,9 @@ describe("a Bash command that exits non-zero is a tool error, as in Claude Code"
     await waitUntil("a hook event", () => s.seen.events.length >= 1);
     // One stream, as Claude Code's: stderr joins stdout; leading blank lines and trailing
     // whitespace are gone.
-    const response = (s.seen.events[0]?.input as { tool_response?: { stdout?: string } })
-      .tool_response;
+    const response = (
+      s.seen.events[0]?.input as { tool_response?: { stdout?: string } } | undefined
+    )?.tool_response;
     expect(response?.stdout).toContain("  fine");
     expect(response?.stdout).toContain("warn");
     expect(response?.stdout).toMatch(/^[^\n][\s\S]*\S$/);
