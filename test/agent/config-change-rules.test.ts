@@ -82,7 +82,7 @@ describe("permission rules when a settings file changes mid-session", () => {
     expect(await ran("touch")).toBe(true);
     writeProject({ permissions: { deny: ["Bash(touch:*)"] } });
     await waitUntil("the project's deny in force", async () => !(await ran("touch")), {
-      every: 50,
+      every: 200,
     });
     expect(await ran("mkdir")).toBe(true);
   });
@@ -97,7 +97,7 @@ describe("permission rules when a settings file changes mid-session", () => {
     expect(await ran("touch")).toBe(false);
     writeProject({ permissions: { allow: ["Bash(touch:*)"], deny: ["Bash(mkdir:*)"] } });
     await waitUntil("the project's new deny in force", async () => !(await ran("mkdir")), {
-      every: 50,
+      every: 200,
     });
     expect(await ran("touch")).toBe(false);
   });
@@ -117,7 +117,7 @@ describe("permission rules when a settings file changes mid-session", () => {
     // project's was judged before it.
     writeUser({ permissions: { deny: ["Bash(mkdir:*)"] } });
     await waitUntil("the user's deny in force", async () => !(await ran("mkdir")), {
-      every: 50,
+      every: 200,
     });
     expect(await ran("touch")).toBe(true);
   });
@@ -137,7 +137,7 @@ describe("permission rules when a settings file changes mid-session", () => {
     });
     writeManaged(["Bash(touch:*)"]);
     await waitUntil("the managed deny in force", async () => !(await ran("touch")), {
-      every: 50,
+      every: 200,
     });
     // The project's change carries a hook, so the test knows when it is in force.
     const marker = join(cwd, "project-loaded");
@@ -145,10 +145,14 @@ describe("permission rules when a settings file changes mid-session", () => {
       permissions: { deny: ["Bash(mkdir:*)"] },
       hooks: { UserPromptSubmit: command(`touch ${marker}`) },
     });
-    await waitUntil("the project's change in force", async () => {
-      await ran("touch");
-      return existsSync(marker);
-    });
+    await waitUntil(
+      "the project's change in force",
+      async () => {
+        await ran("touch");
+        return existsSync(marker);
+      },
+      { every: 200 },
+    );
     expect(await ran("mkdir")).toBe(true);
   });
 
@@ -166,10 +170,14 @@ describe("permission rules when a settings file changes mid-session", () => {
     expect(await ran("touch")).toBe(false);
     const marker = join(cwd, "user-loaded");
     writeUser({ hooks: { UserPromptSubmit: command(`touch ${marker}`) } });
-    await waitUntil("the user's change in force", async () => {
-      await ran("mkdir");
-      return existsSync(marker);
-    });
+    await waitUntil(
+      "the user's change in force",
+      async () => {
+        await ran("mkdir");
+        return existsSync(marker);
+      },
+      { every: 200 },
+    );
     expect(await ran("touch")).toBe(false);
     const said = chunks(t.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).toContain("deny rule Bash(touch:*)");

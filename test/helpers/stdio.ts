@@ -21,6 +21,8 @@ export interface StdioOptions extends HarnessOptions {
   cwd?: string;
   /** The script to run instead of the built `dist/cli.js` (for testing the harness itself). */
   entry?: string;
+  /** Node's own flags, before the script, e.g. `["--stack-size=100"]`. */
+  nodeArgs?: string[];
 }
 
 const EXIT_WAIT_MS = 5_000;
@@ -40,7 +42,7 @@ export function connectStdio(clientApp: ClientApp, opts: StdioOptions = {}): Har
     : mkdtempSync(join(tmpdir(), "hookgate-data-"));
   const child = spawn(
     process.execPath,
-    [entry, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])],
+    [...(opts.nodeArgs ?? []), entry, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])],
     {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env },

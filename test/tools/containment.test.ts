@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
-import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from "node:fs";
+import { link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../src/tools/edit.js";
 import { globTool } from "../../src/tools/glob.js";
 import { grepTool } from "../../src/tools/grep.js";
@@ -248,6 +249,17 @@ const ROWS: Row[] = [
 
 let at: Places;
 
+/**
+ * One FIFO for the file, hard-linked into each workspace: Node cannot make one, and running
+ * `mkfifo` for each of the tests cost more than the tests.
+ */
+let fifoDir: string;
+beforeAll(() => {
+  fifoDir = mkdtempSync(path.join(os.tmpdir(), "hookgate-fifo-"));
+  execFileSync("mkfifo", [path.join(fifoDir, "pipe")]);
+});
+afterAll(() => rmSync(fifoDir, { recursive: true, force: true }));
+
 beforeEach(async () => {
   at = { cwd: await tempDir(), outside: await tempDir("hookgate-outside-") };
   const { cwd, outside } = at;
@@ -261,7 +273,7 @@ beforeEach(async () => {
   await symlink("/dev/zero", path.join(cwd, "zero-link"));
   await symlink(path.join(cwd, "file.txt"), path.join(cwd, "file-link"));
   await symlink(path.join(outside, "not-yet.txt"), path.join(cwd, "dangling-link"));
-  execFileSync("mkfifo", [path.join(cwd, "pipe")]);
+  await link(path.join(fifoDir, "pipe"), path.join(cwd, "pipe"));
 });
 
 // Should a regression open the FIFO and wait, give that open its partner.

@@ -9,8 +9,12 @@ import { writeTool } from "../../src/tools/write.js";
 import { waitUntil } from "../helpers/wait.js";
 import { runTool, tempDir, toolContext } from "./helpers.js";
 
-/** Attempts per tool; each one races a symlink flipping between inside and outside. */
-const ATTEMPTS = 300;
+/**
+ * Attempts per tool; each one races a symlink flipping between inside and outside. With the
+ * check of what was opened removed, 7 to 30 of 100 attempts leaked (reads and writes alike),
+ * so 100 cannot all miss the race; the flipper spins for as long as they run.
+ */
+const ATTEMPTS = 100;
 
 /** A busy machine may take a while over them; the figure that matters is the leak count. */
 const RACE_TEST_MS = 120_000;
