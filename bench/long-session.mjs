@@ -50,7 +50,11 @@ export function summarize({ wall, cpu }) {
       cpu_ms_per_turn: round(c.reduce((s, v) => s + v, 0) / c.length, 2),
     };
   }
-  out.cpu_ratio_last_first = round(out.last.cpu_ms_per_turn / out.first.cpu_ms_per_turn, 2);
+  // CPU comes in 10 ms ticks: over a few turns the first window can read 0, and a ratio to 0
+  // measures nothing, so there is none (null, "n/a" in the table).
+  const { first, last } = out;
+  out.cpu_ratio_last_first =
+    first.cpu_ms_per_turn > 0 ? round(last.cpu_ms_per_turn / first.cpu_ms_per_turn, 2) : null;
   out.wall_ratio_last_first = round(out.last.wall_p50_ms / out.first.wall_p50_ms, 2);
   return out;
 }

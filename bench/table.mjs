@@ -4,9 +4,9 @@ import { round } from "./stats.mjs";
 
 const us = (v) => `${Math.round(v).toLocaleString("en-US")} µs`;
 const ms = (v) => `${round(v, 2)} ms`;
-const times = (v) => `${round(v, 2)}×`;
+const times = (v) => (v === null ? "n/a" : `${round(v, 2)}×`);
 
-/** Each target: [what it asks, the measured ratio or value, met?]. */
+/** Each target: [what it asks, the measured ratio or value, met? (undefined: not measured)]. */
 export function targets(r) {
   const g = r.gate;
   const gate1 = g["1"].p50_us / r.floor_turn.p50_us;
@@ -34,7 +34,9 @@ export function targets(r) {
     longSession: [
       "≤ 1.2",
       times(r.long_session.current.cpu_ratio_last_first),
-      r.long_session.current.cpu_ratio_last_first <= 1.2,
+      r.long_session.current.cpu_ratio_last_first === null
+        ? undefined
+        : r.long_session.current.cpu_ratio_last_first <= 1.2,
     ],
     initialize: [
       "≤ 1.5× bare node",

@@ -31,8 +31,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("chromiumBroker", chromium.url);
   const run = makeRunDirectory();
   return async () => {
-    await chromium.close();
-    run?.();
+    // The run directory goes even when the browser does not close cleanly.
+    try {
+      await chromium.close();
+    } finally {
+      run?.();
+    }
   };
 }
 

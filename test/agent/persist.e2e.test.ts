@@ -76,11 +76,11 @@ async function agentInProcess(log?: ReturnType<typeof capturedLog>) {
 }
 
 /**
- * A: one turn with a Write tool call, then A ends. An agent in this process, which writes the
- * same files a process does: what is under test is what another agent makes of them.
+ * A: one turn with a Write tool call, then A ends. A real process where its ending is what the
+ * test is about; otherwise an agent in this process, which writes the same files.
  */
-async function conversationInA() {
-  const a = await agentInProcess();
+async function conversationInA(inProcess = true) {
+  const a = inProcess ? await agentInProcess() : await agentProcess();
   const { sessionId } = await a.newSession();
   await a.h.agent.request(methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
   const file = join(a.cwd, "notes.txt");
@@ -89,6 +89,8 @@ async function conversationInA() {
   const seen = a.h.sessionUpdates(sessionId).filter((u) => REPLAYED.has(u.sessionUpdate));
   await a.h.close();
   open = open.filter((s) => s !== a);
+  // A process ends on its own when stdin closes, and cleanly.
+  if (!inProcess) expect(a.h.child?.exitCode).toBe(0);
   return { sessionId, cwd: a.cwd, prompt, seen, file };
 }
 
@@ -111,11 +113,12 @@ function loadFrames(frames: readonly { message: AnyMessage }[], sessionId: strin
   return { request, response, updates };
 }
 
-// A test may start a real process; a loaded machine needs the room.
+// A test starts up to two real processes; a loaded machine needs the room.
 describe("sessions that persist across hookgate processes", { timeout: 60_000 }, () => {
   it("B lists A's session, loads it with every replayed update before the response, and continues with the whole history", async () => {
-    // B is a process of its own, started after A has ended, as a client restarting it would.
-    const a = await conversationInA();
+    // A and B are processes of their own: A writes the session and ends on stdin's end, then
+    // B, started after it as a client restarting the agent would, lists, loads and continues it.
+    const a = await conversationInA(false);
     const replay = await ReplayServer.start();
     try {
       replay.queue(stream("openai", "text"));

@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 const RUN = fileURLToPath(new URL("../../bench/run.mjs", import.meta.url));
+const LONG_SESSION = new URL("../../bench/long-session.mjs", import.meta.url).href;
+const TABLE = new URL("../../bench/table.mjs", import.meta.url).href;
 // The least that still takes every path: a warm-up, two rounds (the raw floor alternates its
 // order by round), a burst of each size per round. The figures are not what is checked.
 const TINY = ["--calls", "4", "--rounds", "2", "--warm", "1", "--samples", "2"];
@@ -62,6 +64,8 @@ const results = z.object({
       first: window.extend({ turns: z.tuple([z.literal(1), z.literal(1)]) }),
       middle: window.extend({ turns: z.tuple([z.literal(2), z.literal(2)]) }),
       last: window.extend({ turns: z.tuple([z.literal(3), z.literal(3)]) }),
+      // None when the first window read no 10 ms CPU tick, as a turn of three may.
+      cpu_ratio_last_first: z.number().nonnegative().nullable(),
     }),
   }),
   cold_start: z.object({
@@ -109,8 +113,30 @@ describe("npm run bench, with tiny counts", () => {
       ).toHaveLength(2);
       const r = results.parse(JSON.parse(readFileSync(json, "utf8")));
       expect(r.node).toBe(process.version);
+      expect(stdout).not.toMatch(/NaN|Infinity/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it("a long session whose first window read no CPU tick has no ratio, and its target is not measured, not failed", async () => {
+    const { summarize } = (await import(LONG_SESSION)) as {
+      summarize: (runs: { wall: number[]; cpu: number[] }) => Record<string, unknown>;
+    };
+    const { targets } = (await import(TABLE)) as {
+      targets: (r: unknown) => { longSession: [string, string, boolean | undefined] };
+    };
+    const current = summarize({ wall: [1, 1, 1], cpu: [0, 10, 10] });
+    expect(current.cpu_ratio_last_first).toBeNull();
+    // Only what targets() reads before the long session's row.
+    const r = {
+      gate: { "1": { p50_us: 1 } },
+      floor_turn: { p50_us: 1 },
+      events_per_s: 1,
+      long_session: { current },
+      cold_start: { current: {} },
+      policy_test: { current: {} },
+    };
+    expect(targets(r).longSession).toEqual(["≤ 1.2", "n/a", undefined]);
+  });
 });

@@ -160,9 +160,10 @@ describe("MCP servers that misbehave are labelled, bounded, and never fail the s
     expectCalls(fixture, [{ name: "echo", arguments: { text: "fine" } }]);
   });
 
+  // Over stdio, not the shared HTTP fixture: a large result must also cross that transport.
   it("a megabyte of content is capped for the model, the client and the hooks", async () => {
-    const { s } = await start();
-    const { sessionId } = await openWithMcp(s, [await answering("fixture")]);
+    const { s, fixture } = await start();
+    const { sessionId } = await openWithMcp(s, [fixture.stdio()]);
     await setMode(s, sessionId, "bypassPermissions");
     const bytes = 1024 * 1024;
     await s.prompt(sessionId, toolLine("mcp__fixture__big", { bytes }));

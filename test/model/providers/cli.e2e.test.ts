@@ -136,14 +136,21 @@ describe("the hookgate binary with a real model provider", () => {
     expect(replay.server.requests).toHaveLength(0);
   });
 
-  // One process for the way a bad setting ends the start; config.test.ts checks the messages
-  // of the others (an unknown provider, a model spec without an id, openai-compatible without
-  // a base URL, a negative --max-retries) in-process.
+  // One process for each way a bad setting ends the start (a bad file, a model the settings
+  // cannot reach); config.test.ts checks the messages of the others (a model spec without an
+  // id, openai-compatible without a base URL, a negative --max-retries) in-process.
   it("refuses to start on a bad config, naming the file and the field (exit 2, nothing on stdout)", () => {
     const config = configFile({ model: "openai:gpt-4o", maxRetries: "three" });
     const result = runCli(["--config", config]);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(new RegExp(`^hookgate: ${config}: maxRetries: [^\\n]*\\n$`));
+  });
+
+  it("refuses to start on an unknown provider (exit 2, nothing on stdout, one line naming it)", () => {
+    const result = runCli(["--model", "gemini:pro"]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^hookgate: [^\n]*unknown model "gemini:pro"[^\n]*\n$/);
   });
 });
