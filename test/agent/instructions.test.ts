@@ -8,6 +8,7 @@ import { createScriptedModel } from "../../src/model/scripted.js";
 import { commands } from "../helpers/slash.js";
 import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, type ClientScript, type Session } from "./setup.js";
+import { chunks } from "../model/providers/setup.js";
 
 let s: Session | undefined;
 let root: string | undefined;
@@ -156,14 +157,7 @@ describe("custom commands", () => {
     const { sessionId } = await s.newSession({ hooks }, cwd);
     expect(await s.prompt(sessionId, "/review a.txt")).toBe("end_turn");
     expect(prompts).toHaveLength(0);
-    const said = s.h
-      .sessionUpdates(sessionId)
-      .flatMap((u) =>
-        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-          ? [u.content.text]
-          : [],
-      )
-      .join("");
+    const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).toContain(
       "UserPromptExpansion operation blocked by hook:\nno reviews today\n\nOriginal prompt: /review a.txt",
     );

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startStdio, type Session } from "./setup.js";
+import { chunks } from "../model/providers/setup.js";
 
 let s: Session | undefined;
 let dataDir: string | undefined;
@@ -52,14 +53,7 @@ describe("a session with a long history", () => {
     const sessionId = longSession(dataDir, s.cwd, 20_000);
     await s.h.agent.request(methods.agent.session.load, { sessionId, cwd: s.cwd, mcpServers: [] });
     expect(await s.prompt(sessionId, "still there?")).toBe("end_turn");
-    const said = s.h
-      .sessionUpdates(sessionId)
-      .flatMap((u) =>
-        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-          ? [u.content.text]
-          : [],
-      )
-      .join("");
+    const said = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(said).not.toMatch(/call stack/i);
     expect(said).toContain("still there?");
   });
