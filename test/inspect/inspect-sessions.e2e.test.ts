@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { toolLine } from "../../src/client/kit/index.js";
-import { GATE_ID, addRule, browserPages, inspectHere, send } from "./browser-kit.js";
+import { GATE_ID, addRule, browserPages, inspectHere, newSession, send } from "./browser-kit.js";
 
 /** HOOKGATE_INSPECT_SCREENSHOTS=docs saves the listed sessions for docs/inspect.md. */
 const SCREENSHOTS = process.env.HOOKGATE_INSPECT_SCREENSHOTS;
@@ -38,7 +38,7 @@ describe("sessions in the inspector page", () => {
       await card().getByText("Hook denied: no deleting build dirs").waitFor();
 
       // The scripted model starts its tool call ids again in a new session.
-      await page.getByRole("button", { name: "New session" }).click();
+      await newSession(page);
       await send(page, RM);
       await deny(page, "second session says no");
       await card().getByText("Hook denied: second session says no").waitFor();
@@ -106,7 +106,7 @@ describe("sessions in the inspector page", () => {
       await page.getByText("turn ended: end_turn").waitFor();
       await send(page, toolLine("Bash", { command: "ls" }));
       await page.getByText("turn ended: end_turn").nth(1).waitFor();
-      await page.getByRole("button", { name: "New session" }).click();
+      await newSession(page);
       await send(page, "hello there");
       await page.getByText("turn ended: end_turn").nth(2).waitFor();
     } finally {
