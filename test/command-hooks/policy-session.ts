@@ -18,6 +18,7 @@ import {
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 /**
@@ -268,10 +269,5 @@ export async function attempt(o: PolicySession, command: string): Promise<Attemp
 
 /** The agent messages a session has shown so far, joined. */
 export function agentText(o: PolicySession): string {
-  return o.session.h
-    .sessionUpdates(o.sessionId)
-    .map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
-    )
-    .join("");
+  return chunks(o.session.h.sessionUpdates(o.sessionId), "agent_message_chunk");
 }
