@@ -1,6 +1,6 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { waitUntil } from "../helpers/wait.js";
 import { finishedCalls, startInProcess, textOf, toolLine, type Session } from "./setup.js";
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startInProcess, startStdio, type Session } from "./setup.js";
+import { chunks } from "../helpers/updates.js";
 
 let dataDir: string;
 let open: Session[] = [];
@@ -20,17 +21,6 @@ async function agentProcess() {
   const s = await startStdio({}, { args: ["--log-level", "warn", "--data-dir", dataDir] });
   open.push(s);
   return s;
-}
-
-/** The agent's messages, joined. */
-function said(updates: readonly SessionUpdate[]): string {
-  return updates
-    .flatMap((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-        ? [u.content.text]
-        : [],
-    )
-    .join("");
 }
 
 function prompts(updates: readonly SessionUpdate[]): string[] {
@@ -51,7 +41,9 @@ describe("/compact through the binary, then session/load", () => {
     const advert = live.find((u) => u.sessionUpdate === "available_commands_update");
     expect(advert?.availableCommands.map((c) => c.name)).toContain("compact");
     // Two prompts and two replies were summarized.
-    expect(said(live)).toContain("Conversation compacted (manual): 4 messages summarized.");
+    expect(chunks(live, "agent_message_chunk")).toContain(
+      "Conversation compacted (manual): 4 messages summarized.",
+    );
     await a.h.close();
     open = open.filter((s) => s !== a);
 
@@ -66,11 +58,11 @@ describe("/compact through the binary, then session/load", () => {
       "/compact keep the questions",
       "third question",
     ]);
-    expect(said(replay)).toContain("Conversation compacted (manual)");
+    expect(chunks(replay, "agent_message_chunk")).toContain("Conversation compacted (manual)");
     // After the load the model reads the summary and what followed it (the third question and
     // its reply), not the whole history: a second compaction summarizes 3 messages, not 8.
     expect(await b.prompt(sessionId, "/compact")).toBe("end_turn");
-    expect(said(b.h.sessionUpdates(sessionId))).toContain(
+    expect(chunks(b.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
       "Conversation compacted (manual): 3 messages summarized.",
     );
   });

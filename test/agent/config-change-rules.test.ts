@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../helpers/wait.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { startInProcess, toolLine, workspace, type Session } from "./setup.js";
 
 let s: Session | undefined;

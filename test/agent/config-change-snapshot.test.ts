@@ -5,7 +5,7 @@ import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentOptions } from "../../src/agent/agent.js";
 import { waitUntil } from "../helpers/wait.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { rejectOnce, startInProcess, workspace, type Session } from "./setup.js";
 
 const open: Session[] = [];

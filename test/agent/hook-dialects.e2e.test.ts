@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { methods, type ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -12,6 +12,7 @@ import {
   type HookHandler,
   type Session,
 } from "./setup.js";
+import { chunks } from "../helpers/updates.js";
 import { updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 let s: Session | undefined;
@@ -54,15 +55,6 @@ async function gatedTouch(
   return { stopReason, created: existsSync(file), done, updates, s, newMeta: _meta };
 }
 
-const messages = (updates: SessionUpdate[]) =>
-  updates
-    .flatMap((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-        ? [u.content.text]
-        : [],
-    )
-    .join("");
-
 describe("Claude Code's hook output over _hooks/run", () => {
   for (const group of [{}, { onFailure: "deny" }]) {
     const how = "onFailure" in group ? "with onFailure deny" : "failing open";
@@ -97,7 +89,7 @@ describe("Claude Code's hook output over _hooks/run", () => {
         expect(reports(r.done).map((x) => x.outcome)).toEqual(["proceeded"]);
         expect(r.stopReason).toBe("end_turn");
         // No model step after the deferral: the last thing said is why the turn ended.
-        expect(messages(r.updates)).toMatch(
+        expect(chunks(r.updates, "agent_message_chunk")).toMatch(
           /Hook gate deferred this Bash call: it did not run, and the turn ended\.\n$/,
         );
       });
@@ -117,7 +109,7 @@ describe("Claude Code's hook output over _hooks/run", () => {
         expect(r.created).toBe(false);
         expect(reports(r.done).map((x) => x.outcome)).toEqual(["denied"]);
         expect(r.stopReason).toBe("end_turn");
-        expect(messages(r.updates)).toMatch(/out of budget\n$/);
+        expect(chunks(r.updates, "agent_message_chunk")).toMatch(/out of budget\n$/);
       });
     });
   }

@@ -8,7 +8,7 @@ import type { AgentOptions } from "../../src/agent/agent.js";
 import { outcomeReportSchema } from "../../src/wire/hook-reports.js";
 import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { startInProcess, workspace, type Session } from "./setup.js";
 import { sessionOpenedMetaSchema } from "../../src/wire/meta.js";
 

@@ -8,7 +8,7 @@ import { createScriptedModel } from "../../src/model/scripted.js";
 import { commands } from "../helpers/slash.js";
 import { waitUntil } from "../helpers/wait.js";
 import { startInProcess, type ClientScript, type Session } from "./setup.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 
 let s: Session | undefined;
 let root: string | undefined;

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startStdio, type Session } from "./setup.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 
 let s: Session | undefined;
 let dataDir: string | undefined;

@@ -12,12 +12,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { INTERRUPTED_RESULT } from "../../src/store/history-repair.js";
 import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
+import { chunks } from "../helpers/updates.js";
 import { BUILT_CLI } from "../helpers/harness.js";
 import {
   finishedCalls,
@@ -87,14 +88,6 @@ async function finishedSession() {
   return { sessionId, cwd: a.cwd };
 }
 
-function agentText(updates: SessionUpdate[]): string {
-  return updates
-    .map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
-    )
-    .join("");
-}
-
 /** Every session/list page, followed to the end. */
 async function listAll(s: Session): Promise<string[]> {
   const ids: string[] = [];
@@ -137,7 +130,9 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const a = await agentProcess(dlp, ["--log-level", "debug"]);
     const { sessionId } = await a.newSession({ hooks });
     expect(await a.prompt(sessionId, `deploy with ${key}`)).toBe("end_turn");
-    expect(agentText(a.h.sessionUpdates(sessionId))).toContain("the prompt holds an AWS key");
+    expect(chunks(a.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "the prompt holds an AWS key",
+    );
     expect(await a.prompt(sessionId, "deploy without secrets")).toBe("end_turn");
     await a.h.close();
     open = open.filter((s) => s !== a);
@@ -154,7 +149,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const replayed = b.h.sessionUpdates(sessionId);
     expect(JSON.stringify(replayed)).not.toContain(key);
     expect(replayed[0]).toMatchObject({ sessionUpdate: "agent_message_chunk" });
-    expect(agentText(replayed)).toContain(
+    expect(chunks(replayed, "agent_message_chunk")).toContain(
       "Prompt blocked by hook dlp: the prompt holds an AWS key",
     );
     expect(replayed.filter((u) => u.sessionUpdate === "user_message_chunk")).toEqual([
@@ -201,7 +196,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
 
     expect(await b.prompt(sessionId, "go on")).toBe("end_turn");
     const after = b.h.sessionUpdates(sessionId).slice(b.h.sessionUpdates(sessionId).length - 5);
-    expect(agentText(after)).toContain("You said: go on");
+    expect(chunks(after, "agent_message_chunk")).toContain("You said: go on");
     // The interruption is on disk, so the next load reads the call closed.
     const transcript = readFileSync(sessionFile(sessionId, "jsonl"), "utf8");
     expect(transcript).toContain(`"tool_result","tool_use_id":"scripted-call-1"`);
@@ -326,7 +321,9 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     const b = await agentInProcess({}, log);
     await load(b, sessionId, cwd);
     expect(await b.prompt(sessionId, "are you there")).toBe("end_turn");
-    expect(agentText(b.h.sessionUpdates(sessionId))).toContain("You said: are you there");
+    expect(chunks(b.h.sessionUpdates(sessionId), "agent_message_chunk")).toContain(
+      "You said: are you there",
+    );
     await waitUntil('"nested deeper than" in the log', () =>
       log.text().includes("nested deeper than"),
     );
@@ -340,7 +337,7 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
     mkdirSync(sessionFile(sessionId, "jsonl"), { recursive: true });
     expect(await s.prompt(sessionId, "one")).toBe("end_turn");
     expect(await s.prompt(sessionId, "two")).toBe("end_turn");
-    const text = agentText(s.h.sessionUpdates(sessionId));
+    const text = chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk");
     expect(text).toContain("You said: two");
     expect(text.match(/transcript could not be written/g)).toHaveLength(1);
   });

@@ -5,7 +5,8 @@ import { methods, type AnyMessage, type SessionUpdate } from "@agentclientprotoc
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/process/process-group.js";
 import { ReplayServer } from "../model/providers/replay-server.js";
-import { chunks, stream } from "../model/providers/setup.js";
+import { stream } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { capturedLog } from "../helpers/log-capture.js";
 import { waitUntil } from "../helpers/wait.js";
 import {

@@ -5,6 +5,7 @@ import { MODEL_FAILED } from "../../src/protocol/app.js";
 import { resolveModel } from "../../src/model/index.js";
 import { rpcError, startInProcess } from "../agent/setup.js";
 import { capturedLog } from "../helpers/log-capture.js";
+import { chunks } from "../helpers/updates.js";
 
 /** A localhost port nothing listens on: bound, then closed again. */
 async function closedPort(): Promise<number> {
@@ -87,14 +88,7 @@ describe("a wrong --base-url", { timeout: 60_000 }, () => {
     expect(error.code).toBe(MODEL_FAILED);
     const said = /Cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 .*after 2 attempts/;
     expect(error.message).toMatch(said);
-    const shown = s.h
-      .sessionUpdates(sessionId)
-      .map((u) =>
-        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-          ? u.content.text
-          : "",
-      );
-    expect(shown.join("")).toMatch(said);
+    expect(chunks(s.h.sessionUpdates(sessionId), "agent_message_chunk")).toMatch(said);
     // Each attempt's line was written before the reply that ends the prompt.
     const attempts = jsonLines(logged.text()).filter((l) =>
       String(l.msg).startsWith("model request failed"),

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { methods, type SessionUpdate, type ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { afterAll, afterEach } from "vitest";
 import { z } from "zod";
 import { SETTING_SOURCES } from "../../src/command-hooks/sources.js";
 import type { outcomeReportSchema, settingsReportSchema } from "../../src/wire/hook-reports.js";
@@ -17,6 +18,7 @@ import {
   type ClientScript,
   type Session,
 } from "../agent/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { sessionOpenedMetaSchema, updateHooksMetaSchema } from "../../src/wire/meta.js";
 
 /**
@@ -84,7 +86,7 @@ interface PolicyAgent {
  * user file match an earlier one's opens its session in the same process (an agent serves
  * many sessions, each in its own workspace). `close()` ends them, after the file's tests.
  */
-export class PolicyAgents {
+class PolicyAgents {
   readonly #agents = new Map<string, Promise<PolicyAgent>>();
 
   /** The process for `setup`'s agent-wide part, started on first use. */
@@ -223,6 +225,23 @@ export async function openPolicySession(
   };
 }
 
+/**
+ * For a test file whose tests open policy sessions: registers the file's hooks, which close
+ * each test's sessions after it and the agent processes they shared after the last test, and
+ * returns `open`, which opens a session as {@link openPolicySession} does with shared agents.
+ */
+export function usePolicySessions(): (setup: PolicySetup) => Promise<PolicySession> {
+  const agents = new PolicyAgents();
+  const opened: PolicySession[] = [];
+  afterEach(() => settleAll(opened.splice(0).map((o) => o.close())));
+  afterAll(() => agents.close());
+  return async (setup) => {
+    const o = await openPolicySession(setup, agents);
+    opened.push(o);
+    return o;
+  };
+}
+
 /** What one gated Bash call did to the workspace's `victim` file. */
 export interface Attempt {
   readonly victimDeleted: boolean;
@@ -250,10 +269,5 @@ export async function attempt(o: PolicySession, command: string): Promise<Attemp
 
 /** The agent messages a session has shown so far, joined. */
 export function agentText(o: PolicySession): string {
-  return o.session.h
-    .sessionUpdates(o.sessionId)
-    .map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
-    )
-    .join("");
+  return chunks(o.session.h.sessionUpdates(o.sessionId), "agent_message_chunk");
 }

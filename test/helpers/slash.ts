@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { slashCommandsSchema, type SlashCommand } from "../../src/slash/slash-config.js";
+import { chunks } from "./updates.js";
 
 /** Commands as the config file writes them, parsed as the agent gets them. */
 export function commands(record: Record<string, unknown>): SlashCommand[] {
@@ -11,11 +12,7 @@ export function commands(record: Record<string, unknown>): SlashCommand[] {
 
 /** The agent's message text in a list of updates. */
 export function said(updates: SessionUpdate[]): string {
-  return updates
-    .map((u) =>
-      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : "",
-    )
-    .join("");
+  return chunks(updates, "agent_message_chunk");
 }
 
 const temporary: string[] = [];

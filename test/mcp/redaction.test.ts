@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf, toolLine } from "../agent/setup.js";
-import { chunks } from "../model/providers/setup.js";
+import { chunks } from "../helpers/updates.js";
 import { openWithMcp, perTest, setMode } from "./helpers.js";
 
 const { start } = perTest();

@@ -17,6 +17,7 @@ import {
 } from "../../src/session/compaction.js";
 import { ReportingClient } from "../../src/session/hook-reports.js";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { chunks } from "../helpers/updates.js";
 
 /** A session's compaction env over the scripted model; `pre`: what PreCompact decides. */
 function env(history: ModelMessage[], pre: Partial<Decision> = {}) {
@@ -42,14 +43,7 @@ function env(history: ModelMessage[], pre: Partial<Decision> = {}) {
     log: silentLogger(),
     turnId: "turn_1",
   };
-  const said = () =>
-    updates
-      .flatMap((u) =>
-        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
-          ? [u.content.text]
-          : [],
-      )
-      .join("");
+  const said = () => chunks(updates, "agent_message_chunk");
   return { e, run, said };
 }
 

@@ -7,7 +7,8 @@ import { MODEL_FAILED } from "../../../src/protocol/app.js";
 import { finishedCalls, rpcError, startStdio, textOf } from "../../agent/setup.js";
 import { BUILT_CLI } from "../../helpers/harness.js";
 import { fixture } from "./replay-server.js";
-import { chunks, replayPerTest, stream } from "./setup.js";
+import { replayPerTest, stream } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 
 const KEY = "hg-secret-key-that-must-not-leak-4711";
 

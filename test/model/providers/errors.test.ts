@@ -9,7 +9,6 @@ import { rpcError, startInProcess } from "../../agent/setup.js";
 import { waitUntil } from "../../helpers/wait.js";
 import { fixture, ReplayServer } from "./replay-server.js";
 import {
-  chunks,
   errorReply,
   PROVIDER_CASES,
   providerCase,
@@ -18,6 +17,7 @@ import {
   type ProviderCase,
   replayPerTest,
 } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 
 const replay = replayPerTest();
 

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ModelConfigError, resolveModel } from "../../../src/model/index.js";
 import { MODEL_FAILED } from "../../../src/protocol/app.js";
 import { rpcError, startStdio } from "../../agent/setup.js";
-import { chunks, ERROR_BODIES, replayPerTest, stream } from "./setup.js";
+import { ERROR_BODIES, replayPerTest, stream } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 
 const replay = replayPerTest();
 

@@ -4,7 +4,8 @@ import { pino } from "pino";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
-import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { providerCase, replayPerTest, stream } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 import { runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");

@@ -6,7 +6,6 @@ import { MODEL_FAILED } from "../../../src/protocol/app.js";
 import { finishedCalls, rpcError, textOf, type ClientScript } from "../../agent/setup.js";
 import { waitUntil } from "../../helpers/wait.js";
 import {
-  chunks,
   errorReply,
   expectedAuth,
   PROVIDER_CASES,
@@ -14,6 +13,7 @@ import {
   stream,
   replayPerTest,
 } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 
 const finals = finishedCalls;
 const titles = (updates: SessionUpdate[]) =>

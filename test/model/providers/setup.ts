@@ -1,4 +1,3 @@
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { resolveModel, type ModelSettings } from "../../../src/model/index.js";
 import { startInProcess, type ClientScript, type Session } from "../../agent/setup.js";
 import { afterEach, beforeEach } from "vitest";
@@ -157,16 +156,6 @@ export async function startAgent(
     describeError: resolved.describeError,
     ...(resolved.system && { system: resolved.system }),
   });
-}
-
-/** The concatenated text of one kind of chunk the agent sent. */
-export function chunks(
-  updates: SessionUpdate[],
-  kind: "agent_message_chunk" | "agent_thought_chunk",
-): string {
-  return updates
-    .map((u) => (u.sessionUpdate === kind && u.content.type === "text" ? u.content.text : ""))
-    .join("");
 }
 
 /** The provider case with this name. */

@@ -5,7 +5,8 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
 import { waitUntil } from "../../helpers/wait.js";
-import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { providerCase, replayPerTest, stream } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 import { processAlive } from "../../../src/process/process-group.js";
 import { reportedHooks, steeringAgent } from "./steering-setup.js";
 

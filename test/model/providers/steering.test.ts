@@ -4,7 +4,8 @@ import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { finishedCalls, textOf } from "../../agent/setup.js";
 import { waitUntil } from "../../helpers/wait.js";
-import { chunks, providerCase, replayPerTest, stream } from "./setup.js";
+import { providerCase, replayPerTest, stream } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 import { reportedHooks, runsOf, steeringAgent } from "./steering-setup.js";
 
 const c = providerCase("openai-compatible");

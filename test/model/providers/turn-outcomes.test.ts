@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import {
-  chunks,
   PROVIDER_CASES,
   providerCase,
   startAgent,
@@ -11,6 +10,7 @@ import {
   type ProviderCase,
   replayPerTest,
 } from "./setup.js";
+import { chunks } from "../../helpers/updates.js";
 
 const replay = replayPerTest();
 
