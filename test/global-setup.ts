@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import type { TestProject } from "vitest/node";
+import { MANAGED_SETTINGS_PATH } from "../src/command-hooks/sources.js";
 import { serveChromium } from "./inspect/chromium-server.js";
 import {
   ELICIT_BUNDLE,
@@ -27,6 +28,10 @@ import {
  * every process they start, and any test added later (test/run-environment.test.ts checks it;
  * the teardown fails the run if a test wrote user files into it).
  *
+ * Managed settings are the one user-level input the environment cannot move: their path is
+ * the system's (`MANAGED_SETTINGS_PATH`). A machine that has the file is told so, since every
+ * agent a test starts without `--managed-settings` loads it.
+ *
  * The fixture MCP servers are bundled into that directory once, here: started from its source
  * a server loads the SDK's modules one by one, about 0.45 s of CPU against 0.3 s bundled, and
  * the MCP tests start a few dozen servers.
@@ -38,6 +43,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const chromium = await serveChromium();
   project.provide("chromiumBroker", chromium.url);
   const run = makeRunDirectory();
+  if (existsSync(MANAGED_SETTINGS_PATH)) {
+    process.stderr.write(
+      `note: ${MANAGED_SETTINGS_PATH} exists: every agent a test starts without ` +
+        "--managed-settings loads it, so its hooks and rules apply in this run\n",
+    );
+  }
   return async () => {
     // The run directory goes even when the browser does not close cleanly.
     try {
