@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import type { TestProject } from "vitest/node";
+import { MANAGED_SETTINGS_PATH } from "../src/command-hooks/sources.js";
 import { serveChromium } from "./inspect/chromium-server.js";
 import {
   ELICIT_BUNDLE,
@@ -15,9 +16,21 @@ import {
  * One temporary directory for the whole run, removed at its end: every temp dir a test, a
  * spawned agent or a hook script makes lands under it (TMPDIR), and every hookgate a test
  * starts without `--data-dir` persists under it (`$XDG_STATE_HOME`), so a run leaves nothing
- * behind and never writes to the real home. A run started inside another (it inherits
- * HOOKGATE_TEST_RUN) keeps the outer run's directory, so paths do not nest (Chromium's socket
- * path has a length limit).
+ * behind. A run started inside another (it inherits HOOKGATE_TEST_RUN) keeps the outer run's
+ * directory, so paths do not nest (Chromium's socket path has a length limit).
+ *
+ * The run's home is an empty directory in it too (HOME, with the XDG config, data and cache
+ * directories inside it). An agent reads the user's files from the home
+ * (`~/.claude/settings.json`, `~/.codex/hooks.json`, `~/.claude/CLAUDE.md`,
+ * `~/.claude/commands/`), whether it runs in a worker (`os.homedir()`) or as a child of one
+ * (the environment), so a test that names no `home` of its own would otherwise see, and could
+ * write to, the runner's. Set here, before vitest starts its workers, it reaches every worker,
+ * every process they start, and any test added later (test/run-environment.test.ts checks it;
+ * the teardown fails the run if a test wrote user files into it).
+ *
+ * Managed settings are the one user-level input the environment cannot move: their path is
+ * the system's (`MANAGED_SETTINGS_PATH`). A machine that has the file is told so, since every
+ * agent a test starts without `--managed-settings` loads it.
  *
  * The fixture MCP servers are bundled into that directory once, here: started from its source
  * a server loads the SDK's modules one by one, about 0.45 s of CPU against 0.3 s bundled, and
@@ -30,6 +43,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const chromium = await serveChromium();
   project.provide("chromiumBroker", chromium.url);
   const run = makeRunDirectory();
+  if (existsSync(MANAGED_SETTINGS_PATH)) {
+    process.stderr.write(
+      `note: ${MANAGED_SETTINGS_PATH} exists: every agent a test starts without ` +
+        "--managed-settings loads it, so its hooks and rules apply in this run\n",
+    );
+  }
   return async () => {
     // The run directory goes even when the browser does not close cleanly.
     try {
@@ -45,8 +64,16 @@ function makeRunDirectory(): (() => void) | undefined {
   const run = mkdtempSync(join(tmpdir(), "hookgate-run-"));
   const stateHome = join(run, "state");
   mkdirSync(stateHome);
+  const home = join(run, "home");
+  mkdirSync(home);
   process.env.HOOKGATE_TEST_RUN = run;
   process.env.TMPDIR = run;
+  process.env.HOME = home;
+  // What `os.homedir()` reads on Windows.
+  process.env.USERPROFILE = home;
+  process.env.XDG_CONFIG_HOME = join(home, ".config");
+  process.env.XDG_DATA_HOME = join(home, ".local", "share");
+  process.env.XDG_CACHE_HOME = join(home, ".cache");
   process.env.XDG_STATE_HOME = stateHome;
   for (const [source, bundle] of [
     [FIXTURE_SOURCE, FIXTURE_BUNDLE],
@@ -62,5 +89,17 @@ function makeRunDirectory(): (() => void) | undefined {
       logLevel: "warning",
     });
   }
-  return () => rmSync(run, { recursive: true, force: true });
+  return () => {
+    // The home is every test's: a test that needs user files makes a home of its own (the
+    // agent's `home`, or HOME for a process), else one file's writes would change another's run.
+    const written = [".claude", ".codex"].filter((name) => existsSync(join(home, name)));
+    rmSync(run, { recursive: true, force: true });
+    if (written.length > 0) {
+      // vitest reports an error thrown here but still exits 0; the exit code is what CI reads.
+      process.exitCode = 1;
+      throw new Error(
+        `a test wrote ${written.join(", ")} into the run's home: give it one of its own`,
+      );
+    }
+  };
 }
