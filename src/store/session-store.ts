@@ -1,7 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../shared/log.js";
-import { mapBounded } from "./bounded.js";
 import { sessionsDir } from "./data-dir.js";
 import { makeDirectory, retryTransient } from "./files.js";
 import type { LockHolder, LockTable } from "./lock.js";
@@ -102,11 +101,13 @@ export class SessionStore {
       .filter((n) => n.endsWith(".json"))
       .map((n) => n.slice(0, -".json".length))
       .filter((id) => SAFE_ID.test(id));
-    this.records.retain(new Set(ids.map((id) => this.path(id, "json"))));
-    const metas = await mapBounded(ids, LIST_CONCURRENCY, async (id) => {
-      const path = this.path(id, "json");
+    const files = ids.map((id) => ({ id, path: this.path(id, "json") }));
+    const reads = await this.records.readAll(files, LIST_CONCURRENCY);
+    const metas = reads.map((read) => {
+      const { id, path } = read.file;
       try {
-        return ownRecord(id, path, await this.records.get(path));
+        if (!read.ok) throw read.error;
+        return ownRecord(id, path, read.value);
       } catch (error) {
         if (!(error instanceof MetaError)) throw error;
         if (!this.reported.has(error.message)) {
@@ -128,7 +129,11 @@ export class SessionStore {
 }
 
 /** The record, unless it names another session than the file it is in (a MetaError). */
-function ownRecord(id: string, path: string, meta: SessionMeta | undefined): SessionMeta | undefined {
+function ownRecord(
+  id: string,
+  path: string,
+  meta: SessionMeta | undefined,
+): SessionMeta | undefined {
   if (meta !== undefined && meta.sessionId !== id) {
     throw new MetaError(`${path}: names session ${JSON.stringify(meta.sessionId)}, not ${id}`);
   }
