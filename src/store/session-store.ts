@@ -1,11 +1,11 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../shared/log.js";
-import { mapBounded } from "./bounded.js";
 import { sessionsDir } from "./data-dir.js";
 import { makeDirectory, retryTransient } from "./files.js";
 import type { LockHolder, LockTable } from "./lock.js";
 import { readMeta, writeMeta, MetaError, type SessionMeta } from "./metadata.js";
+import { RecordCache } from "./record-cache.js";
 import { readTranscript, type StoredConversation } from "./transcript-reader.js";
 
 /** Records `session/list` reads at once: far below any fd limit, plenty for a local disk. */
@@ -29,14 +29,19 @@ export class SessionStore {
   readonly dir: string;
   /** Unreadable records already logged, by message. */
   private readonly reported = new Set<string>();
+  /** Records as last read, so each page of a list reads only the records that changed. */
+  private readonly records: RecordCache<SessionMeta | undefined>;
 
   constructor(
     dataDir: string,
     private readonly log: Logger,
     /** The runtime's lock table: the agents of one runtime share it. */
     private readonly locks: LockTable,
+    /** Reads one record file (a seam: tests count the reads). */
+    private readonly readRecord: (path: string) => Promise<SessionMeta | undefined> = readMeta,
   ) {
     this.dir = sessionsDir(dataDir);
+    this.records = new RecordCache(readRecord);
   }
 
   transcriptPath(id: string): string {
@@ -63,11 +68,7 @@ export class SessionStore {
   async meta(id: string): Promise<SessionMeta | undefined> {
     if (!SAFE_ID.test(id)) return undefined;
     const path = this.path(id, "json");
-    const meta = await readMeta(path);
-    if (meta !== undefined && meta.sessionId !== id) {
-      throw new MetaError(`${path}: names session ${JSON.stringify(meta.sessionId)}, not ${id}`);
-    }
-    return meta;
+    return ownRecord(id, path, await this.readRecord(path));
   }
 
   /**
@@ -84,8 +85,10 @@ export class SessionStore {
   }
 
   /**
-   * Every readable record, optionally only those in `cwd`, read a few at a time. A corrupt one
-   * is skipped, and logged the first time this store meets it (not on every list).
+   * Every readable record, optionally only those in `cwd`, a few at a time. Each is stat'ed and
+   * read only if it changed since this store last read it, so walking N records page by page
+   * reads each about once. A corrupt one is skipped, and logged the first time this store meets
+   * it (not on every list).
    */
   async list(cwd?: string | null): Promise<SessionMeta[]> {
     let names: string[];
@@ -94,10 +97,17 @@ export class SessionStore {
     } catch {
       return [];
     }
-    const ids = names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length));
-    const metas = await mapBounded(ids, LIST_CONCURRENCY, async (id) => {
+    const ids = names
+      .filter((n) => n.endsWith(".json"))
+      .map((n) => n.slice(0, -".json".length))
+      .filter((id) => SAFE_ID.test(id));
+    const files = ids.map((id) => ({ id, path: this.path(id, "json") }));
+    const reads = await this.records.readAll(files, LIST_CONCURRENCY);
+    const metas = reads.map((read) => {
+      const { id, path } = read.file;
       try {
-        return await this.meta(id);
+        if (!read.ok) throw read.error;
+        return ownRecord(id, path, read.value);
       } catch (error) {
         if (!(error instanceof MetaError)) throw error;
         if (!this.reported.has(error.message)) {
@@ -116,6 +126,18 @@ export class SessionStore {
   private path(id: string, ext: "json" | "lock"): string {
     return join(this.dir, `${id}.${ext}`);
   }
+}
+
+/** The record, unless it names another session than the file it is in (a MetaError). */
+function ownRecord(
+  id: string,
+  path: string,
+  meta: SessionMeta | undefined,
+): SessionMeta | undefined {
+  if (meta !== undefined && meta.sessionId !== id) {
+    throw new MetaError(`${path}: names session ${JSON.stringify(meta.sessionId)}, not ${id}`);
+  }
+  return meta;
 }
 
 /** An id that can name a stored session (not a path, not empty). */

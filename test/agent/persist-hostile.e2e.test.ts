@@ -230,8 +230,8 @@ describe("persisted sessions under crashes, rivals and hostile files", { timeout
   });
 
   // More records than descriptors, so reading them all at once cannot succeed: with neither
-  // the bounded reads nor the retry on EMFILE, about 240 of them are listed. Each page reads every
-  // record, so the reads grow with the square of the count: 300 is 1,800 reads.
+  // the bounded reads nor the retry on EMFILE, about 240 of them are listed. The first page reads
+  // every record; the later ones stat them all again and read only those that changed.
   it("session/list under a 256-descriptor limit lists all of 300 records", async () => {
     const records = 300;
     const dir = join(dataDir, "sessions");
