@@ -9,7 +9,7 @@ import console from "node:console";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
 
 const args = process.argv.slice(2);
@@ -25,7 +25,7 @@ if (callgrind) {
     );
   syncBuiltinESMExports();
 }
-const { connectAgent, initialize } = await import("./client.mjs");
+const { buildEntry, connectAgent, initialize } = await import("./client.mjs");
 const measure = await import("./scenarios.mjs");
 
 const cwd = mkdtempSync(join(tmpdir(), "hookgate-callback-cpu-"));
@@ -35,7 +35,7 @@ const env = { cwd, file };
 const collector = new measure.UpdateCollector();
 const connect = (spec) => {
   const [name, dist] = spec.split("=");
-  const conn = connectAgent(resolve(dist, "cli.js"), { onUpdate: collector.onUpdate });
+  const conn = connectAgent(buildEntry(dist, spec), { onUpdate: collector.onUpdate });
   return { name, conn, cpu: { 32: { ms: 0, calls: 0 }, 128: { ms: 0, calls: 0 } } };
 };
 

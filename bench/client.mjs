@@ -1,9 +1,9 @@
 // The benchmark's ACP client: spawns an agent over stdio, as an IDE would, and answers
 // `_hooks/run` by callback id. Everything here runs in the benchmark process.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
@@ -19,6 +19,22 @@ export const PING = "_bench/ping";
 
 export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 export const FLOOR_AGENT = fileURLToPath(new URL("./agent-floor.mjs", import.meta.url));
+
+/**
+ * The agent entry of another build named on the command line (`arg`, for the error): `dir` is
+ * its dist/ or a checkout holding a built dist/. Throws before anything is spawned when neither has a
+ * cli.js: a node spawned on a missing file exits at once, and the bench would only see the
+ * SDK's "ACP connection closed".
+ */
+export function buildEntry(dir, arg) {
+  const candidates = [resolve(dir, "cli.js"), resolve(dir, "dist", "cli.js")];
+  const entry = candidates.find((file) => existsSync(file));
+  if (entry) return entry;
+  throw new Error(
+    `${arg}: neither ${candidates.join(" nor ")} exists; name a build's dist/ or a ` +
+      "checkout where `npm run build` has run",
+  );
+}
 
 // The client checks what it is sent, as a real one would; the floor's ping pays the same check.
 const runParams = z.looseObject({

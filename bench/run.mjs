@@ -4,12 +4,12 @@ import { execFileSync } from "node:child_process";
 import console from "node:console";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { clearInterval, setInterval } from "node:timers";
 import { parseArgs } from "node:util";
-import { CLI, FLOOR_AGENT, connectAgent, initialize } from "./client.mjs";
+import { CLI, FLOOR_AGENT, buildEntry, connectAgent, initialize } from "./client.mjs";
 import { coldStart } from "./cold-start.mjs";
 import { longSession, summarize } from "./long-session.mjs";
 import { policyFixture, policyRun } from "./policy-file.mjs";
@@ -36,9 +36,10 @@ const USAGE = `Usage: node bench/run.mjs [--json FILE] [--calls N] [--rounds N] 
   --bursts N         raw floor: bursts of 32 and of 128 _hooks/run requests per client, split
                      over the rounds (plus one round's worth to warm up) (default 160)
   --policy-cases N   cases in the \`hookgate test\` file whose whole run is timed (default 100)
-  --baseline DIR     the dist/ of another build (e.g. before a change): its cold start,
-                     long session, extra callback (gate[32], gate[128]), 32-observer
-                     event rate and policy-test run are measured in the same run
+  --baseline DIR     another build (e.g. before a change): its dist/, or its checkout after
+                     \`npm run build\`; its cold start, long session, extra callback
+                     (gate[32], gate[128]), 32-observer event rate and policy-test run are
+                     measured in the same run
   --profile DIR      run the agents under node --cpu-prof, writing profiles into DIR (all but
                      the hookgate/client ones: spawnHookgate takes no node flags)`;
 
@@ -85,8 +86,7 @@ const config = {
   bursts: positive("bursts"),
   policyCases: positive("policy-cases"),
 };
-const BASELINE = values.baseline && resolve(values.baseline, "cli.js");
-if (BASELINE && !existsSync(BASELINE)) throw new Error(`--baseline: no ${BASELINE}`);
+const BASELINE = values.baseline && buildEntry(values.baseline, `--baseline ${values.baseline}`);
 
 if (!existsSync(CLI)) {
   console.error("dist/ is missing; building");

@@ -1,13 +1,14 @@
 // `npm run bench:startup [-- --baseline DIR]`: the start-up figures alone, in one run: cold
 // start (spawn → initialize, → first session, RSS) beside a bare node spawn, and a whole
-// `hookgate test` file run. `npm run bench` measures the same among everything else.
+// `hookgate test` file run. `npm run bench` measures the same among everything else. DIR is
+// another build's dist/, or its checkout after `npm run build`.
 import console from "node:console";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { CLI } from "./client.mjs";
+import { CLI, buildEntry } from "./client.mjs";
 import { coldStart } from "./cold-start.mjs";
 import { policyFixture, policyRun } from "./policy-file.mjs";
 import { round } from "./stats.mjs";
@@ -20,10 +21,9 @@ const { values } = parseArgs({
     json: { type: "string" },
   },
 });
-const builds = {
-  current: CLI,
-  ...(values.baseline && { baseline: resolve(values.baseline, "cli.js") }),
-};
+const baseline = values.baseline && buildEntry(values.baseline, `--baseline ${values.baseline}`);
+if (!existsSync(CLI)) throw new Error(`no ${CLI}: \`npm run build\` first (bench:startup does)`);
+const builds = { current: CLI, ...(baseline && { baseline }) };
 const load = () => round(loadavg()[0], 2);
 const loads = [load()];
 
