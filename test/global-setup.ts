@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -75,6 +75,10 @@ function makeRunDirectory(): (() => void) | undefined {
   process.env.XDG_DATA_HOME = join(home, ".local", "share");
   process.env.XDG_CACHE_HOME = join(home, ".cache");
   process.env.XDG_STATE_HOME = stateHome;
+  // npm run by `npm test` exports the runner's cache and user config; a test's `npm pack`
+  // would read the one and write logs into the other.
+  process.env.npm_config_cache = join(home, ".npm");
+  process.env.npm_config_userconfig = join(home, ".npmrc");
   for (const [source, bundle] of [
     [FIXTURE_SOURCE, FIXTURE_BUNDLE],
     [ELICIT_SOURCE, ELICIT_BUNDLE],
@@ -92,7 +96,13 @@ function makeRunDirectory(): (() => void) | undefined {
   return () => {
     // The home is every test's: a test that needs user files makes a home of its own (the
     // agent's `home`, or HOME for a process), else one file's writes would change another's run.
-    const written = [".claude", ".codex"].filter((name) => existsSync(join(home, name)));
+    // Named before the directory goes, so the error says what was written.
+    const written = [".claude", ".codex"].flatMap((name) => {
+      const dir = join(home, name);
+      if (!existsSync(dir)) return [];
+      const files = readdirSync(dir, { recursive: true, encoding: "utf8" });
+      return files.length > 0 ? files.map((file) => join(name, file)) : [name];
+    });
     rmSync(run, { recursive: true, force: true });
     if (written.length > 0) {
       // vitest reports an error thrown here but still exits 0; the exit code is what CI reads.

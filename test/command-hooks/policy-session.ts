@@ -178,14 +178,18 @@ async function closeAgent(agent: PolicyAgent): Promise<void> {
 }
 
 /**
- * Opens a session with the setup's settings files and scripts, in `bypassPermissions`. With
- * `agents` (and no client script of its own) the session may share a process with other
- * tests' sessions; without, it has a process of its own, which `close()` ends.
+ * Opens a session with the setup's settings files and scripts, in `bypassPermissions`, in a
+ * process of its own, which `close()` ends. {@link usePolicySessions} opens them in shared ones.
  */
-export async function openPolicySession(
-  setup: PolicySetup,
-  agents?: PolicyAgents,
-): Promise<PolicySession> {
+export function openPolicySession(setup: PolicySetup): Promise<PolicySession> {
+  return openIn(setup);
+}
+
+/**
+ * With `agents` (and no client script of its own) the session may share a process with other
+ * tests' sessions; without, it has a process of its own.
+ */
+async function openIn(setup: PolicySetup, agents?: PolicyAgents): Promise<PolicySession> {
   const shared = agents !== undefined && setup.client === undefined;
   const agent = shared ? await agents.agentFor(setup) : await startPolicyAgent(setup);
   const session = agent.session;
@@ -228,7 +232,7 @@ export async function openPolicySession(
 /**
  * For a test file whose tests open policy sessions: registers the file's hooks, which close
  * each test's sessions after it and the agent processes they shared after the last test, and
- * returns `open`, which opens a session as {@link openPolicySession} does with shared agents.
+ * returns `open`, which opens a session as {@link openPolicySession} does, in shared agents.
  */
 export function usePolicySessions(): (setup: PolicySetup) => Promise<PolicySession> {
   const agents = new PolicyAgents();
@@ -236,7 +240,7 @@ export function usePolicySessions(): (setup: PolicySetup) => Promise<PolicySessi
   afterEach(() => settleAll(opened.splice(0).map((o) => o.close())));
   afterAll(() => agents.close());
   return async (setup) => {
-    const o = await openPolicySession(setup, agents);
+    const o = await openIn(setup, agents);
     opened.push(o);
     return o;
   };
