@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { InstructionSource } from "./load.js";
@@ -51,6 +52,8 @@ export async function loadCustomCommands(places: {
 }
 
 async function markdownFiles(dir: string): Promise<string[]> {
+  // Usually absent: told without a rejected readdir's thread-pool round trip and error.
+  if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md"))

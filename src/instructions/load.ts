@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, join, parse, relative, sep } from "node:path";
 import type { MemoryType } from "./render.js";
@@ -10,6 +11,14 @@ export { INSTRUCTION_SOURCES, type InstructionSource } from "./sources.js";
 
 /** Imports of imports are followed this deep, as in Claude Code (a file is depth 0). */
 export const MAX_IMPORT_DEPTH = 4;
+
+/** The files looked for in each directory from the outermost parent of the cwd down, in order. */
+const DIR_FILES: readonly { name: string; type: MemoryType; source: InstructionSource }[] = [
+  { name: "CLAUDE.md", type: "Project", source: "project" },
+  { name: join(".claude", "CLAUDE.md"), type: "Project", source: "project" },
+  { name: "AGENTS.md", type: "Project", source: "project" },
+  { name: "CLAUDE.local.md", type: "Local", source: "local" },
+];
 
 /** One instruction file as the model gets it. */
 export interface InstructionFile {
@@ -40,24 +49,25 @@ export async function loadInstructions(places: InstructionPlaces): Promise<Instr
   const seen = new Set<string>();
   const out: InstructionFile[] = [];
   const has = (s: InstructionSource) => places.sources.includes(s);
-  const realRoots = await Promise.all(places.roots.map((root) => realOf(root)));
+  // The real roots and directories are resolved only where a file is: most have none.
+  let realRoots: Promise<string[]> | undefined;
+  const roots = () => (realRoots ??= Promise.all(places.roots.map((root) => realOf(root))));
   const read = async (path: string, type: MemoryType, within: readonly string[] = []) => {
-    const reach = { roots: realRoots, within };
+    const reach = { roots: await roots(), within };
     for (const file of await readWithImports(path, type, places, reach, seen, 0, undefined)) {
       out.push(file);
     }
   };
-  if (has("user")) await read(join(places.home, ".claude", "CLAUDE.md"), "User");
-  if (!has("project") && !has("local")) return out;
+  const user = join(places.home, ".claude", "CLAUDE.md");
+  if (has("user") && existsSync(user)) await read(user, "User");
   for (const dir of outermostFirst(places.cwd)) {
+    const files = DIR_FILES.filter((f) => has(f.source))
+      .map((f) => ({ path: join(dir, f.name), type: f.type }))
+      .filter(({ path }) => existsSync(path));
+    if (files.length === 0) continue;
     // A project or local file that is a symlink must lead inside its own directory or a root.
-    const within = [...realRoots, await realOf(dir)];
-    if (has("project")) {
-      await read(join(dir, "CLAUDE.md"), "Project", within);
-      await read(join(dir, ".claude", "CLAUDE.md"), "Project", within);
-      await read(join(dir, "AGENTS.md"), "Project", within);
-    }
-    if (has("local")) await read(join(dir, "CLAUDE.local.md"), "Local", within);
+    const within = [...(await roots()), await realOf(dir)];
+    for (const { path, type } of files) await read(path, type, within);
   }
   return out;
 }
@@ -80,6 +90,10 @@ async function readWithImports(
   parent: string | undefined,
 ): Promise<InstructionFile[]> {
   if (depth > MAX_IMPORT_DEPTH) return [];
+  // Most places have no such file. A missing one is told by a stat that throws nothing (a few
+  // µs) instead of a rejected `realpath` (a thread-pool round trip and an error, ~50 µs), about
+  // ten per session; what existsSync cannot find (dangling link, no access) realpath cannot.
+  if (!existsSync(path)) return [];
   const real = await realpath(path).catch(() => undefined);
   if (real === undefined || seen.has(real)) return [];
   // Reading follows symlinks: what is checked is where the file really is, not its name.

@@ -53,6 +53,8 @@ export function watchSettings(watch: ConfigWatch): () => void {
     // cannot be watched; it is left out rather than warned about in every session.
     if (source !== undefined && existsSync(dirname(f.path))) sources.set(f.path, source);
   }
+  // Nothing to watch (no settings sources, no managed settings): nothing for the session to keep.
+  if (sources.size === 0) return () => {};
   const lifetime = new AbortController();
   let queue = Promise.resolve();
   const unwatch = watchFiles(

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,5 +48,17 @@ describe("custom command files", () => {
     ]);
     const userOnly = await loadCustomCommands({ cwd, home, sources: ["user"] });
     expect(userOnly.map((c) => c.body)).toEqual(["user greet", "mine"]);
+  });
+
+  it("load from a commands folder that is a symlink, and none from a folder that is missing", async () => {
+    root = mkdtempSync(join(tmpdir(), "hookgate-cmds-"));
+    const cwd = join(root, "work");
+    mkdirSync(join(root, "shared"), { recursive: true });
+    writeFileSync(join(root, "shared", "review.md"), "review it");
+    mkdirSync(join(cwd, ".claude"), { recursive: true });
+    symlinkSync(join(root, "shared"), join(cwd, ".claude", "commands"));
+    const home = join(root, "no-home");
+    const all = await loadCustomCommands({ cwd, home, sources: ["user", "project"] });
+    expect(all.map((c) => [c.name, c.source])).toEqual([["review", "projectSettings"]]);
   });
 });
