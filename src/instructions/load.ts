@@ -90,16 +90,16 @@ async function readWithImports(
   parent: string | undefined,
 ): Promise<InstructionFile[]> {
   if (depth > MAX_IMPORT_DEPTH) return [];
-  // Most places have no such file. A missing one is told by a stat that throws nothing (a few
-  // µs) instead of a rejected `realpath` (a thread-pool round trip and an error, ~50 µs), about
-  // ten per session; what existsSync cannot find (dangling link, no access) realpath cannot.
+  // Most places have no such file: a stat that throws nothing tells it far more cheaply than a
+  // rejected realpath, and what existsSync cannot find (dangling link, no access) realpath cannot.
   if (!existsSync(path)) return [];
   const real = await realpath(path).catch(() => undefined);
   if (real === undefined || seen.has(real)) return [];
-  // Reading follows symlinks: what is checked is where the file really is, not its name.
+  // What is checked is where the file really is, not its name, and that is what is read: a link
+  // swapped after the check cannot point the read elsewhere.
   if (type !== "User" && !reach.within.some((dir) => inside(dir, real))) return [];
   seen.add(real);
-  const content = await readText(path);
+  const content = await readText(real);
   if (content === undefined || content.trim() === "") return [];
   const file: InstructionFile = { path, type, content, ...(parent !== undefined && { parent }) };
   const files = [file];

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,7 +51,7 @@ describe("custom command files", () => {
     expect(userOnly.map((c) => c.body)).toEqual(["user greet", "mine"]);
   });
 
-  it("load from a commands folder that is a symlink, and none from a folder that is missing", async () => {
+  it("load from a commands folder that is a symlink", async () => {
     root = mkdtempSync(join(tmpdir(), "hookgate-cmds-"));
     const cwd = join(root, "work");
     mkdirSync(join(root, "shared"), { recursive: true });
@@ -60,5 +61,17 @@ describe("custom command files", () => {
     const home = join(root, "no-home");
     const all = await loadCustomCommands({ cwd, home, sources: ["user", "project"] });
     expect(all.map((c) => [c.name, c.source])).toEqual([["review", "projectSettings"]]);
+  });
+
+  it("skip a link to a named pipe in a commands folder, without waiting for a writer", async () => {
+    root = mkdtempSync(join(tmpdir(), "hookgate-cmds-"));
+    const cwd = join(root, "work");
+    const dir = join(cwd, ".claude", "commands");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "review.md"), "review it");
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    symlinkSync(join(root, "pipe"), join(dir, "stall.md"));
+    const all = await loadCustomCommands({ cwd, home: join(root, "home"), sources: ["project"] });
+    expect(all.map((c) => c.name)).toEqual(["review"]);
   });
 });

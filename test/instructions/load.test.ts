@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -116,5 +117,12 @@ describe("loading a session's instruction files", () => {
       "Project /outer/work/docs/ok.md <",
     ]);
     expect(files.map((f) => f.content).join("")).not.toContain("secret key");
+  });
+
+  it("skip a named pipe called CLAUDE.md, without waiting for a writer, and read the files beside it", async () => {
+    const places = tree({ "outer/work/AGENTS.md": "agents" });
+    execFileSync("mkfifo", [join(places.cwd, "CLAUDE.md")]);
+    const files = await loadInstructions({ ...places, sources: ALL });
+    expect(shown(files)).toEqual(["Project /outer/work/AGENTS.md"]);
   });
 });
