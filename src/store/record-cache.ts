@@ -1,9 +1,9 @@
-import { lstatSync, type BigIntStats } from "node:fs";
+import { constants, lstatSync, type BigIntStats } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import { mapBounded } from "./bounded.js";
 
-/** How long a list stats on the event loop before other work gets a turn (a stat is ~4 µs). */
+/** How long a list stats on the event loop before other work gets a turn (2,000 lstats take ~8 ms). */
 const SLICE_MS = 3;
 
 /**
@@ -16,6 +16,10 @@ const SLICE_MS = 3;
 const RACY_MS = 100;
 const RACY_WHOLE_SECONDS_MS = 2_000;
 
+/** A BigInt mode's type bits, and a regular file's (Stats.isFile converts them on each call). */
+const TYPE_BITS = BigInt(constants.S_IFMT);
+const REGULAR_FILE = BigInt(constants.S_IFREG);
+
 /**
  * A version of a file, known without reading it: inode, size, mtime and ctime. A rewrite in
  * place changes the size or the mtime; one that puts the mtime back (`cp -p`, `rsync -t`) still
@@ -26,12 +30,22 @@ function versionOf(s: BigIntStats): string {
   return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
-/** True when neither of the file's times is recent enough at `now` to share a tick with a rewrite. */
-function settled(s: BigIntStats, now: number): boolean {
-  return [s.mtimeNs, s.ctimeNs].every((ns) => {
-    const window = ns % 1_000_000_000n === 0n ? RACY_WHOLE_SECONDS_MS : RACY_MS;
-    return Number(ns / 1_000_000n) < now - window;
-  });
+/** The times before which a stamp vouches for a file, in ns: for fine, and whole-second stamps. */
+interface RacyLimits {
+  readonly fine: bigint;
+  readonly wholeSecond: bigint;
+}
+
+function racyLimits(now: number): RacyLimits {
+  return {
+    fine: BigInt(Math.floor(now - RACY_MS)) * 1_000_000n,
+    wholeSecond: BigInt(Math.floor(now - RACY_WHOLE_SECONDS_MS)) * 1_000_000n,
+  };
+}
+
+/** True when a stamp is too old to share a clock tick with a rewrite after the stat. */
+function settledStamp(ns: bigint, limits: RacyLimits): boolean {
+  return ns < (ns % 1_000_000_000n === 0n ? limits.wholeSecond : limits.fine);
 }
 
 /** What reading one file gave: its value, or what the read threw. */
@@ -126,23 +140,25 @@ export class RecordCache<T> {
   private async statAll(paths: readonly string[]): Promise<(string | undefined)[]> {
     const versions: (string | undefined)[] = [];
     let sliceStart = performance.now();
-    let now = this.now(); // taken before the slice's stats: a time never later than theirs
+    let limits = racyLimits(this.now()); // taken before the slice's stats, never after theirs
     for (const path of paths) {
       if (performance.now() - sliceStart >= SLICE_MS) {
         await setImmediate();
         sliceStart = performance.now();
-        now = this.now();
+        limits = racyLimits(this.now());
       }
-      versions.push(versionAt(path, now));
+      versions.push(versionAt(path, limits));
     }
     return versions;
   }
 }
 
-function versionAt(path: string, now: number): string | undefined {
+function versionAt(path: string, limits: RacyLimits): string | undefined {
   try {
     const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
-    return stats?.isFile() && settled(stats, now) ? versionOf(stats) : undefined;
+    if (stats === undefined || (stats.mode & TYPE_BITS) !== REGULAR_FILE) return undefined;
+    const settled = settledStamp(stats.mtimeNs, limits) && settledStamp(stats.ctimeNs, limits);
+    return settled ? versionOf(stats) : undefined;
   } catch {
     return undefined; // not reachable (a permission): the read says what it is
   }
