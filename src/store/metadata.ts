@@ -34,7 +34,7 @@ export async function readMeta(path: string): Promise<SessionMeta | undefined> {
   try {
     text = await readRegularFile(path, MAX_META_BYTES);
   } catch (error) {
-    throw new MetaError(`${path}: ${errorMessage(error)}`);
+    throw new MetaError(`${path}: ${errorMessage(error)}`, { cause: error });
   }
   if (text === undefined) return undefined;
   let raw: unknown;

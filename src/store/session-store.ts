@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../shared/log.js";
 import { sessionsDir } from "./data-dir.js";
-import { makeDirectory, retryTransient } from "./files.js";
+import { isTransient, makeDirectory, retryTransient } from "./files.js";
 import type { LockHolder, LockTable } from "./lock.js";
 import { readMeta, writeMeta, MetaError, type SessionMeta } from "./metadata.js";
 import { RecordCache } from "./record-cache.js";
@@ -13,6 +13,14 @@ export const LIST_CONCURRENCY = 16;
 
 /** Session ids hookgate makes are UUIDs; anything that could leave the directory is unknown. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** What a store may be given besides its directory. */
+export interface StoreOptions {
+  /** Reads one record file (a seam: tests count the reads). */
+  readonly readRecord?: (path: string) => Promise<SessionMeta | undefined>;
+  /** The wall clock, in ms since the epoch (a seam: tests age the records). */
+  readonly now?: () => number;
+}
 
 /** A persisted session: its record and its conversation. */
 export interface StoredSession {
@@ -29,19 +37,25 @@ export class SessionStore {
   readonly dir: string;
   /** Unreadable records already logged, by message. */
   private readonly reported = new Set<string>();
-  /** Records as last read, so each page of a list reads only the records that changed. */
-  private readonly records: RecordCache<SessionMeta | undefined>;
+  /** Records as last read (frozen: list() hands out the same objects each time). */
+  private readonly records: RecordCache<Readonly<SessionMeta> | undefined>;
+  private readonly readRecord: (path: string) => Promise<SessionMeta | undefined>;
 
   constructor(
     dataDir: string,
     private readonly log: Logger,
     /** The runtime's lock table: the agents of one runtime share it. */
     private readonly locks: LockTable,
-    /** Reads one record file (a seam: tests count the reads). */
-    private readonly readRecord: (path: string) => Promise<SessionMeta | undefined> = readMeta,
+    options: StoreOptions = {},
   ) {
     this.dir = sessionsDir(dataDir);
-    this.records = new RecordCache(readRecord);
+    const readRecord = options.readRecord ?? readMeta;
+    this.readRecord = readRecord;
+    this.records = new RecordCache(async (path) => frozen(await readRecord(path)), {
+      // A corrupt record stays corrupt until its file changes; a full fd table passes.
+      keepError: (error) => error instanceof MetaError && !isTransient(error.cause),
+      now: options.now,
+    });
   }
 
   transcriptPath(id: string): string {
@@ -81,7 +95,9 @@ export class SessionStore {
 
   async save(meta: SessionMeta): Promise<void> {
     makeDirectory(this.dir);
-    await writeMeta(this.path(meta.sessionId, "json"), meta);
+    const path = this.path(meta.sessionId, "json");
+    await writeMeta(path, meta);
+    this.records.forget(path);
   }
 
   /**
@@ -90,7 +106,7 @@ export class SessionStore {
    * reads each about once. A corrupt one is skipped, and logged the first time this store meets
    * it (not on every list).
    */
-  async list(cwd?: string | null): Promise<SessionMeta[]> {
+  async list(cwd?: string | null): Promise<Readonly<SessionMeta>[]> {
     let names: string[];
     try {
       names = await retryTransient(() => readdir(this.dir));
@@ -120,7 +136,9 @@ export class SessionStore {
         return undefined;
       }
     });
-    return metas.filter((m): m is SessionMeta => m !== undefined && (!cwd || m.cwd === cwd));
+    return metas.filter(
+      (m): m is Readonly<SessionMeta> => m !== undefined && (!cwd || m.cwd === cwd),
+    );
   }
 
   private path(id: string, ext: "json" | "lock"): string {
@@ -128,12 +146,19 @@ export class SessionStore {
   }
 }
 
+/** The record and its arrays frozen, so a caller's change cannot reach what later lists hand out. */
+function frozen(meta: SessionMeta | undefined): Readonly<SessionMeta> | undefined {
+  if (meta === undefined) return undefined;
+  Object.freeze(meta.additionalDirectories);
+  return Object.freeze(meta);
+}
+
 /** The record, unless it names another session than the file it is in (a MetaError). */
-function ownRecord(
+function ownRecord<M extends Readonly<SessionMeta>>(
   id: string,
   path: string,
-  meta: SessionMeta | undefined,
-): SessionMeta | undefined {
+  meta: M | undefined,
+): M | undefined {
   if (meta !== undefined && meta.sessionId !== id) {
     throw new MetaError(`${path}: names session ${JSON.stringify(meta.sessionId)}, not ${id}`);
   }
