@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { InstructionSource } from "./load.js";
-import { readText } from "./read-text.js";
+import { mayExist, readText } from "./read-text.js";
 
 /** A prompt template from `.claude/commands/<name>.md`, as Claude Code's custom commands. */
 export interface CustomCommand {
@@ -16,6 +15,9 @@ export interface CustomCommand {
   /** UserPromptExpansion's `command_source`, as Claude Code names it. */
   readonly source: "projectSettings" | "userSettings";
 }
+
+/** Where command files are, under the home and the cwd. */
+const COMMANDS_DIR = join(".claude", "commands");
 
 /** A command file's name (without `.md`) that can be typed after `/`. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -34,14 +36,16 @@ export async function loadCustomCommands(places: {
   const byName = new Map<string, CustomCommand>();
   const dirs = [
     ...(places.sources.includes("user")
-      ? [{ dir: join(places.home, ".claude", "commands"), source: "userSettings" as const }]
+      ? [{ base: places.home, source: "userSettings" as const }]
       : []),
     ...(places.sources.includes("project")
-      ? [{ dir: join(places.cwd, ".claude", "commands"), source: "projectSettings" as const }]
+      ? [{ base: places.cwd, source: "projectSettings" as const }]
       : []),
   ];
-  for (const { dir, source } of dirs) {
-    for (const path of await markdownFiles(dir)) {
+  for (const { base, source } of dirs) {
+    // Usually absent: told without a rejected readdir's thread-pool round trip and error.
+    if (!mayExist(base, COMMANDS_DIR)) continue;
+    for (const path of await markdownFiles(join(base, COMMANDS_DIR))) {
       const text = await readText(path);
       if (text === undefined) continue;
       const command = parseCommand(path, text, source);
@@ -52,8 +56,6 @@ export async function loadCustomCommands(places: {
 }
 
 async function markdownFiles(dir: string): Promise<string[]> {
-  // Usually absent: told without a rejected readdir's thread-pool round trip and error.
-  if (!existsSync(dir)) return [];
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".md"))

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { dirname, join, parse, relative, sep } from "node:path";
 import type { MemoryType } from "./render.js";
 import { importedPaths } from "./imports.js";
-import { readText } from "./read-text.js";
+import { mayExist, readText } from "./read-text.js";
 
 import type { InstructionSource } from "./sources.js";
 
@@ -19,6 +18,9 @@ const DIR_FILES: readonly { name: string; type: MemoryType; source: InstructionS
   { name: "AGENTS.md", type: "Project", source: "project" },
   { name: "CLAUDE.local.md", type: "Local", source: "local" },
 ];
+
+/** The user's own file, under the home. */
+const USER_FILE = join(".claude", "CLAUDE.md");
 
 /** One instruction file as the model gets it. */
 export interface InstructionFile {
@@ -58,12 +60,14 @@ export async function loadInstructions(places: InstructionPlaces): Promise<Instr
       out.push(file);
     }
   };
-  const user = join(places.home, ".claude", "CLAUDE.md");
-  if (has("user") && existsSync(user)) await read(user, "User");
+  if (has("user") && mayExist(places.home, USER_FILE)) {
+    await read(join(places.home, USER_FILE), "User");
+  }
   for (const dir of outermostFirst(places.cwd)) {
-    const files = DIR_FILES.filter((f) => has(f.source))
-      .map((f) => ({ path: join(dir, f.name), type: f.type }))
-      .filter(({ path }) => existsSync(path));
+    const files = DIR_FILES.filter((f) => has(f.source) && mayExist(dir, f.name)).map((f) => ({
+      path: join(dir, f.name),
+      type: f.type,
+    }));
     if (files.length === 0) continue;
     // A project or local file that is a symlink must lead inside its own directory or a root.
     const within = [...(await roots()), await realOf(dir)];
@@ -90,9 +94,6 @@ async function readWithImports(
   parent: string | undefined,
 ): Promise<InstructionFile[]> {
   if (depth > MAX_IMPORT_DEPTH) return [];
-  // Most places have no such file: a stat that throws nothing tells it far more cheaply than a
-  // rejected realpath, and what existsSync cannot find (dangling link, no access) realpath cannot.
-  if (!existsSync(path)) return [];
   const real = await realpath(path).catch(() => undefined);
   if (real === undefined || seen.has(real)) return [];
   // What is checked is where the file really is, not its name, and that is what is read: a link
