@@ -1,6 +1,7 @@
 import { constants, lstatSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { errnoCode } from "../shared/values.js";
 
 /** A larger file is skipped: instructions and command templates are prose, not data. */
 export const MAX_TEXT_BYTES = 256 * 1024;
@@ -40,7 +41,7 @@ export function mayExist(base: string, rel: string): boolean {
     try {
       stats = lstatSync(path, { throwIfNoEntry: false });
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code !== "ENOTDIR";
+      return errnoCode(error) !== "ENOTDIR";
     }
     if (stats === undefined) return false;
     if (stats.isSymbolicLink()) return true;

@@ -61,6 +61,13 @@ export function detach(work: PromiseLike<unknown>, log: FailureLog, what: string
 /** setTimeout's longest delay (about 24.8 days); a longer one, or Infinity, fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** The errno code of a Node system error (ENOENT, EMFILE, …), if it has one. */
+export function errnoCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+}
+
 /** A delay setTimeout keeps: clamped into [0, MAX_TIMER_MS], never shortened otherwise. */
 export function timerDelay(ms: number): number {
   return Number.isNaN(ms) ? MAX_TIMER_MS : Math.min(Math.max(ms, 0), MAX_TIMER_MS);

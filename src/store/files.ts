@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { errnoCode } from "../shared/values.js";
 
 /** A session file that exists but is not a regular file (a directory, a FIFO, a socket). */
 export class NotRegularFileError extends Error {}
@@ -28,17 +29,9 @@ const RETRY_DELAYS_MS = [10, 20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000,
  */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
-/** The error's `code` (ENOENT, EMFILE, …), if it has one. */
-export function codeOf(error: unknown): string | undefined {
-  if (error instanceof Error && "code" in error && typeof error.code === "string") {
-    return error.code;
-  }
-  return undefined;
-}
-
 /** True for a failure that goes away once the process (or system) closes some files. */
 export function isTransient(error: unknown): boolean {
-  return TRANSIENT.has(codeOf(error) ?? "");
+  return TRANSIENT.has(errnoCode(error) ?? "");
 }
 
 /**
@@ -66,7 +59,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
   try {
     handle = await retryTransient(() => open(path, READ_FLAGS));
   } catch (error) {
-    if (codeOf(error) === "ENOENT") return undefined;
+    if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
   }
   try {
@@ -87,7 +80,7 @@ export function readRegularFileSync(path: string, maxBytes: number): string | un
   try {
     fd = openSync(path, READ_FLAGS);
   } catch (error) {
-    if (codeOf(error) === "ENOENT") return undefined;
+    if (errnoCode(error) === "ENOENT") return undefined;
     throw error;
   }
   try {
@@ -111,7 +104,7 @@ export function makeDirectory(dir: string): void {
     mkdirSync(dir);
     return;
   } catch (error) {
-    const code = codeOf(error);
+    const code = errnoCode(error);
     if (code === "EEXIST") {
       if (statSync(dir).isDirectory()) return;
       throw error;
@@ -123,6 +116,6 @@ export function makeDirectory(dir: string): void {
   try {
     mkdirSync(dir);
   } catch (error) {
-    if (codeOf(error) !== "EEXIST" || !statSync(dir).isDirectory()) throw error;
+    if (errnoCode(error) !== "EEXIST" || !statSync(dir).isDirectory()) throw error;
   }
 }

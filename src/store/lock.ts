@@ -2,7 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { linkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { processAlive } from "../process/process-group.js";
-import { codeOf, NotRegularFileError, readRegularFileSync } from "./files.js";
+import { errnoCode } from "../shared/values.js";
+import { NotRegularFileError, readRegularFileSync } from "./files.js";
 import { processStart, processStartedAt } from "./process-start.js";
 
 /** `owner` tells the lock tables of one process apart (two agents in one process). */
@@ -142,7 +143,7 @@ function createWhole(path: string, text: string): boolean {
     linkSync(temp, path);
     return true;
   } catch (error) {
-    if (codeOf(error) === "EEXIST") return false;
+    if (errnoCode(error) === "EEXIST") return false;
     throw error;
   } finally {
     rmSync(temp, { force: true });
@@ -210,7 +211,7 @@ function readText(path: string): string | undefined {
     if (error instanceof NotRegularFileError)
       throw new LockUnusableError(`its lock: ${error.message}`);
     // Too large or unreadable: not a lock hookgate wrote; it reads as garbage.
-    return codeOf(error) === "ENOENT" ? undefined : "";
+    return errnoCode(error) === "ENOENT" ? undefined : "";
   }
 }
 

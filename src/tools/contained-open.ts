@@ -1,8 +1,9 @@
 import { constants, readlinkSync } from "node:fs";
 import { open, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { errnoCode, insideRoots } from "./paths.js";
+import { insideRoots } from "./paths.js";
 import { ToolError } from "./types.js";
+import { errnoCode } from "../shared/values.js";
 
 /** Symlinks followed by hand on the last component of a write before giving up. */
 const MAX_WRITE_HOPS = 40;

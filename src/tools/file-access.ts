@@ -2,9 +2,9 @@ import { constants, type Stats } from "node:fs";
 import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { assertOpenedInside, openForWriting } from "./contained-open.js";
-import { errnoCode, realRoots } from "./paths.js";
+import { realRoots } from "./paths.js";
 import { ToolError, type ToolContext } from "./types.js";
-import { errorMessage } from "../shared/values.js";
+import { errnoCode, errorMessage } from "../shared/values.js";
 
 const SPECIAL_KINDS = ["FIFO", "socket", "character device", "block device"] as const;
 

@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, type ToolContext } from "./types.js";
+import { errnoCode } from "../shared/values.js";
 
 /** Symlink hops followed by hand before giving up, like the kernel's ELOOP limit. */
 const MAX_SYMLINK_HOPS = 40;
@@ -9,13 +10,6 @@ const MAX_SYMLINK_HOPS = 40;
 export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
-}
-
-/** The errno code of a Node fs error, if it has one. */
-export function errnoCode(err: unknown): string | undefined {
-  return err instanceof Error && "code" in err && typeof err.code === "string"
-    ? err.code
-    : undefined;
 }
 
 /**
