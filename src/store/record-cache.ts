@@ -52,8 +52,7 @@ function settledStamp(ns: bigint, limits: RacyLimits): boolean {
 export type Read<F, T> = { readonly file: F } & Outcome<T>;
 
 type Outcome<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: unknown };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
 
 interface Entry<T> {
   readonly version: string;

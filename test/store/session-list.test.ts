@@ -156,7 +156,11 @@ describe("which records a list reads again", () => {
       utimesSync(path, old, old);
       after = statSync(path, { bigint: true });
     }
-    expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs]);
+    expect([after.ino, after.size, after.mtimeNs]).toEqual([
+      before.ino,
+      before.size,
+      before.mtimeNs,
+    ]);
 
     const titles = (await store.list()).map((m) => m.title);
     expect(titles).toContain("TITLE S0001");
